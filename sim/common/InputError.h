@@ -1,0 +1,24 @@
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace npusim {
+
+// A problem with something the user gave us (config, trace, workload, .npy).
+// It names the file, the place inside it (JSON path, line, field) and the reason,
+// and the CLI turns it into one message on stderr with exit status 2.
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string file, std::string location, std::string reason);
+
+  const std::string& file() const { return file_; }
+  const std::string& location() const { return location_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string file_;
+  std::string location_;
+  std::string reason_;
+};
+
+}  // namespace npusim

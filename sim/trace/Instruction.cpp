@@ -1,0 +1,29 @@
+#include "sim/trace/Instruction.h"
+
+namespace npusim {
+
+const char* address_space_name(AddressSpace s) {
+  switch (s) {
+    case AddressSpace::Dram: return "dram";
+    case AddressSpace::Nram: return "nram";
+    case AddressSpace::Wram: return "wram";
+  }
+  return "?";
+}
+
+const char* dependency_mode_name(DependencyMode m) {
+  switch (m) {
+    case DependencyMode::Full: return "full";
+    case DependencyMode::TwoPhase: return "two_phase";
+    case DependencyMode::Staged: return "staged";
+  }
+  return "?";
+}
+
+std::uint64_t TensorOperand::elements() const {
+  std::uint64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+
+}  // namespace npusim

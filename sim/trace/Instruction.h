@@ -1,0 +1,52 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/tensor/DType.h"
+
+namespace npusim {
+
+// Where a tensor operand lives. DRAM is chip-global; NRAM and WRAM belong to the
+// core that executes the instruction.
+enum class AddressSpace { Dram, Nram, Wram };
+const char* address_space_name(AddressSpace s);
+
+struct TensorOperand {
+  AddressSpace space = AddressSpace::Dram;
+  std::uint64_t offset = 0;              // bytes from the start of the space
+  std::vector<std::uint64_t> shape;      // outermost first
+  std::string layout = "NHWC";           // informative; data is dense row-major
+  DType dtype = DType::Int8;
+
+  std::uint64_t elements() const;
+  std::uint64_t bytes() const { return elements() * dtype_size(dtype); }
+  std::uint64_t end() const { return offset + bytes(); }
+};
+
+// How a consumer waits on its producer (seed004). `Full` waits for completion;
+// the other two let the consumer start on part of the producer's work.
+enum class DependencyMode { Full, TwoPhase, Staged };
+const char* dependency_mode_name(DependencyMode m);
+
+struct Dependency {
+  std::uint64_t producer = 0;
+  DependencyMode mode = DependencyMode::Full;
+  std::string granularity;  // staged only: "rows", "channels", "tiles", "batch"
+};
+
+struct Instruction {
+  std::uint64_t id = 0;
+  std::string op;                        // "load", "store", "relu", "add", "conv", ...
+  std::uint32_t core = 0;                // global core index
+  std::string engine;                    // engine slot that executes it
+  std::vector<TensorOperand> inputs;
+  std::vector<TensorOperand> outputs;
+  nlohmann::json params = nlohmann::json::object();  // op-specific (kernel, stride, ...)
+  std::vector<Dependency> deps;
+  std::uint64_t line = 0;                // line in the trace file, for messages
+};
+
+}  // namespace npusim

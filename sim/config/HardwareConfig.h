@@ -17,7 +17,6 @@ struct DramConfig {
   Cycles latency;                  // per access, after the channel has streamed the data
   std::uint64_t interleave_bytes;  // 0 = each channel owns one contiguous slice
   std::uint64_t capacity_bytes;    // whole DRAM
-  std::uint64_t burst_bytes;       // largest piece a channel serves in one go
 };
 
 struct InterconnectConfig {

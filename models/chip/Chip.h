@@ -1,0 +1,41 @@
+#pragma once
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "models/controller/InstructionController.h"
+#include "models/controller/Scoreboard.h"
+#include "models/core/Core.h"
+#include "models/dram/Dram.h"
+#include "models/interconnect/Interconnect.h"
+
+namespace npusim {
+
+// The whole accelerator (seed002 §1.2): clusters × cores, the routing fabric and
+// the DRAM channels, plus the controller that feeds the cores' engines.
+class Chip : public sc_core::sc_module {
+ public:
+  Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool functional, InstructionSource& source,
+       std::function<void(const InstructionRecord&)> on_complete);
+
+  Dram& dram() { return *dram_; }
+  Core& core(std::uint32_t index) { return *cores_.at(index); }
+  InstructionController& controller() { return *controller_; }
+  const Scoreboard& scoreboard() const { return scoreboard_; }
+
+  RunStats collect_stats(Cycles total_cycles) const;
+
+ private:
+  Engine& engine_for(const Instruction& inst);
+
+  HardwareConfig hw_;
+  Scoreboard scoreboard_;
+  std::unique_ptr<Dram> dram_;
+  std::unique_ptr<Interconnect> interconnect_;
+  std::vector<std::unique_ptr<Core>> cores_;
+  std::unique_ptr<InstructionController> controller_;
+};
+
+}  // namespace npusim

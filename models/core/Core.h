@@ -1,0 +1,38 @@
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "models/engine/Engine.h"
+#include "models/scratchpad/Scratchpad.h"
+
+namespace npusim {
+
+// One processor core (seed000 Fig. 3): NRAM, WRAM and the engine slots the
+// config lists, each built through the engine registry and wired to the core's
+// memories and to the chip interconnect.
+class Core : public sc_core::sc_module {
+ public:
+  Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t cluster, const HardwareConfig& hw,
+       bool functional, Scoreboard& scoreboard, Interconnect& interconnect,
+       const std::function<void(const InstructionRecord&)>& on_complete);
+
+  // nullptr when the core has no such engine slot.
+  Engine* engine(const std::string& kind);
+  Scratchpad& nram() { return *nram_; }
+  Scratchpad& wram() { return *wram_; }
+  Scratchpad& scratchpad(AddressSpace space) { return space == AddressSpace::Wram ? *wram_ : *nram_; }
+
+  void collect(std::vector<EngineStats>& engines, std::vector<PortStats>& ports) const;
+
+ private:
+  std::uint32_t index_;
+  std::unique_ptr<Scratchpad> nram_;
+  std::unique_ptr<Scratchpad> wram_;
+  std::vector<std::unique_ptr<Engine>> engines_;  // config order
+};
+
+}  // namespace npusim

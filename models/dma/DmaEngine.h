@@ -1,0 +1,39 @@
+#pragma once
+#include <vector>
+
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "models/engine/Engine.h"
+
+namespace npusim {
+
+// A core's load DMA or store DMA (seed000 §1.3, DMA 333). Both move one tensor
+// between DRAM and a scratchpad; they differ only in direction, which the trace
+// operands already give. A transfer is cut into segments issued back to back at
+// the DMA's own rate; every segment is a TLM read from the source followed by a
+// TLM write to the destination, so DRAM channels, routing hops and the
+// scratchpad port all shape the time.
+class DmaEngine : public Engine {
+ public:
+  tlm_utils::simple_initiator_socket<DmaEngine> dram_port;
+  tlm_utils::simple_initiator_socket<DmaEngine> nram_port;
+  tlm_utils::simple_initiator_socket<DmaEngine> wram_port;
+
+  DmaEngine(sc_core::sc_module_name name, EngineSetup setup, const DmaConfig& cfg);
+
+  void connect(CoreWiring& wiring) override;
+
+ protected:
+  Work execute(const Instruction& inst) override;
+
+ private:
+  tlm_utils::simple_initiator_socket<DmaEngine>& port_for(AddressSpace space);
+  Cycles transfer(tlm_utils::simple_initiator_socket<DmaEngine>& port, tlm::tlm_command cmd,
+                  std::uint64_t address, std::uint64_t bytes, Cycles earliest);
+
+  DmaConfig cfg_;
+  std::vector<std::uint8_t> bounce_;  // one segment in flight (functional runs)
+};
+
+}  // namespace npusim

@@ -1,0 +1,40 @@
+#include "models/dram/Dram.h"
+
+#include "models/kernel/SimTime.h"
+
+namespace npusim {
+
+Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg, bool functional)
+    : sc_module(name), socket("socket"), cfg_(cfg), map_(cfg), functional_(functional) {
+  socket.register_b_transport(this, &Dram::b_transport);
+  for (std::uint32_t ch = 0; ch < cfg.channels; ++ch)
+    channels_.emplace_back("dram.ch" + std::to_string(ch), "dram_channel", cfg.bytes_per_cycle);
+}
+
+void Dram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  const std::uint64_t address = trans.get_address();
+  const std::uint64_t bytes = trans.get_data_length();
+  const bool write = trans.is_write();
+  if (address + bytes > cfg_.capacity_bytes || bytes > map_.bytes_in_block(address)) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  Cycles now = now_cycles();
+  Cycles done = channels_[map_.channel_of(address)].reserve(now, now + to_cycles(delay), bytes, write);
+  if (functional_ && trans.get_data_ptr()) {
+    if (write)
+      storage_.write(address, trans.get_data_ptr(), bytes);
+    else
+      storage_.read(address, trans.get_data_ptr(), bytes);
+  }
+  delay = cycles_to_time(done + cfg_.latency - now);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+std::vector<PortStats> Dram::channel_stats() const {
+  std::vector<PortStats> out;
+  for (const auto& ch : channels_) out.push_back(ch.stats());
+  return out;
+}
+
+}  // namespace npusim

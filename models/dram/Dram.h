@@ -1,0 +1,39 @@
+#pragma once
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "models/dram/DramAddressMap.h"
+#include "models/dram/DramStorage.h"
+#include "models/timing/BandwidthPort.h"
+#include "sim/config/HardwareConfig.h"
+
+namespace npusim {
+
+// Off-chip DRAM: several channels, each a bandwidth port with a fixed access
+// latency. A TLM transaction must stay inside one channel block (the interconnect
+// splits transfers); concurrent transactions on a channel queue behind each other.
+class Dram : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Dram> socket;
+
+  Dram(sc_core::sc_module_name name, const DramConfig& cfg, bool functional);
+
+  const DramAddressMap& address_map() const { return map_; }
+  DramStorage& storage() { return storage_; }
+  std::vector<PortStats> channel_stats() const;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
+  DramConfig cfg_;
+  DramAddressMap map_;
+  bool functional_;
+  DramStorage storage_;
+  std::vector<BandwidthPort> channels_;
+};
+
+}  // namespace npusim

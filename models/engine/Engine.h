@@ -1,0 +1,85 @@
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "sim/config/HardwareConfig.h"
+#include "sim/report/RunStats.h"
+#include "sim/trace/Instruction.h"
+
+namespace npusim {
+
+class Scoreboard;
+class Scratchpad;
+class Interconnect;
+
+// What an engine is connected to inside its core.
+struct CoreWiring {
+  Scratchpad& nram;
+  Scratchpad& wram;
+  Interconnect& interconnect;
+  std::uint32_t cluster;
+};
+
+// Everything an engine needs to be built.
+struct EngineSetup {
+  std::string kind;        // registered engine name: "load", "vector", ...
+  std::uint32_t core = 0;
+  const HardwareConfig* hardware = nullptr;
+  bool functional = false;
+  Scoreboard* scoreboard = nullptr;
+  std::function<void(const InstructionRecord&)> on_complete;  // may be empty
+};
+
+// One engine slot of a core (load DMA, store DMA, vector unit, matrix unit ...).
+// The controller pushes instructions into its bounded queue; one SC_THREAD runs
+// them in order, holding each at the head until its producers have completed.
+// Subclasses only say what executing one instruction costs, by advancing
+// simulated time in `execute` — nothing here ticks every cycle.
+class Engine : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Engine);
+  Engine(sc_core::sc_module_name name, EngineSetup setup, std::uint32_t queue_depth);
+
+  bool has_room() const { return queue_.size() < queue_depth_; }
+  void push(Instruction inst, Cycles dispatched_at);
+  const sc_core::sc_event& room_freed() const { return room_freed_; }
+
+  // Binds the engine to its core's memories; called once while the core is built.
+  virtual void connect(CoreWiring& wiring) = 0;
+  virtual std::vector<PortStats> port_stats() const { return {}; }
+  EngineStats stats() const { return stats_; }
+  const std::string& slot() const { return setup_.kind; }
+
+ protected:
+  struct Work {
+    std::uint64_t bytes = 0;
+    std::uint64_t macs = 0;
+  };
+  // Performs one instruction: moves data (functional runs) and waits for as
+  // many cycles as the hardware would take.
+  virtual Work execute(const Instruction& inst) = 0;
+
+  const EngineSetup& setup() const { return setup_; }
+
+ private:
+  struct Queued {
+    Instruction inst;
+    Cycles dispatched_at;
+  };
+  void run();
+  void serve_queue();
+
+  EngineSetup setup_;
+  std::uint32_t queue_depth_;
+  std::deque<Queued> queue_;
+  sc_core::sc_event pushed_;
+  sc_core::sc_event room_freed_;
+  EngineStats stats_;
+};
+
+}  // namespace npusim

@@ -1,0 +1,50 @@
+#include "models/scratchpad/Scratchpad.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "models/kernel/SimTime.h"
+
+namespace npusim {
+
+Scratchpad::Scratchpad(sc_core::sc_module_name name, const std::string& stats_name,
+                       const ScratchpadConfig& cfg, bool functional)
+    : sc_module(name), socket("socket"), cfg_(cfg), port_(stats_name, "scratchpad", cfg.port_bytes_per_cycle) {
+  socket.register_b_transport(this, &Scratchpad::b_transport);
+  if (functional) bytes_.assign(cfg.capacity_bytes, 0);
+}
+
+Cycles Scratchpad::access(Cycles now, Cycles earliest, std::uint64_t offset, std::uint64_t bytes, bool write) {
+  // Occupancy is the high-water mark of written bytes: the trace format has no
+  // allocate/free, so the furthest byte ever written is what must fit.
+  if (write) high_water_ = std::max(high_water_, offset + bytes);
+  return port_.reserve(now, earliest, bytes, write) + cfg_.access_latency;
+}
+
+void Scratchpad::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  const std::uint64_t offset = trans.get_address();
+  const std::uint64_t bytes = trans.get_data_length();
+  if (offset + bytes > cfg_.capacity_bytes) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  Cycles now = now_cycles();
+  Cycles done = access(now, now + to_cycles(delay), offset, bytes, trans.is_write());
+  if (!bytes_.empty() && trans.get_data_ptr()) {
+    if (trans.is_write())
+      std::memcpy(bytes_.data() + offset, trans.get_data_ptr(), bytes);
+    else
+      std::memcpy(trans.get_data_ptr(), bytes_.data() + offset, bytes);
+  }
+  delay = cycles_to_time(done - now);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+PortStats Scratchpad::stats() const {
+  PortStats s = port_.stats();
+  s.capacity_bytes = cfg_.capacity_bytes;
+  s.peak_occupancy_bytes = high_water_;
+  return s;
+}
+
+}  // namespace npusim

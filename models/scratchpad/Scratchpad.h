@@ -1,0 +1,44 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "models/timing/BandwidthPort.h"
+#include "sim/config/HardwareConfig.h"
+
+namespace npusim {
+
+// A core-local on-chip RAM: NRAM (neurons) or WRAM (weights), seed000 §1.3.
+// DMAs reach it through a TLM socket; compute engines sit next to it and use
+// `access` directly. Either way every byte goes through the one port, so DMA
+// fills and compute reads contend for its bandwidth.
+class Scratchpad : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Scratchpad> socket;
+
+  Scratchpad(sc_core::sc_module_name name, const std::string& stats_name, const ScratchpadConfig& cfg,
+             bool functional);
+
+  // Books the port for a read or write of [offset, offset+bytes); returns the
+  // cycle the data is through, including the access latency.
+  Cycles access(Cycles now, Cycles earliest, std::uint64_t offset, std::uint64_t bytes, bool write);
+
+  // Backing bytes in functional runs; nullptr in timing-only runs.
+  std::uint8_t* data(std::uint64_t offset) { return bytes_.empty() ? nullptr : bytes_.data() + offset; }
+
+  std::uint64_t capacity() const { return cfg_.capacity_bytes; }
+  PortStats stats() const;
+
+ private:
+  void b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
+  ScratchpadConfig cfg_;
+  BandwidthPort port_;
+  std::vector<std::uint8_t> bytes_;
+  std::uint64_t high_water_ = 0;
+};
+
+}  // namespace npusim

@@ -1,0 +1,42 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/common/Cycles.h"
+#include "sim/report/RunStats.h"
+
+namespace npusim {
+
+// A shared resource that moves a limited number of bytes per cycle: a DRAM
+// channel, a scratchpad port, a bus. Users book it for a transfer and learn when
+// their last byte has passed. Bookings are kept as a calendar of busy intervals,
+// so a transfer booked for later does not block an earlier one that fits in a gap:
+// this is how contention appears without clocking the port every cycle.
+class BandwidthPort {
+ public:
+  BandwidthPort(std::string name, std::string kind, double bytes_per_cycle);
+
+  // Books `bytes` starting no earlier than `earliest`; `now` lets the calendar
+  // forget intervals that are over. Returns the cycle after the last byte.
+  Cycles reserve(Cycles now, Cycles earliest, std::uint64_t bytes, bool write);
+
+  // Cycles the port needs for `bytes` when it is free.
+  Cycles transfer_cycles(std::uint64_t bytes) const;
+
+  const std::string& name() const { return stats_.name; }
+  double bytes_per_cycle() const { return stats_.bytes_per_cycle; }
+  PortStats& stats() { return stats_; }
+  const PortStats& stats() const { return stats_; }
+
+ private:
+  Cycles first_fit(Cycles earliest, Cycles duration) const;
+  void book(Cycles start, Cycles end);
+  void forget_before(Cycles now);
+
+  PortStats stats_;
+  std::vector<std::pair<Cycles, Cycles>> busy_;  // sorted, disjoint [start, end)
+};
+
+}  // namespace npusim

@@ -20,6 +20,7 @@ struct TensorOperand {
   std::vector<std::uint64_t> shape;      // outermost first
   std::string layout = "NHWC";           // informative; data is dense row-major
   DType dtype = DType::Int8;
+  std::vector<std::string> tags;         // optional free-form labels from the trace
 
   std::uint64_t elements() const;
   std::uint64_t bytes() const { return elements() * dtype_size(dtype); }

@@ -1,0 +1,48 @@
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/trace/Instruction.h"
+
+namespace npusim {
+
+// What is wrong with an instruction, as found by an op's check: the field it is
+// about ("outputs[0].shape", "params.stride") and why.
+struct OpProblem {
+  std::string field;
+  std::string reason;
+};
+
+// One operand position of an op: what it is called in messages and which
+// address spaces it may live in.
+struct OperandSlot {
+  std::string role;  // "ifmap", "weights", "source", ...
+  std::vector<AddressSpace> spaces;
+};
+
+// Checks shapes, dtypes and param values once arity and spaces are known good.
+using OpCheck = std::function<std::optional<OpProblem>(const Instruction&)>;
+
+struct OpSpec {
+  std::string name;
+  std::string engine;                 // engine slot that executes the op
+  std::vector<OperandSlot> inputs;    // one per input operand
+  std::vector<OperandSlot> outputs;   // one per output operand
+  std::vector<std::string> params;    // accepted keys of "params"
+  OpCheck check;
+};
+
+// Adds an op, or replaces the one with the same name. Ops are looked up by name
+// only, so a new op needs no change anywhere else in the trace reader.
+void register_op(OpSpec spec);
+const OpSpec* find_op(const std::string& name);
+std::vector<std::string> op_names();
+// Every engine slot some registered op runs on.
+std::vector<std::string> op_engine_names();
+
+// The ops npusim ships: load, store, relu, add, conv.
+std::vector<OpSpec> builtin_ops();
+
+}  // namespace npusim

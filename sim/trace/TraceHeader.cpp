@@ -1,0 +1,130 @@
+#include "sim/trace/TraceHeader.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "sim/tensor/Npy.h"
+
+namespace npusim {
+
+namespace {
+
+const std::string kHeaderExample = R"({"format":"npusim-trace","version":1})";
+
+void check_format_and_version(const nlohmann::json& line, const TracePlace& place) {
+  if (!line.contains("format"))
+    place.fail(fmt::format("missing header: the first line must be a header such as {}", kHeaderExample));
+  std::string format = read_string(line.at("format"), place, "format");
+  if (format != kTraceFormat)
+    place.fail("format", fmt::format("expected \"{}\", got \"{}\"", kTraceFormat, format));
+  std::uint64_t version = read_uint(required_field(line, "version", place, "version"), place, "version");
+  if (version != kTraceVersion)
+    place.fail("version", fmt::format("unsupported trace version {} (this build reads version {})", version,
+                                      kTraceVersion));
+}
+
+// Names become .npy file stems, so keep them to characters safe in a path.
+std::string read_binding_name(const nlohmann::json& v, const TracePlace& place, const std::string& field) {
+  std::string name = read_string(v, place, field);
+  bool safe = !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  });
+  if (!safe) place.fail(field, fmt::format("'{}' is not a valid name; use letters, digits, '_', '-' and '.'", name));
+  return name;
+}
+
+// The fields inputs and outputs share: name, space, core, offset.
+DataBinding read_location(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
+                          const std::string& field) {
+  DataBinding b;
+  b.name = read_binding_name(required_field(v, "name", place, field + ".name"), place, field + ".name");
+  b.region.space = read_space(required_field(v, "space", place, field + ".space"), place, field + ".space");
+  b.region.offset = read_uint(required_field(v, "offset", place, field + ".offset"), place, field + ".offset");
+  if (v.contains("core")) b.core = read_core(v.at("core"), cfg, place, field + ".core");
+  return b;
+}
+
+void read_shape_and_dtype(const nlohmann::json& v, DataBinding& b, const TracePlace& place,
+                          const std::string& field) {
+  b.region.shape = read_shape(required_field(v, "shape", place, field + ".shape"), place, field + ".shape");
+  b.region.dtype = read_dtype(required_field(v, "dtype", place, field + ".dtype"), place, field + ".dtype");
+}
+
+void read_npy_source(const nlohmann::json& v, DataBinding& b, const TracePlace& place, const std::string& field,
+                     const std::string& trace_dir) {
+  for (const char* key : {"shape", "dtype", "random_seed"})
+    if (v.contains(key))
+      place.fail(fmt::format("{}.{}", field, key), "not allowed with 'file': shape and dtype come from the .npy file");
+  b.file = read_string(v.at("file"), place, field + ".file");
+  b.file_path = (std::filesystem::path(trace_dir) / b.file).string();
+  NpyHeader npy = read_npy_header(b.file_path);
+  bool empty = std::find(npy.shape.begin(), npy.shape.end(), 0) != npy.shape.end();
+  if (empty) place.fail(field + ".file", fmt::format("{} holds an empty array (a dimension is 0)", b.file));
+  b.region.shape = npy.shape.empty() ? std::vector<std::uint64_t>{1} : npy.shape;
+  b.region.dtype = npy.dtype;
+}
+
+DataBinding read_input(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
+                       const std::string& field, const std::string& trace_dir) {
+  if (!v.is_object()) place.fail(field, "an input binding must be an object");
+  reject_unknown_keys(v, {"name", "space", "core", "offset", "file", "shape", "dtype", "random_seed"}, place, field);
+  DataBinding b = read_location(v, cfg, place, field);
+  if (v.contains("file")) {
+    read_npy_source(v, b, place, field, trace_dir);
+  } else if (v.contains("random_seed")) {
+    read_shape_and_dtype(v, b, place, field);
+    b.random_seed = read_uint(v.at("random_seed"), place, field + ".random_seed");
+  } else {
+    place.fail(field, "an input needs either 'file' (a .npy) or 'shape', 'dtype' and 'random_seed'");
+  }
+  return b;
+}
+
+DataBinding read_output(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
+                        const std::string& field) {
+  if (!v.is_object()) place.fail(field, "an output binding must be an object");
+  reject_unknown_keys(v, {"name", "space", "core", "offset", "shape", "dtype"}, place, field);
+  DataBinding b = read_location(v, cfg, place, field);
+  read_shape_and_dtype(v, b, place, field);
+  return b;
+}
+
+template <typename ReadOne>
+std::vector<DataBinding> read_bindings(const nlohmann::json& line, const char* key, const HardwareConfig& cfg,
+                                       const TracePlace& place, ReadOne read_one) {
+  std::vector<DataBinding> bindings;
+  if (!line.contains(key)) return bindings;
+  const auto& list = line.at(key);
+  if (!list.is_array()) place.fail(key, "must be a list of bindings");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    std::string field = fmt::format("{}[{}]", key, i);
+    DataBinding b = read_one(list[i], field);
+    for (const auto& earlier : bindings)
+      if (earlier.name == b.name) place.fail(field + ".name", fmt::format("name '{}' is used twice", b.name));
+    check_fits(b.region.space, b.region.offset, checked_bytes(b.region.shape, b.region.dtype, place, field + ".shape"), cfg, place, field);
+    bindings.push_back(std::move(b));
+  }
+  return bindings;
+}
+
+}  // namespace
+
+TraceHeader parse_trace_header(const nlohmann::json& line, const HardwareConfig& cfg, const TracePlace& place,
+                               const std::string& trace_dir) {
+  if (!line.is_object()) place.fail(fmt::format("missing header: the first line must be a header such as {}", kHeaderExample));
+  check_format_and_version(line, place);
+  reject_unknown_keys(line, {"format", "version", "inputs", "outputs"}, place, "");
+  TraceHeader h;
+  h.version = kTraceVersion;
+  h.inputs = read_bindings(line, "inputs", cfg, place, [&](const nlohmann::json& v, const std::string& field) {
+    return read_input(v, cfg, place, field, trace_dir);
+  });
+  h.outputs = read_bindings(line, "outputs", cfg, place, [&](const nlohmann::json& v, const std::string& field) {
+    return read_output(v, cfg, place, field);
+  });
+  return h;
+}
+
+}  // namespace npusim

@@ -1,0 +1,40 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/config/HardwareConfig.h"
+#include "sim/trace/Instruction.h"
+#include "sim/trace/TraceFields.h"
+
+namespace npusim {
+
+// A named region of simulated memory that a functional run fills before it
+// starts (header "inputs") or dumps as .npy when it ends (header "outputs").
+struct DataBinding {
+  std::string name;                  // also the stem of the dumped .npy
+  std::uint32_t core = 0;            // owner of the NRAM/WRAM; ignored for DRAM
+  TensorOperand region;              // space, offset, shape and dtype
+  std::string file;                  // inputs only: .npy path as written in the trace
+  std::string file_path;             // `file` resolved against the trace's directory
+  std::optional<std::uint64_t> random_seed;  // inputs only: generate the data instead
+};
+
+struct TraceHeader {
+  std::uint32_t version = 1;
+  std::vector<DataBinding> inputs;
+  std::vector<DataBinding> outputs;
+};
+
+constexpr const char* kTraceFormat = "npusim-trace";
+constexpr std::uint32_t kTraceVersion = 1;
+
+// Checks line 1 of a trace and its bindings; .npy files named by inputs are
+// opened (header only) to learn their shape and dtype.
+TraceHeader parse_trace_header(const nlohmann::json& line, const HardwareConfig& cfg, const TracePlace& place,
+                               const std::string& trace_dir);
+
+}  // namespace npusim

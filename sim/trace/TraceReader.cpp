@@ -1,0 +1,98 @@
+#include "sim/trace/TraceReader.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "sim/common/InputError.h"
+#include "sim/trace/InstructionParser.h"
+
+namespace npusim {
+
+namespace {
+
+bool is_blank(const std::string& text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
+
+// nlohmann's messages start with "[json.exception.parse_error.101] "; the user
+// needs only the part after it.
+std::string parse_reason(const nlohmann::json::parse_error& e) {
+  std::string what = e.what();
+  auto close = what.find("] ");
+  return "malformed JSON: " + (close == std::string::npos ? what : what.substr(close + 2));
+}
+
+}  // namespace
+
+TraceReader::TraceReader(const std::string& path, const HardwareConfig& cfg)
+    : path_(path), cfg_(cfg), in_(path, std::ios::binary) {
+  if (!in_) throw InputError(path, "", std::filesystem::exists(path) ? "cannot open file" : "file does not exist");
+  nlohmann::json first;
+  if (!next_line(first))
+    throw InputError(path, "line 1", "empty trace: missing header line {\"format\":\"npusim-trace\",\"version\":1}");
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  header_ = parse_trace_header(first, cfg_, TracePlace{path_, line_}, dir);
+}
+
+bool TraceReader::next_line(nlohmann::json& out) {
+  while (std::getline(in_, text_)) {
+    ++line_;
+    if (is_blank(text_)) continue;
+    try {
+      out = nlohmann::json::parse(text_);
+    } catch (const nlohmann::json::parse_error& e) {
+      TracePlace{path_, line_}.fail(parse_reason(e));
+    }
+    return true;
+  }
+  return false;
+}
+
+bool TraceReader::next(Instruction& out) {
+  nlohmann::json line;
+  if (!next_line(line)) return false;
+  TracePlace place{path_, line_};
+  Instruction ins = parse_instruction(line, cfg_, place);
+  check_id_and_deps(ins, place);
+  last_id_ = ins.id;
+  seen_.add(ins.id);
+  ++count_;
+  out = std::move(ins);
+  return true;
+}
+
+void TraceReader::check_id_and_deps(const Instruction& ins, const TracePlace& place) const {
+  if (last_id_ && ins.id <= *last_id_)
+    place.fail("id", fmt::format("id {} is not greater than the previous id {}; ids must increase strictly down the file",
+                                 ins.id, *last_id_));
+  for (std::size_t i = 0; i < ins.deps.size(); ++i) {
+    std::uint64_t producer = ins.deps[i].producer;
+    std::string field = fmt::format("deps[{}]", i);
+    if (producer >= ins.id)
+      place.fail(field, fmt::format("dependency on id {} of instruction {}: forward dependency: would form a cycle; "
+                                    "dependencies must point to earlier instructions",
+                                    producer, ins.id));
+    if (!seen_.contains(producer))
+      place.fail(field, fmt::format("dependency on id {}, which does not exist (no earlier line has that id)", producer));
+  }
+}
+
+std::uint64_t validate_trace(const std::string& path, const HardwareConfig& cfg) {
+  TraceReader reader(path, cfg);
+  Instruction ins;
+  while (reader.next(ins)) {
+  }
+  return reader.instructions_read();
+}
+
+bool looks_like_trace(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text;
+  while (std::getline(in, text)) {
+    if (is_blank(text)) continue;
+    auto first = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    return first.is_object() && first.value("format", nlohmann::json()) == kTraceFormat;
+  }
+  return false;
+}
+
+}  // namespace npusim

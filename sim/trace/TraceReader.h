@@ -1,0 +1,51 @@
+#pragma once
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/config/HardwareConfig.h"
+#include "sim/trace/IdRuns.h"
+#include "sim/trace/Instruction.h"
+#include "sim/trace/TraceHeader.h"
+
+namespace npusim {
+
+// Streams a JSON Lines trace (docs/trace-format.md) one instruction at a time,
+// so memory stays flat however long the trace is. Every line is checked against
+// the config as it is read; any problem is an InputError naming the line and field.
+class TraceReader {
+ public:
+  // Opens the file and reads and checks the header line.
+  TraceReader(const std::string& path, const HardwareConfig& cfg);
+
+  const TraceHeader& header() const { return header_; }
+  // Fills `out` with the next instruction; false at the end of the file.
+  bool next(Instruction& out);
+  std::uint64_t instructions_read() const { return count_; }
+
+ private:
+  bool next_line(nlohmann::json& out);
+  void check_id_and_deps(const Instruction& ins, const TracePlace& place) const;
+
+  std::string path_;
+  HardwareConfig cfg_;
+  std::ifstream in_;
+  std::string text_;  // reused line buffer
+  std::uint64_t line_ = 0;
+  std::uint64_t count_ = 0;
+  TraceHeader header_;
+  std::optional<std::uint64_t> last_id_;
+  IdRuns seen_;
+};
+
+// Reads the whole trace, checking every line; returns the instruction count.
+std::uint64_t validate_trace(const std::string& path, const HardwareConfig& cfg);
+
+// True when the first non-blank line is a JSON object with "format":"npusim-trace".
+// Never throws; lets `npusim validate FILE` tell a trace from a config.
+bool looks_like_trace(const std::string& path);
+
+}  // namespace npusim

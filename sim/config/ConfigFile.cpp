@@ -1,0 +1,157 @@
+#include "sim/config/ConfigFile.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/common/InputError.h"
+#include "sim/config/ConfigSchema.h"
+
+namespace npusim {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kExtendsKey = "extends";
+
+// Who asked for a file: the user (top level) or another file's "extends".
+struct Referrer {
+  std::string file;
+  std::string location;
+};
+
+std::string read_text(const std::string& path, const Referrer& referrer) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw InputError(referrer.file, referrer.location, fmt::format("cannot read '{}': it is a directory", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError(referrer.file, referrer.location, fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// nlohmann reports the 1-based index of the character where parsing stopped.
+std::string line_column(const std::string& text, std::size_t byte) {
+  std::size_t end = std::min(byte == 0 ? 0 : byte - 1, text.size());
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return fmt::format("line {}, column {}", line, column);
+}
+
+// Keep nlohmann's description but drop its "[json.exception...] ... column C: " prefix,
+// since the location is reported separately.
+std::string parse_problem(const json::parse_error& e) {
+  std::string what = e.what();
+  std::size_t start = what.find("parse error");
+  std::size_t colon = start == std::string::npos ? std::string::npos : what.find(": ", start);
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+json parse_file(const std::string& path, const Referrer& referrer) {
+  std::string text = read_text(path, referrer);
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(path, line_column(text, e.byte), "malformed JSON: " + parse_problem(e));
+  }
+  if (!doc.is_object())
+    throw InputError(path, "top level", fmt::format("a config file must hold a JSON object, got a {}", doc.type_name()));
+  return doc;
+}
+
+// Objects merge key by key; any other value replaces what the base had.
+void merge_over(json& base, const json& over) {
+  for (const auto& item : over.items()) {
+    json& slot = base[item.key()];
+    if (slot.is_object() && item.value().is_object()) merge_over(slot, item.value());
+    else slot = item.value();
+  }
+}
+
+void record_origins(const json& doc, const std::string& pointer, const std::string& file,
+                    std::map<std::string, std::string>& origin) {
+  for (const auto& item : doc.items()) {
+    std::string child = pointer + "/" + pointer_token(item.key());
+    if (item.value().is_object()) record_origins(item.value(), child, file, origin);
+    else origin[child] = file;
+  }
+}
+
+std::string identity_of(const std::string& path) {
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(path, ec);
+  return ec ? fs::absolute(path).lexically_normal().string() : canonical.string();
+}
+
+std::string base_path(const std::string& file, const json& extends) {
+  if (!extends.is_string() || extends.get<std::string>().empty())
+    throw InputError(file, std::string("/") + kExtendsKey, "expected the base config's file name as a string");
+  return (fs::path(file).parent_path() / extends.get<std::string>()).lexically_normal().string();
+}
+
+struct Visit {
+  std::string shown;
+  std::string identity;
+};
+
+[[noreturn]] void report_cycle(const std::vector<Visit>& chain, std::size_t first, const std::string& again) {
+  std::string path;
+  for (std::size_t i = first; i < chain.size(); ++i) path += chain[i].shown + " -> ";
+  throw InputError(chain.back().shown, std::string("/") + kExtendsKey, "extends cycle: " + path + again);
+}
+
+ConfigSource read_tree(const std::string& path, const Referrer& referrer, std::vector<Visit>& chain) {
+  json doc = parse_file(path, referrer);
+  ConfigSource source;
+  source.doc = json::object();
+  chain.push_back({path, identity_of(path)});
+  if (doc.contains(kExtendsKey)) {
+    std::string base = base_path(path, doc[kExtendsKey]);
+    std::string id = identity_of(base);
+    for (std::size_t i = 0; i < chain.size(); ++i)
+      if (chain[i].identity == id) report_cycle(chain, i, base);
+    source = read_tree(base, {path, std::string("/") + kExtendsKey}, chain);
+    doc.erase(kExtendsKey);
+  }
+  chain.pop_back();
+  merge_over(source.doc, doc);
+  record_origins(doc, "", path, source.origin_file);
+  return source;
+}
+
+}  // namespace
+
+ConfigSource read_config_source(const std::string& path) {
+  std::vector<Visit> chain;
+  return read_tree(path, {path, ""}, chain);
+}
+
+std::string origin_of(const ConfigSource& source, const std::string& pointer, const std::string& fallback) {
+  // A list entry's pointer (".../pci_candidates/2") belongs to the list that holds it.
+  for (std::string p = pointer; !p.empty(); p = p.substr(0, p.rfind('/'))) {
+    auto found = source.origin_file.find(p);
+    if (found != source.origin_file.end()) return found->second;
+  }
+  return fallback;
+}
+
+}  // namespace npusim

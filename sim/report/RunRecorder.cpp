@@ -1,0 +1,95 @@
+#include "sim/report/RunRecorder.h"
+
+#include <filesystem>
+#include <iterator>
+#include <stdexcept>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "sim/report/ReportJson.h"
+
+namespace npusim {
+
+namespace {
+
+constexpr const char* kCsvHeader = "id,op,engine,core,dispatch,start,end,stall_cycles,bytes,macs\n";
+
+std::ofstream open_temp(const std::string& path) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) throw std::runtime_error("cannot create " + path);
+  return f;
+}
+
+double checked_clock(double clock_mhz) {
+  if (!(clock_mhz > 0)) throw std::invalid_argument("RunRecorder needs a positive clock_mhz");
+  return clock_mhz;
+}
+
+void close_checked(std::ofstream& f, const std::string& path) {
+  f.close();
+  if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace
+
+RunRecorder::RunRecorder(const OutputDirectory& out, double clock_mhz)
+    : out_(out),
+      clock_mhz_(checked_clock(clock_mhz)),
+      csv_temp_(out.file(".instructions.csv.part")),
+      rows_temp_(out.file(".instruction_rows.part")),
+      csv_(open_temp(csv_temp_)),
+      rows_(open_temp(rows_temp_)),
+      timeline_(out.file(".timeline.part"), clock_mhz) {
+  csv_ << kCsvHeader;
+}
+
+RunRecorder::~RunRecorder() {
+  if (!finished_) remove_temporaries();
+}
+
+void RunRecorder::record(const InstructionRecord& r) {
+  fmt::format_to(std::ostreambuf_iterator<char>(csv_), "{},{},{},{},{},{},{},{},{},{}\n", r.id,
+                 names_.csv(r.op), names_.csv(r.engine), r.core, r.dispatch, r.start, r.end,
+                 r.stall, r.bytes, r.macs);
+  // Each JSON row carries its own leading separator so finish() can copy the file as is.
+  fmt::format_to(std::ostreambuf_iterator<char>(rows_),
+                 "{}\n    {{\"id\":{},\"op\":{},\"engine\":{},\"core\":{},\"dispatch\":{},"
+                 "\"start\":{},\"end\":{},\"stall_cycles\":{},\"bytes\":{},\"macs\":{}}}",
+                 recorded_ == 0 ? "" : ",", r.id, names_.json(r.op), names_.json(r.engine),
+                 r.core, r.dispatch, r.start, r.end, r.stall, r.bytes, r.macs);
+  timeline_.add_complete(r);
+  ++recorded_;
+}
+
+void RunRecorder::add_instant(const std::string& engine, const std::string& name, Cycles at) {
+  timeline_.add_instant(engine, name, at);
+}
+
+void RunRecorder::finish(const RunStats& stats, const ReportContext& ctx) {
+  if (finished_) throw std::logic_error("RunRecorder::finish called twice");
+  close_checked(csv_, csv_temp_);
+  close_checked(rows_, rows_temp_);
+
+  const auto summary = report_summary(stats, ctx, clock_mhz_, recorded_);
+  {
+    std::ifstream rows(rows_temp_, std::ios::binary);
+    std::ofstream report(out_.file("report.json"), std::ios::binary | std::ios::trunc);
+    write_report_json(report, summary, rows, recorded_ > 0);
+    close_checked(report, out_.file("report.json"));
+  }
+  timeline_.finish(out_.file("timeline.json"), stats.engines);
+  std::filesystem::rename(csv_temp_, out_.file("instructions.csv"));
+  std::filesystem::remove(rows_temp_);
+  finished_ = true;
+}
+
+void RunRecorder::remove_temporaries() noexcept {
+  std::error_code ignored;
+  csv_.close();
+  rows_.close();
+  std::filesystem::remove(csv_temp_, ignored);
+  std::filesystem::remove(rows_temp_, ignored);
+}
+
+}  // namespace npusim

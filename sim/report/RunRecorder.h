@@ -1,0 +1,51 @@
+#pragma once
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+#include "sim/common/Cycles.h"
+#include "sim/report/OutputDirectory.h"
+#include "sim/report/QuotedNames.h"
+#include "sim/report/ReportContext.h"
+#include "sim/report/RunStats.h"
+#include "sim/report/Summary.h"
+#include "sim/report/TimelineWriter.h"
+
+namespace npusim {
+
+// Collects what a run produces while it runs and writes report.json,
+// instructions.csv and timeline.json into the output directory's staging area.
+// Each record goes straight to temporary files, so memory stays flat however many
+// instructions the run executes; finish() assembles the final files from them.
+class RunRecorder {
+ public:
+  RunRecorder(const OutputDirectory& out, double clock_mhz);
+  ~RunRecorder();
+  RunRecorder(const RunRecorder&) = delete;
+  RunRecorder& operator=(const RunRecorder&) = delete;
+
+  // Called when an instruction completes, in completion order.
+  void record(const InstructionRecord& r);
+  // A point event on an engine's track (stage flags and the like).
+  void add_instant(const std::string& engine, const std::string& name, Cycles at);
+  // Writes the final files and removes the temporary ones. Call once.
+  void finish(const RunStats& stats, const ReportContext& ctx);
+
+  std::uint64_t recorded() const { return recorded_; }
+
+ private:
+  void remove_temporaries() noexcept;
+
+  const OutputDirectory& out_;
+  double clock_mhz_;
+  std::string csv_temp_;
+  std::string rows_temp_;
+  std::ofstream csv_;
+  std::ofstream rows_;
+  TimelineWriter timeline_;
+  QuotedNames names_;
+  std::uint64_t recorded_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace npusim

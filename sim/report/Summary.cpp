@@ -1,0 +1,68 @@
+#include "sim/report/Summary.h"
+
+#include <algorithm>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/report/RunMetrics.h"
+
+namespace npusim {
+
+namespace {
+
+using Row = std::vector<std::string>;
+
+std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100.0); }
+
+// Columns sized to their widest cell; the first (a name) is left-aligned and the
+// rest (numbers) right-aligned so digits line up.
+void print_table(std::ostream& os, const std::vector<Row>& rows) {
+  std::vector<std::size_t> width(rows.front().size(), 0);
+  for (const Row& row : rows)
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  for (const Row& row : rows) {
+    std::string line = fmt::format("  {:<{}}", row[0], width[0]);
+    for (std::size_t c = 1; c < row.size(); ++c) line += fmt::format("  {:>{}}", row[c], width[c]);
+    os << line << '\n';
+  }
+}
+
+std::vector<Row> engine_rows(const RunStats& stats) {
+  std::vector<Row> rows = {{"engine", "instr", "busy", "stall", "idle", "util"}};
+  for (const auto& e : stats.engines)
+    rows.push_back({e.name, std::to_string(e.instructions), std::to_string(e.busy),
+                    std::to_string(e.stall), std::to_string(idle_cycles(e, stats.total_cycles)),
+                    percent(engine_utilization(e, stats.total_cycles))});
+  return rows;
+}
+
+std::vector<Row> port_rows(const RunStats& stats) {
+  std::vector<Row> rows = {{"memory/port", "kind", "bytes read", "bytes written", "bw util",
+                            "peak occupancy", "capacity"}};
+  for (const auto& p : stats.ports)
+    rows.push_back({p.name, p.kind, std::to_string(p.bytes_read), std::to_string(p.bytes_written),
+                    percent(bandwidth_utilization(p, stats.total_cycles)),
+                    std::to_string(p.peak_occupancy_bytes),
+                    p.capacity_bytes == 0 ? "-" : std::to_string(p.capacity_bytes)});
+  return rows;
+}
+
+}  // namespace
+
+void print_summary(std::ostream& os, const RunStats& stats, const ReportContext& ctx) {
+  os << fmt::format("npusim {} ({} mode): config {}, trace {}\n", ctx.npusim_version, ctx.mode,
+                    ctx.config_name, ctx.trace_name);
+  os << fmt::format("  total cycles  {}\n", stats.total_cycles);
+  os << fmt::format("  time          {:.3f} us at {} MHz\n",
+                    cycles_to_us(stats.total_cycles, stats.clock_mhz), stats.clock_mhz);
+  os << fmt::format("  instructions  {}\n\n", stats.instructions);
+  print_table(os, engine_rows(stats));
+  if (stats.ports.empty()) return;
+  os << '\n';
+  print_table(os, port_rows(stats));
+}
+
+}  // namespace npusim

@@ -1,0 +1,123 @@
+#include "sim/report/TimelineWriter.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iterator>
+#include <set>
+#include <stdexcept>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/report/RunMetrics.h"
+
+namespace npusim {
+
+namespace {
+
+constexpr int kProcessId = 1;
+
+// Metadata events ("ph":"M") name the process and the tracks and fix track order.
+std::string name_event(const char* what, std::size_t tid, const std::string& name) {
+  nlohmann::ordered_json e;
+  e["name"] = what;
+  e["ph"] = "M";
+  e["pid"] = kProcessId;
+  e["tid"] = tid;
+  e["args"]["name"] = name;
+  return e.dump();
+}
+
+std::string sort_event(std::size_t tid) {
+  nlohmann::ordered_json e;
+  e["name"] = "thread_sort_index";
+  e["ph"] = "M";
+  e["pid"] = kProcessId;
+  e["tid"] = tid;
+  e["args"]["sort_index"] = tid;
+  return e.dump();
+}
+
+}  // namespace
+
+TimelineWriter::TimelineWriter(std::string temp_path, double clock_mhz)
+    : temp_path_(std::move(temp_path)), clock_mhz_(clock_mhz) {
+  events_.open(temp_path_, std::ios::binary | std::ios::trunc);
+  if (!events_) throw std::runtime_error("cannot create " + temp_path_);
+}
+
+TimelineWriter::~TimelineWriter() {
+  if (finished_) return;
+  events_.close();
+  std::error_code ignored;
+  std::filesystem::remove(temp_path_, ignored);
+}
+
+std::size_t TimelineWriter::seen_index(const std::string& engine) {
+  auto [it, inserted] = seen_.emplace(engine, seen_order_.size());
+  if (inserted) seen_order_.push_back(engine);
+  return it->second;
+}
+
+std::string TimelineWriter::microseconds(Cycles c) const {
+  return fmt::format("{:.6f}", cycles_to_us(c, clock_mhz_));
+}
+
+void TimelineWriter::add_complete(const InstructionRecord& r) {
+  const Cycles duration = r.end >= r.start ? r.end - r.start : 0;
+  fmt::format_to(std::ostreambuf_iterator<char>(events_),
+                 "{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{},"
+                 "\"args\":{{\"id\":{},\"stall\":{}}}}}\n",
+                 seen_index(r.engine), names_.json(r.op), microseconds(r.start),
+                 microseconds(duration), r.id, r.stall);
+}
+
+void TimelineWriter::add_instant(const std::string& engine, const std::string& name, Cycles at) {
+  fmt::format_to(std::ostreambuf_iterator<char>(events_),
+                 "{}\t\"ph\":\"i\",\"s\":\"t\",\"name\":{},\"ts\":{}}}\n", seen_index(engine),
+                 names_.json(name), microseconds(at));
+}
+
+std::vector<std::size_t> TimelineWriter::track_ids(
+    const std::vector<std::string>& sorted_engines) const {
+  std::vector<std::size_t> ids(seen_order_.size());
+  for (std::size_t i = 0; i < seen_order_.size(); ++i) {
+    auto pos = std::lower_bound(sorted_engines.begin(), sorted_engines.end(), seen_order_[i]);
+    ids[i] = static_cast<std::size_t>(pos - sorted_engines.begin()) + 1;  // tid 0 is unused
+  }
+  return ids;
+}
+
+void TimelineWriter::finish(const std::string& path, const std::vector<EngineStats>& engines) {
+  events_.close();
+  if (!events_) throw std::runtime_error("cannot write " + temp_path_);
+
+  std::set<std::string> names(seen_order_.begin(), seen_order_.end());
+  for (const auto& e : engines) names.insert(e.name);
+  const std::vector<std::string> sorted(names.begin(), names.end());
+  const std::vector<std::size_t> tid = track_ids(sorted);
+
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  out << name_event("process_name", 0, "npusim");
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    out << ",\n" << name_event("thread_name", i + 1, sorted[i]) << ",\n" << sort_event(i + 1);
+
+  std::ifstream events(temp_path_, std::ios::binary);
+  std::string line;
+  while (std::getline(events, line)) {
+    const std::size_t tab = line.find('\t');
+    const std::size_t index = std::stoul(line.substr(0, tab));
+    fmt::format_to(std::ostreambuf_iterator<char>(out), ",\n{{\"pid\":{},\"tid\":{},{}",
+                   kProcessId, tid.at(index), std::string_view(line).substr(tab + 1));
+  }
+  out << "\n]}\n";
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path);
+  events.close();
+  std::filesystem::remove(temp_path_);
+  finished_ = true;
+}
+
+}  // namespace npusim

@@ -13,7 +13,4 @@ void vector_relu(DType type, const std::uint8_t* src, std::uint8_t* dst, std::ui
 void vector_add(DType type, const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* dst,
                 std::uint64_t elements);
 
-float half_to_float(std::uint16_t h);
-std::uint16_t float_to_half(float f);
-
 }  // namespace npusim

@@ -1,0 +1,123 @@
+#include "models/matrix_unit/Explain.h"
+
+#include <fmt/format.h>
+
+namespace npusim {
+
+namespace {
+
+std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100.0); }
+
+std::string share(std::uint64_t part, std::uint64_t whole) {
+  return whole == 0 ? "-" : percent(double(part) / double(whole));
+}
+
+void describe_layer(const WfoldPlan& p, std::string& o) {
+  const ConvShape& s = p.layer;
+  o += fmt::format("layer      n={} hi={} wi={} ci={} -> co={}  kernel {}x{}  stride {}x{}  "
+                   "pad t{} b{} l{} r{}  {} B/element\n",
+                   s.n, s.hi, s.wi, s.ci, s.co, s.kh, s.kw, s.sh, s.sw, s.pad_top, s.pad_bottom,
+                   s.pad_left, s.pad_right, s.element_bytes);
+  o += fmt::format("output     ho={} wo={}\n", p.ho, p.wo);
+  o += fmt::format("matrix     ns={} slaves x Ncu={} CUs, M={} B ({} lanes), L1={} rows, L2={} rows\n",
+                   p.ns, p.ncu, p.m_bytes, p.lanes, p.l1, p.l2);
+}
+
+void describe_stride(const WfoldPlan& p, std::string& o) {
+  const StrideTransform& t = p.stride;
+  if (t.sw == 1) {
+    o += "stride     sw=1: no W folding transform\n";
+    return;
+  }
+  o += fmt::format("stride     sw={} folded into channels: input {}x{}x{} -> {}x{}x{} "
+                   "(right pad {} incl. {} for alignment), kernel {}x{}x{} -> {}x{}x{} "
+                   "({} zero taps), W stride 1\n",
+                   t.sw, p.layer.padded_hi(), p.layer.padded_wi(), p.layer.ci, p.layer.padded_hi(),
+                   t.folded_wi, t.folded_ci, t.pad_right, t.extra_right_pad, p.layer.kh,
+                   p.layer.kw, p.layer.ci, p.layer.kh, t.folded_kw, t.folded_ci, t.kernel_zero_taps);
+  o += fmt::format("           folded wo {} -> true wo {} ({} filtered)\n", t.folded_wo, t.true_wo,
+                   t.folded_wo - t.true_wo);
+}
+
+void describe_split(const char* name, const char* fold, const ChannelSplit& c, std::string& o) {
+  std::string table;
+  for (const SplitCandidate& s : c.candidates)
+    table += fmt::format(" {}B:{}{}", s.bytes, s.padding_bytes, s.allowed ? "" : "(too wide)");
+  o += fmt::format("{:<10} {} B channels, padding per candidate{} -> {}={} B, {}={}, blocks={}, "
+                   "padding {} B\n",
+                   name, c.channel_bytes, table, name, c.bytes, fold, c.fold, c.blocks,
+                   c.padding_bytes);
+}
+
+void describe_loops(const WfoldPlan& p, std::string& o) {
+  o += fmt::format("Aco        {} (co {} aligned to ns {}), co rounds of up to {}:", p.aco,
+                   p.layer.co, p.ns, p.co_blocks.front().count);
+  for (const CoBlock& b : p.co_blocks)
+    o += fmt::format(" [{}..{}) Aco {} Nco {};", b.first_co, b.first_co + b.count, b.aco, b.nco);
+  o += "\n";
+  o += fmt::format("kmax       L1*Ws - Ncu*Ws + 1 = {}; folded kw {} -> {} piece(s), Nkw={}\n",
+                   p.kmax, p.stride.folded_kw, p.kw_pieces.size(), p.nkw);
+  o += fmt::format("loops      Nco={} (inner) x Nkw={} (middle) x Nkh={} x Nci={} (outer) = "
+                   "Ncycle {}; per tile with all kw pieces {}\n",
+                   p.nco, p.nkw, p.nkh, p.bci, p.ncycle, p.ncycle_per_tile);
+  o += fmt::format("tiles      wo by Ncu*Ws={} -> {} tile(s), then ho {}, then {} co round(s), "
+                   "n {}: {} tiles\n",
+                   p.wo_per_tile, p.wo_tiles, p.ho, p.co_blocks.size(), p.layer.n, p.tiles);
+  o += fmt::format("buffers    second-buffer ring {} rows; third buffer {} B per slave\n",
+                   p.second_buffer_ring, p.third_buffer_bytes_needed);
+}
+
+void describe_traffic(const WfoldPlan& p, std::string& o) {
+  const DataRowReads& r = p.reads;
+  o += fmt::format("data rows  {} read: {} request(s) of {} B per group of {} positions "
+                   "({} row(s)), {} zero B per position; {} rows, {} requests, {} B broadcast\n",
+                   data_row_read_name(r.mode), r.requests_per_group, r.bytes_per_request, p.ws,
+                   r.rows_per_group, r.zero_bytes_per_position, p.data_rows, p.read_requests,
+                   p.broadcast_bytes);
+  o += fmt::format("weights    {} extended weight rows, {} B distributed\n", p.weight_rows,
+                   p.distribution_bytes);
+  describe_split("Pco", "Wso", p.pco, o);
+  o += fmt::format("write-back {} requests, {} B\n", p.write_requests, p.output_bytes);
+  o += fmt::format("reuse      input: {} co per slave x {} slaves; weight: Ncu {} x Ws {} = {} "
+                   "per slave\n",
+                   p.input_reuse_in_slave, p.input_reuse_across_slaves, p.weight_reuse_across_cus,
+                   p.weight_reuse_in_cu, p.weight_reuse_in_slave);
+}
+
+void describe_cost(const WfoldPlan& p, std::string& o) {
+  const MacBreakdown& m = p.macs;
+  o += fmt::format("MACs       issued {}: useful {} ({}), wo alignment {} ({}), co alignment {} "
+                   "({}), stride fold {} ({}), Pci padding {} ({})\n",
+                   m.issued, m.useful, share(m.useful, m.issued), m.wo_alignment,
+                   share(m.wo_alignment, m.issued), m.co_alignment, share(m.co_alignment, m.issued),
+                   m.stride_fold, share(m.stride_fold, m.issued), m.pci_padding,
+                   share(m.pci_padding, m.issued));
+  const CycleEstimate& c = p.cycles;
+  o += fmt::format("cycles     {} total: compute {}, first-buffer fill {} ({}), weight "
+                   "distribution {} ({}), write-back {}, latency {}\n",
+                   c.total, c.compute, c.input_fill, c.inputs_overlap ? "overlapped" : "serial",
+                   c.weight_fill, c.weights_overlap ? "overlapped" : "serial", c.write_back,
+                   c.latency);
+  o += fmt::format("utilization MAC {}, broadcast bus {}, distribution bus {}\n",
+                   percent(p.mac_utilization), percent(p.broadcast_utilization),
+                   percent(p.distribution_utilization));
+}
+
+}  // namespace
+
+std::string explain_wfold_plan(const WfoldPlan& p) {
+  std::string o;
+  describe_layer(p, o);
+  describe_stride(p, o);
+  describe_split("Pci", "Ws", p.pci, o);
+  describe_loops(p, o);
+  describe_traffic(p, o);
+  describe_cost(p, o);
+  return o;
+}
+
+std::string explain_conv_layer(const HardwareConfig& cfg, const ConvShape& layer) {
+  return explain_wfold_plan(plan_wfold_conv(cfg.core.matrix, layer));
+}
+
+}  // namespace npusim

@@ -1,0 +1,325 @@
+#include "models/matrix_unit/WfoldMapping.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sim/common/InputError.h"
+
+namespace npusim {
+
+namespace {
+
+const char* const kConfigName = "hardware config";
+const char* const kLayerName = "layer spec";
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+Cycles bus_cycles(std::uint64_t bytes, const BusConfig& bus) {
+  return static_cast<Cycles>(std::ceil(static_cast<double>(bytes) / bus.bytes_per_cycle));
+}
+
+[[noreturn]] void config_error(const std::string& key, const std::string& reason) {
+  throw InputError(kConfigName, "/core/matrix/" + key, reason);
+}
+
+void check_config(const MatrixUnitConfig& cfg, std::uint32_t element_bytes) {
+  if (cfg.slaves == 0) config_error("slaves", "must be at least 1");
+  if (cfg.cus_per_slave == 0) config_error("cus_per_slave", "must be at least 1");
+  if (cfg.row_bytes == 0 || cfg.row_bytes % element_bytes != 0)
+    config_error("row_bytes", "M = " + std::to_string(cfg.row_bytes) +
+                                  " must be a positive multiple of the element size " +
+                                  std::to_string(element_bytes));
+  // kmax = (L1 - Ncu) * Ws + 1 must be at least 1.
+  if (cfg.first_buffer_rows < cfg.cus_per_slave)
+    config_error("first_buffer_rows", "L1 = " + std::to_string(cfg.first_buffer_rows) +
+                                          " is smaller than Ncu = " +
+                                          std::to_string(cfg.cus_per_slave) +
+                                          ", so every CU cannot get its own data row");
+  if (cfg.second_buffer_rows == 0) config_error("second_buffer_rows", "must be at least 1");
+  if (cfg.co_block == 0) config_error("co_block", "must be at least 1");
+  if (!(cfg.broadcast_bus.bytes_per_cycle > 0))
+    config_error("broadcast_bus/bytes_per_cycle", "must be positive");
+  if (!(cfg.distribution_bus.bytes_per_cycle > 0))
+    config_error("distribution_bus/bytes_per_cycle", "must be positive");
+}
+
+StrideTransform make_stride_transform(const ConvShape& s) {
+  StrideTransform t;
+  t.sw = s.sw;
+  t.pad_left = s.pad_left;
+  std::uint32_t padded = s.padded_wi();
+  t.extra_right_pad = (s.sw - padded % s.sw) % s.sw;
+  t.pad_right = s.pad_right + t.extra_right_pad;
+  t.folded_wi = (padded + t.extra_right_pad) / s.sw;
+  t.folded_kw = static_cast<std::uint32_t>(ceil_div(s.kw, s.sw));
+  t.kernel_zero_taps = t.folded_kw * s.sw - s.kw;
+  t.folded_ci = s.sw * s.ci;
+  t.folded_wo = t.folded_wi - t.folded_kw + 1;
+  t.true_wo = s.wo();
+  return t;
+}
+
+std::vector<CoBlock> make_co_blocks(std::uint32_t co, std::uint32_t co_block, std::uint32_t ns) {
+  std::vector<CoBlock> blocks;
+  for (std::uint32_t first = 0; first < co; first += co_block) {
+    CoBlock b;
+    b.first_co = first;
+    b.count = std::min(co_block, co - first);
+    b.nco = static_cast<std::uint32_t>(ceil_div(b.count, ns));
+    b.aco = b.nco * ns;
+    blocks.push_back(b);
+  }
+  return blocks;
+}
+
+std::vector<KwPiece> make_kw_pieces(std::uint32_t folded_kw, std::uint32_t kmax,
+                                    std::uint32_t ncu, std::uint32_t ws) {
+  std::vector<KwPiece> pieces;
+  for (std::uint32_t first = 0; first < folded_kw; first += kmax) {
+    KwPiece p;
+    p.first = first;
+    p.length = std::min(kmax, folded_kw - first);
+    p.data_rows = ncu + static_cast<std::uint32_t>(ceil_div(p.length - 1, ws));
+    pieces.push_back(p);
+  }
+  return pieces;
+}
+
+DataRowReads make_data_row_reads(const WfoldPlan& p, const MatrixUnitConfig& cfg) {
+  DataRowReads r;
+  std::uint32_t position_bytes = p.stride.folded_ci * p.element_bytes;  // ci' in bytes
+  r.rows_per_group = p.bci;
+  r.zero_bytes_per_position = p.pci.padding_bytes;
+  r.last_block_bytes = position_bytes - (p.bci - 1) * p.pci.bytes;
+  r.stride_bytes = position_bytes;
+  r.groups_per_input_row = static_cast<std::uint32_t>(ceil_div(p.stride.folded_wi, p.ws));
+  std::uint32_t max_rows = 0;
+  for (const KwPiece& k : p.kw_pieces) max_rows = std::max(max_rows, k.data_rows);
+  r.relay_holds_window =
+      std::uint64_t(cfg.relay_bytes) >= std::uint64_t(max_rows) * p.ws * position_bytes;
+  if (p.bci == 1) {
+    r.mode = DataRowRead::Contiguous;  // the Ws positions sit next to each other (¶103)
+    r.requests_per_group = 1;
+    r.bytes_per_request = p.ws * position_bytes;
+  } else if (cfg.relay_enabled && r.relay_holds_window) {
+    r.mode = DataRowRead::Relay;  // whole positions into registers, Pci slices out (¶111)
+    r.requests_per_group = p.ws;
+    r.bytes_per_request = position_bytes;
+  } else {
+    r.mode = DataRowRead::Strided;  // one request per position per row (¶107)
+    r.requests_per_group = p.ws * p.bci;
+    r.bytes_per_request = p.pci.bytes;
+  }
+  return r;
+}
+
+// Read requests to form `rows` data rows of Pci block `bci` (one first-buffer window).
+std::uint64_t window_read_requests(const WfoldPlan& p, std::uint64_t rows, std::uint32_t bci) {
+  switch (p.reads.mode) {
+    case DataRowRead::Contiguous: return rows;
+    case DataRowRead::Strided: return rows * p.ws;
+    case DataRowRead::Relay: return bci == 0 ? rows * p.ws : 0;  // later blocks come from the relay
+  }
+  return 0;
+}
+
+// Write requests for one tile's results: `wo_valid` positions of `co_count` channels (§3.7).
+std::uint64_t tile_write_requests(const WfoldPlan& p, std::uint32_t wo_valid,
+                                  std::uint32_t co_count) {
+  std::uint64_t co_bytes = std::uint64_t(co_count) * p.output_element_bytes;
+  bool whole_rows = co_count == p.layer.co;  // only then are neighbouring w contiguous
+  if (whole_rows && co_bytes <= p.pco.bytes) return ceil_div(wo_valid, p.pco.fold);
+  return std::uint64_t(wo_valid) * ceil_div(co_bytes, p.pco.bytes);
+}
+
+MacBreakdown make_mac_breakdown(const WfoldPlan& p) {
+  const ConvShape& s = p.layer;
+  std::uint64_t positions = std::uint64_t(s.n) * p.ho * p.wo;
+  std::uint64_t aligned_positions = std::uint64_t(s.n) * p.ho * p.wo_tiles * p.wo_per_tile;
+  std::uint64_t aligned_co = 0;
+  for (const CoBlock& b : p.co_blocks) aligned_co += b.aco;
+  std::uint64_t window = std::uint64_t(s.kh) * s.kw * s.ci;
+  std::uint64_t folded_window = std::uint64_t(s.kh) * p.stride.folded_kw * p.stride.folded_ci;
+  std::uint64_t padded_window = std::uint64_t(s.kh) * p.stride.folded_kw * p.bci * p.pci_elems;
+  MacBreakdown m;
+  m.useful = positions * s.co * window;
+  m.wo_alignment = (aligned_positions - positions) * s.co * window;
+  m.co_alignment = aligned_positions * (aligned_co - s.co) * window;
+  m.stride_fold = aligned_positions * aligned_co * (folded_window - window);
+  m.pci_padding = aligned_positions * aligned_co * (padded_window - folded_window);
+  m.issued = aligned_positions * aligned_co * padded_window;
+  return m;
+}
+
+// Walks the tiles of one image row (all co rounds, all wo tiles) and scales by n * ho.
+void estimate_traffic_and_cycles(WfoldPlan& p, const MatrixUnitConfig& cfg) {
+  const BusConfig& bb = cfg.broadcast_bus;
+  const BusConfig& db = cfg.distribution_bus;
+  std::uint32_t max_rows = 0;
+  for (const KwPiece& k : p.kw_pieces) max_rows = std::max(max_rows, k.data_rows);
+  CycleEstimate& c = p.cycles;
+  c.inputs_overlap = 2 * max_rows <= p.l1;
+  c.weights_overlap = p.second_buffer_ring >= 2 * p.nco;
+  std::uint64_t segments_per_piece = std::uint64_t(p.nkh) * p.bci;
+  std::uint64_t rows_scale = std::uint64_t(p.layer.n) * p.ho;
+
+  for (const CoBlock& block : p.co_blocks) {
+    for (std::uint32_t t = 0; t < p.wo_tiles; ++t) {
+      std::uint32_t wo_valid = std::min(p.wo_per_tile, p.wo - t * p.wo_per_tile);
+      Cycles tile = bb.latency + db.latency + cfg.mac_latency;
+      c.latency += tile;
+      for (std::size_t i = 0; i < p.kw_pieces.size(); ++i) {
+        const KwPiece& k = p.kw_pieces[i];
+        Cycles fill = bus_cycles(std::uint64_t(k.data_rows) * p.m_bytes, bb);
+        Cycles compute = Cycles(k.length) * block.nco;
+        Cycles weights = Cycles(k.length) * bus_cycles(std::uint64_t(block.count) * p.pci.bytes, db);
+        Cycles weight_part = c.weights_overlap ? std::max(compute, weights) : compute + weights;
+        Cycles segment = c.inputs_overlap ? std::max(fill, weight_part) : fill + weight_part;
+        if (c.inputs_overlap && i == 0) tile += fill;  // the first window of a tile is exposed
+        tile += segment * segments_per_piece;
+        c.compute += compute * segments_per_piece * rows_scale;
+        c.input_fill += fill * segments_per_piece * rows_scale;
+        c.weight_fill += weights * segments_per_piece * rows_scale;
+        p.data_rows += std::uint64_t(k.data_rows) * segments_per_piece * rows_scale;
+        for (std::uint32_t b = 0; b < p.bci; ++b)
+          p.read_requests += window_read_requests(p, k.data_rows, b) * p.nkh * rows_scale;
+        p.weight_rows += std::uint64_t(k.length) * block.count * segments_per_piece * rows_scale;
+      }
+      std::uint64_t writes = tile_write_requests(p, wo_valid, block.count);
+      tile += writes;
+      c.write_back += writes * rows_scale;
+      p.write_requests += writes * rows_scale;
+      c.total += tile * rows_scale;
+    }
+  }
+  c.latency *= rows_scale;
+  p.broadcast_bytes = p.data_rows * p.m_bytes;
+  p.distribution_bytes = p.weight_rows * p.pci.bytes;
+  p.output_bytes = std::uint64_t(p.layer.n) * p.ho * p.wo * p.layer.co * p.output_element_bytes;
+}
+
+void fill_ratios(WfoldPlan& p, const MatrixUnitConfig& cfg) {
+  double cycles = static_cast<double>(p.cycles.total);
+  double peak = double(p.ns) * p.ncu * p.lanes;
+  p.mac_utilization = double(p.macs.useful) / (cycles * peak);
+  p.compute_efficiency = double(p.macs.useful) / double(p.macs.issued);
+  p.broadcast_utilization = double(p.broadcast_bytes) / (cycles * cfg.broadcast_bus.bytes_per_cycle);
+  p.distribution_utilization =
+      double(p.distribution_bytes) / (cycles * cfg.distribution_bus.bytes_per_cycle);
+}
+
+}  // namespace
+
+const char* data_row_read_name(DataRowRead mode) {
+  switch (mode) {
+    case DataRowRead::Contiguous: return "contiguous";
+    case DataRowRead::Strided: return "strided";
+    case DataRowRead::Relay: return "relay";
+  }
+  return "?";
+}
+
+ChannelSplit choose_channel_split(std::uint32_t channel_bytes, std::uint32_t width,
+                                  std::uint32_t element_bytes, const MatrixUnitConfig& cfg) {
+  ChannelSplit split;
+  split.channel_bytes = channel_bytes;
+  const std::uint32_t m = cfg.row_bytes;
+  auto usable = [&](std::uint32_t c) {
+    return c > 0 && c <= m && m % c == 0 && c % element_bytes == 0;
+  };
+  std::uint32_t least_fold = 0;  // fold of the largest usable candidate
+  for (std::uint32_t c : cfg.pci_candidates) {
+    if (!usable(c)) continue;
+    std::uint32_t padding = static_cast<std::uint32_t>(ceil_div(channel_bytes, c) * c - channel_bytes);
+    split.candidates.push_back({c, padding, m / c <= width});
+    if (least_fold == 0 || m / c < least_fold) least_fold = m / c;
+  }
+  if (split.candidates.empty())
+    config_error("pci_candidates", "no candidate divides M = " + std::to_string(m) +
+                                       " and holds whole elements of " +
+                                       std::to_string(element_bytes) + " bytes");
+  // W / Ws >= 1 (¶86). A width narrower than every fold keeps the least folding candidate.
+  bool any_allowed = std::any_of(split.candidates.begin(), split.candidates.end(),
+                                 [](const SplitCandidate& s) { return s.allowed; });
+  if (!any_allowed)
+    for (SplitCandidate& s : split.candidates) s.allowed = (m / s.bytes == least_fold);
+
+  std::uint32_t min_padding = UINT32_MAX;
+  for (const SplitCandidate& s : split.candidates)
+    if (s.allowed) min_padding = std::min(min_padding, s.padding_bytes);
+  for (const SplitCandidate& s : split.candidates) {
+    bool close = s.padding_bytes == min_padding ||
+                 s.padding_bytes - min_padding < cfg.pci_padding_tolerance;
+    if (s.allowed && close && s.bytes > split.bytes) split.bytes = s.bytes;
+  }
+  split.fold = m / split.bytes;
+  split.blocks = static_cast<std::uint32_t>(ceil_div(channel_bytes, split.bytes));
+  split.padding_bytes = split.blocks * split.bytes - channel_bytes;
+  return split;
+}
+
+WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer) {
+  validate_conv_shape(layer);
+  check_config(cfg, layer.element_bytes);
+  WfoldPlan p;
+  p.layer = layer;
+  p.element_bytes = layer.element_bytes;
+  p.ns = cfg.slaves;
+  p.ncu = cfg.cus_per_slave;
+  p.m_bytes = cfg.row_bytes;
+  p.lanes = cfg.row_bytes / layer.element_bytes;
+  p.l1 = cfg.first_buffer_rows;
+  p.l2 = cfg.second_buffer_rows;
+
+  p.stride = make_stride_transform(layer);
+  p.ho = layer.ho();
+  p.wo = p.stride.true_wo;
+
+  p.pci = choose_channel_split(p.stride.folded_ci * layer.element_bytes, p.stride.folded_wi,
+                               layer.element_bytes, cfg);
+  p.pci_elems = p.pci.bytes / layer.element_bytes;
+  p.ws = p.pci.fold;
+  p.bci = p.pci.blocks;
+
+  p.aco = static_cast<std::uint32_t>(ceil_div(layer.co, p.ns) * p.ns);
+  p.co_blocks = make_co_blocks(layer.co, cfg.co_block, p.ns);
+  p.nco = p.co_blocks.front().nco;
+
+  p.kmax = (p.l1 - p.ncu) * p.ws + 1;
+  p.nkw = std::min(p.stride.folded_kw, p.kmax);
+  p.kw_pieces = make_kw_pieces(p.stride.folded_kw, p.kmax, p.ncu, p.ws);
+  p.nkh = layer.kh;
+  p.ncycle = std::uint64_t(p.nco) * p.nkw * p.nkh * p.bci;
+  p.ncycle_per_tile = std::uint64_t(p.nco) * p.stride.folded_kw * p.nkh * p.bci;
+
+  p.wo_per_tile = p.ncu * p.ws;
+  p.wo_tiles = static_cast<std::uint32_t>(ceil_div(p.wo, p.wo_per_tile));
+  p.tiles = std::uint64_t(layer.n) * p.ho * p.wo_tiles * p.co_blocks.size();
+  p.second_buffer_ring = p.nco <= p.l2 ? (p.l2 / p.nco) * p.nco : p.l2;
+  p.third_buffer_bytes_needed = p.nco * p.wo_per_tile * p.output_element_bytes;
+  if (p.third_buffer_bytes_needed > cfg.third_buffer_bytes)
+    throw InputError(kLayerName, "co",
+                     "a round of " + std::to_string(p.co_blocks.front().count) +
+                         " output channels needs " + std::to_string(p.third_buffer_bytes_needed) +
+                         " bytes of third buffer per slave (Nco " + std::to_string(p.nco) +
+                         " x Ncu*Ws " + std::to_string(p.wo_per_tile) +
+                         " x 4 B), but the config gives " +
+                         std::to_string(cfg.third_buffer_bytes) + " (lower co_block)");
+
+  p.input_reuse_in_slave = p.nco;
+  p.input_reuse_across_slaves = p.ns;
+  p.weight_reuse_across_cus = p.ncu;
+  p.weight_reuse_in_cu = p.ws;
+  p.weight_reuse_in_slave = p.ncu * p.ws;
+
+  p.pco = choose_channel_split(std::min(layer.co, cfg.co_block) * p.output_element_bytes, p.wo,
+                               p.output_element_bytes, cfg);
+  p.reads = make_data_row_reads(p, cfg);
+  p.macs = make_mac_breakdown(p);
+  estimate_traffic_and_cycles(p, cfg);
+  fill_ratios(p, cfg);
+  return p;
+}
+
+}  // namespace npusim

@@ -1,0 +1,55 @@
+#include "sim/cli/Cli.h"
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/common/InputError.h"
+
+namespace npusim {
+
+namespace {
+const char* kDescription =
+    "npusim: a cycle-approximate SystemC simulator of a neural-network accelerator\n"
+    "(Wfold matrix unit, vector unit, load/store DMAs, NRAM/WRAM, multi-channel DRAM).";
+
+const char* kFooter =
+    "\nExamples:\n"
+    "  npusim validate configs/default.json          print the fully resolved config\n"
+    "  npusim validate traces/examples/relu.jsonl    check a trace line by line\n"
+    "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu\n"
+    "  npusim explain --layer hi=56,wi=56,ci=64,co=64,kh=3,kw=3,pad=1\n"
+    "\nRun `npusim COMMAND --help` for the options of one command.\n"
+    "Exit status: 0 ok, 1 difference found (diff), 2 bad input, 3 internal error.";
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{kDescription, "npusim"};
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  app.set_version_flag("--version", NPUSIM_VERSION);
+  add_run_command(app);
+  add_validate_command(app);
+  add_explain_command(app);
+  try {
+    app.parse(argc, argv);
+    return kExitOk;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+}
+
+}  // namespace npusim

@@ -1,0 +1,24 @@
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace npusim {
+
+// Exit statuses of the npusim binary.
+enum ExitStatus : int {
+  kExitOk = 0,
+  kExitDifference = 1,   // `diff` found a change beyond tolerance
+  kExitBadInput = 2,     // anything the user gave us is wrong
+  kExitInternal = 3,     // a bug in npusim
+};
+
+int run_cli(int argc, char** argv);
+
+// One function per subcommand file; each adds itself to the app.
+void add_run_command(CLI::App& app);
+void add_validate_command(CLI::App& app);
+void add_explain_command(CLI::App& app);
+
+}  // namespace npusim

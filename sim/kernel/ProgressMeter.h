@@ -1,0 +1,32 @@
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace npusim {
+
+// A one-line progress display on stderr for long runs. It draws only when both
+// stdout and stderr are terminals, so logs, pipes and CI stay clean, and redraws
+// at most a few times a second so it costs nothing measurable.
+class ProgressMeter {
+ public:
+  // `total` is 0 when the amount of work is not known in advance.
+  ProgressMeter(std::string label, std::uint64_t total, bool enabled);
+  ~ProgressMeter();
+
+  void update(std::uint64_t done, std::uint64_t cycles);
+  void finish();
+
+  static bool terminal_attached();
+
+ private:
+  void draw(std::uint64_t done, std::uint64_t cycles);
+
+  std::string label_;
+  std::uint64_t total_;
+  bool enabled_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_draw_;
+};
+
+}  // namespace npusim

@@ -1,0 +1,15 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/tensor/DType.h"
+
+namespace npusim {
+
+// Reproducible pseudo-random tensor contents for a seed (docs/trace-format.md):
+// element i takes the i-th output of a SplitMix64 stream started at `seed`.
+// Integer types keep the low bits (the whole range of the type); float types
+// map the top 24 bits to a value in [-1, 1).
+std::vector<std::uint8_t> random_tensor_bytes(DType type, std::uint64_t elements, std::uint64_t seed);
+
+}  // namespace npusim

@@ -1,0 +1,36 @@
+#include <catch2/catch.hpp>
+
+#include "models/timing/BandwidthPort.h"
+
+using namespace npusim;
+
+TEST_CASE("a free port streams bytes at its bandwidth", "[timing]") {
+  BandwidthPort port("p", "bus", 32.0);
+  CHECK(port.reserve(0, 0, 64, false) == 2);    // 64 B at 32 B/cycle
+  CHECK(port.reserve(10, 10, 33, true) == 12);  // partial cycle rounds up
+  CHECK(port.stats().bytes_read == 64);
+  CHECK(port.stats().bytes_written == 33);
+  CHECK(port.stats().busy == 4);
+}
+
+TEST_CASE("concurrent users of a port queue behind each other", "[timing]") {
+  BandwidthPort port("p", "dram_channel", 16.0);
+  Cycles first = port.reserve(0, 0, 160, false);   // cycles 0..10
+  Cycles second = port.reserve(0, 0, 160, false);  // must wait for the first
+  CHECK(first == 10);
+  CHECK(second == 20);
+}
+
+TEST_CASE("a later booking does not block an earlier transfer that fits in a gap", "[timing]") {
+  BandwidthPort port("p", "scratchpad", 8.0);
+  CHECK(port.reserve(0, 100, 80, true) == 110);  // booked for cycles 100..110
+  CHECK(port.reserve(0, 0, 80, false) == 10);    // fits before it
+  CHECK(port.reserve(0, 95, 80, false) == 120);  // 95..105 collides: moved after 110
+}
+
+TEST_CASE("finished bookings are forgotten without changing later results", "[timing]") {
+  BandwidthPort port("p", "bus", 1.0);
+  for (Cycles t = 0; t < 1000; t += 2) port.reserve(t, t, 1, false);
+  CHECK(port.reserve(1000, 1000, 5, false) == 1005);
+  CHECK(port.stats().busy == 505);
+}

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/InputError.h"
 #include "sim/tensor/Npy.h"
 
 namespace npusim {
@@ -59,7 +60,12 @@ void read_npy_source(const nlohmann::json& v, DataBinding& b, const TracePlace& 
       place.fail(fmt::format("{}.{}", field, key), "not allowed with 'file': shape and dtype come from the .npy file");
   b.file = read_string(v.at("file"), place, field + ".file");
   b.file_path = (std::filesystem::path(trace_dir) / b.file).string();
-  NpyHeader npy = read_npy_header(b.file_path);
+  NpyHeader npy;
+  try {
+    npy = read_npy_header(b.file_path);
+  } catch (const InputError& e) {
+    place.fail(field + ".file", fmt::format("cannot use '{}': {}", b.file, e.reason()));
+  }
   bool empty = std::find(npy.shape.begin(), npy.shape.end(), 0) != npy.shape.end();
   if (empty) place.fail(field + ".file", fmt::format("{} holds an empty array (a dimension is 0)", b.file));
   b.region.shape = npy.shape.empty() ? std::vector<std::uint64_t>{1} : npy.shape;

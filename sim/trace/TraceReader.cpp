@@ -13,12 +13,14 @@ namespace {
 
 bool is_blank(const std::string& text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
 
-// nlohmann's messages start with "[json.exception.parse_error.101] "; the user
-// needs only the part after it.
+// nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 14:
+// <detail>"; its "line 1" is the line within one trace line, so keep the column.
 std::string parse_reason(const nlohmann::json::parse_error& e) {
   std::string what = e.what();
-  auto close = what.find("] ");
-  return "malformed JSON: " + (close == std::string::npos ? what : what.substr(close + 2));
+  auto column = what.find("column");
+  auto colon = what.find(": ", column == std::string::npos ? 0 : column);
+  std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+  return fmt::format("malformed JSON at column {}: {}", e.byte, detail);
 }
 
 }  // namespace

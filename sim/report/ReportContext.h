@@ -16,4 +16,8 @@ struct ReportContext {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// The last component of a user-given path: outputs name inputs by file name only,
+// so they carry no absolute paths and do not depend on where the run was started.
+std::string file_name_only(const std::string& path);
+
 }  // namespace npusim

@@ -1,7 +1,6 @@
 #include "sim/report/ReportJson.h"
 
 #include <cmath>
-#include <filesystem>
 #include <istream>
 #include <ostream>
 #include <stdexcept>
@@ -15,11 +14,6 @@ namespace {
 // Rounding to 6 decimals keeps ratios readable; nlohmann prints the shortest text
 // that reads back as the same double, so 0.25 stays "0.25" and output is stable.
 double rounded(double x) { return std::round(x * 1e6) / 1e6; }
-
-// Users may pass a path; the report names only the file so no absolute path leaks.
-std::string file_name_only(const std::string& name) {
-  return std::filesystem::path(name).filename().string();
-}
 
 nlohmann::ordered_json engine_row(const EngineStats& e, Cycles total) {
   nlohmann::ordered_json row;

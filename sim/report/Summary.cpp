@@ -17,15 +17,17 @@ using Row = std::vector<std::string>;
 
 std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100.0); }
 
-// Columns sized to their widest cell; the first (a name) is left-aligned and the
-// rest (numbers) right-aligned so digits line up.
-void print_table(std::ostream& os, const std::vector<Row>& rows) {
+// Columns sized to their widest cell; the first `text_columns` (names, kinds) are
+// left-aligned and the rest (numbers) right-aligned so digits line up.
+void print_table(std::ostream& os, const std::vector<Row>& rows, std::size_t text_columns) {
   std::vector<std::size_t> width(rows.front().size(), 0);
   for (const Row& row : rows)
     for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
   for (const Row& row : rows) {
-    std::string line = fmt::format("  {:<{}}", row[0], width[0]);
-    for (std::size_t c = 1; c < row.size(); ++c) line += fmt::format("  {:>{}}", row[c], width[c]);
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c)
+      line += c < text_columns ? fmt::format("  {:<{}}", row[c], width[c])
+                               : fmt::format("  {:>{}}", row[c], width[c]);
     os << line << '\n';
   }
 }
@@ -54,15 +56,15 @@ std::vector<Row> port_rows(const RunStats& stats) {
 
 void print_summary(std::ostream& os, const RunStats& stats, const ReportContext& ctx) {
   os << fmt::format("npusim {} ({} mode): config {}, trace {}\n", ctx.npusim_version, ctx.mode,
-                    ctx.config_name, ctx.trace_name);
+                    file_name_only(ctx.config_name), file_name_only(ctx.trace_name));
   os << fmt::format("  total cycles  {}\n", stats.total_cycles);
   os << fmt::format("  time          {:.3f} us at {} MHz\n",
                     cycles_to_us(stats.total_cycles, stats.clock_mhz), stats.clock_mhz);
   os << fmt::format("  instructions  {}\n\n", stats.instructions);
-  print_table(os, engine_rows(stats));
+  print_table(os, engine_rows(stats), 1);
   if (stats.ports.empty()) return;
   os << '\n';
-  print_table(os, port_rows(stats));
+  print_table(os, port_rows(stats), 2);
 }
 
 }  // namespace npusim

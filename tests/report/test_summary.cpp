@@ -28,6 +28,8 @@ TEST_CASE("summary shows totals and one aligned row per engine and port", "[repo
   const std::string text = os.str();
   const auto lines = lines_of(text);
 
+  CHECK(text.find("small.json") != std::string::npos);
+  CHECK(text.find("/home/someone") == std::string::npos);  // file names only
   CHECK(text.find(fmt::format("total cycles  {}", stats.total_cycles)) != std::string::npos);
   CHECK(text.find(fmt::format("{:.3f} us", stats.total_cycles / stats.clock_mhz)) !=
         std::string::npos);

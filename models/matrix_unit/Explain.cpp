@@ -74,6 +74,8 @@ void describe_traffic(const WfoldPlan& p, std::string& o) {
                    data_row_read_name(r.mode), r.requests_per_group, r.bytes_per_request, p.ws,
                    r.rows_per_group, r.zero_bytes_per_position, p.data_rows, p.read_requests,
                    p.broadcast_bytes);
+  if (p.bci > 1 && r.mode != DataRowRead::Relay)
+    o += fmt::format("           relay not used: a window needs {} B of relay store\n", r.relay_bytes_needed);
   o += fmt::format("weights    {} extended weight rows, {} B distributed\n", p.weight_rows,
                    p.distribution_bytes);
   describe_split("Pco", "Wso", p.pco, o);

@@ -96,8 +96,8 @@ DataRowReads make_data_row_reads(const WfoldPlan& p, const MatrixUnitConfig& cfg
   r.groups_per_input_row = static_cast<std::uint32_t>(ceil_div(p.stride.folded_wi, p.ws));
   std::uint32_t max_rows = 0;
   for (const KwPiece& k : p.kw_pieces) max_rows = std::max(max_rows, k.data_rows);
-  r.relay_holds_window =
-      std::uint64_t(cfg.relay_bytes) >= std::uint64_t(max_rows) * p.ws * position_bytes;
+  r.relay_bytes_needed = std::uint64_t(max_rows) * p.ws * position_bytes;
+  r.relay_holds_window = cfg.relay_bytes >= r.relay_bytes_needed;
   if (p.bci == 1) {
     r.mode = DataRowRead::Contiguous;  // the Ws positions sit next to each other (¶103)
     r.requests_per_group = 1;
@@ -173,7 +173,9 @@ void estimate_traffic_and_cycles(WfoldPlan& p, const MatrixUnitConfig& cfg) {
         const KwPiece& k = p.kw_pieces[i];
         Cycles fill = bus_cycles(std::uint64_t(k.data_rows) * p.m_bytes, bb);
         Cycles compute = Cycles(k.length) * block.nco;
-        Cycles weights = Cycles(k.length) * bus_cycles(std::uint64_t(block.count) * p.pci.bytes, db);
+        // Each slave streams its own region of the second storage circuit (¶72), so the
+        // slaves load in parallel: Nco Pci slices per kw step each.
+        Cycles weights = Cycles(k.length) * bus_cycles(std::uint64_t(block.nco) * p.pci.bytes, db);
         Cycles weight_part = c.weights_overlap ? std::max(compute, weights) : compute + weights;
         Cycles segment = c.inputs_overlap ? std::max(fill, weight_part) : fill + weight_part;
         if (c.inputs_overlap && i == 0) tile += fill;  // the first window of a tile is exposed
@@ -206,7 +208,7 @@ void fill_ratios(WfoldPlan& p, const MatrixUnitConfig& cfg) {
   p.compute_efficiency = double(p.macs.useful) / double(p.macs.issued);
   p.broadcast_utilization = double(p.broadcast_bytes) / (cycles * cfg.broadcast_bus.bytes_per_cycle);
   p.distribution_utilization =
-      double(p.distribution_bytes) / (cycles * cfg.distribution_bus.bytes_per_cycle);
+      double(p.distribution_bytes) / (cycles * cfg.distribution_bus.bytes_per_cycle * p.ns);
 }
 
 }  // namespace

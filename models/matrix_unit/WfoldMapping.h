@@ -83,7 +83,10 @@ struct DataRowReads {
   std::uint32_t zero_bytes_per_position = 0;  // Pci alignment zeros inserted per position
   std::uint32_t last_block_bytes = 0;     // real bytes in the last Pci block of a position
   std::uint32_t groups_per_input_row = 0; // ceil(folded_wi / Ws)
-  bool relay_holds_window = false;        // relay big enough to serve every bci of a window
+  // The first buffer holds one Pci block at a time, so the relay saves reads only when it
+  // keeps whole positions of a full first-buffer window until every bci has been formed.
+  std::uint64_t relay_bytes_needed = 0;   // max window rows * Ws * ci' bytes
+  bool relay_holds_window = false;
 };
 
 // Element-MAC accounting (§9, product §3). issued = useful + the four kinds of padding.
@@ -173,7 +176,7 @@ struct WfoldPlan {
   double mac_utilization = 0;        // useful / (total cycles * peak)
   double compute_efficiency = 0;     // useful / issued
   double broadcast_utilization = 0;  // broadcast bytes / (total cycles * bus bytes per cycle)
-  double distribution_utilization = 0;
+  double distribution_utilization = 0;  // over ns parallel slave links
 
   // Shared placement rules, used by the datapath and the tests.
   struct SlaveSlot {

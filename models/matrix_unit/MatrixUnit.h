@@ -1,0 +1,46 @@
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+
+#include "models/engine/Engine.h"
+#include "models/matrix_unit/WfoldMapping.h"
+#include "models/timing/BandwidthPort.h"
+
+namespace npusim {
+
+// The Wfold matrix unit of one core (seed000 Fig. 5) as a compute engine for
+// `conv` instructions. The master circuit forms data rows from NRAM (first
+// storage circuit) and sends them over the broadcast bus; weights leave WRAM
+// (second storage circuit) over the distribution bus; results go back to NRAM.
+// How long the slave circuits compute comes from the WfoldPlan's loop nest; the
+// buses and both scratchpad ports are shared resources, so DMA traffic on
+// NRAM/WRAM slows the unit down. Functional runs compute the outputs through
+// WfoldDatapath, i.e. through the same data rows and loop nest.
+class MatrixUnit : public Engine {
+ public:
+  MatrixUnit(sc_core::sc_module_name name, EngineSetup setup, const MatrixUnitConfig& cfg);
+
+  void connect(CoreWiring& wiring) override;
+  std::vector<PortStats> port_stats() const override;
+
+ protected:
+  Work execute(const Instruction& inst) override;
+
+ private:
+  const WfoldPlan& plan_for(const ConvShape& layer);
+  Cycles stream_tiles(const WfoldPlan& plan, const Instruction& inst);
+  void compute(const WfoldPlan& plan, const Instruction& inst);
+
+  MatrixUnitConfig cfg_;
+  Scratchpad* nram_ = nullptr;
+  Scratchpad* wram_ = nullptr;
+  BandwidthPort broadcast_bus_;
+  BandwidthPort distribution_bus_;
+  std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
+};
+
+// The conv layer a `conv` instruction describes (operand shapes and params).
+ConvShape conv_shape_of(const Instruction& inst);
+
+}  // namespace npusim

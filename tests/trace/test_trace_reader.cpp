@@ -151,3 +151,17 @@ TEST_CASE("ops are registered by name and new ones need no reader change", "[tra
   line["op"] = "negate";
   CHECK(validate_trace(dir.write_lines("t.jsonl", {kHeaderLine, line.dump()}), small_config()) == 1);
 }
+
+TEST_CASE("ids may skip numbers and dependencies still find earlier ids", "[trace]") {
+  IdRuns seen;
+  for (std::uint64_t id : {0, 1, 2, 5, 6, 9}) seen.add(id);
+  CHECK(seen.runs() == 3);
+  for (std::uint64_t id : {0, 1, 2, 5, 6, 9}) CHECK(seen.contains(id));
+  for (std::uint64_t id : {3, 4, 7, 8, 10}) CHECK_FALSE(seen.contains(id));
+
+  ScratchDir dir;
+  auto store = store_line(9);
+  store["deps"] = {0, 5};
+  auto path = dir.write_lines("t.jsonl", {kHeaderLine, load_line(0).dump(), relu_line(5).dump(), store.dump()});
+  CHECK(validate_trace(path, small_config()) == 3);
+}

@@ -29,12 +29,13 @@ struct Referrer {
 };
 
 std::string read_text(const std::string& path, const Referrer& referrer) {
+  std::string what = referrer.location.empty() ? "the file" : fmt::format("'{}'", path);
   std::error_code ec;
   if (fs::is_directory(path, ec))
-    throw InputError(referrer.file, referrer.location, fmt::format("cannot read '{}': it is a directory", path));
+    throw InputError(referrer.file, referrer.location, fmt::format("cannot read {}: it is a directory", what));
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw InputError(referrer.file, referrer.location, fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+    throw InputError(referrer.file, referrer.location, fmt::format("cannot read {}: {}", what, std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -146,6 +147,7 @@ ConfigSource read_config_source(const std::string& path) {
 }
 
 std::string origin_of(const ConfigSource& source, const std::string& pointer, const std::string& fallback) {
+  if (pointer.empty() || pointer[0] != '/') return fallback;  // "line 3, column 5" and the like
   // A list entry's pointer (".../pci_candidates/2") belongs to the list that holds it.
   for (std::string p = pointer; !p.empty(); p = p.substr(0, p.rfind('/'))) {
     auto found = source.origin_file.find(p);

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 // The expected values below are the ones the product brief and seed000 state for the
 // default chip, written independently of the schema table.
-TEST_CASE("default config: chip values from the brief", "[config]") {
+TEST_CASE("config: defaults: chip values from the brief", "[config]") {
   const ChipConfig chip = default_hardware_config().chip;
   CHECK(chip.name == "npusim-default");
   CHECK(chip.clock_mhz == 1000);
@@ -33,7 +33,7 @@ TEST_CASE("default config: chip values from the brief", "[config]") {
   CHECK(chip.cluster_cache.latency == 20);
 }
 
-TEST_CASE("default config: core values from the brief", "[config]") {
+TEST_CASE("config: defaults: core values from the brief", "[config]") {
   const CoreConfig core = default_hardware_config().core;
   CHECK(core.engines == std::vector<std::string>{"load", "store", "vector", "matrix"});
   CHECK(core.controller.dispatch_cycles == 1);
@@ -53,7 +53,7 @@ TEST_CASE("default config: core values from the brief", "[config]") {
   CHECK(core.vector.pipeline_latency == 8);
 }
 
-TEST_CASE("default config: matrix unit is the seed000 embodiment", "[config]") {
+TEST_CASE("config: defaults: matrix unit is the seed000 embodiment", "[config]") {
   const MatrixUnitConfig mx = default_hardware_config().core.matrix;
   CHECK(mx.queue_depth == 4);
   CHECK(mx.slaves == 16);
@@ -74,7 +74,7 @@ TEST_CASE("default config: matrix unit is the seed000 embodiment", "[config]") {
   CHECK(mx.relay_bytes == 256);
 }
 
-TEST_CASE("schema: every key is unique and resolved defaults equal the table", "[config]") {
+TEST_CASE("config: schema: every key is unique and resolved defaults equal the table", "[config]") {
   std::set<std::string> paths;
   json resolved = resolved_config_json(default_hardware_config());
   for (const auto& key : config_schema()) {
@@ -123,7 +123,7 @@ std::vector<json> alternatives(const ConfigKey& key) {
 
 // Catches an accessor that stores into the wrong struct field (say store_dma for load_dma):
 // changing one key must change that key, and only that key, in the resolved config.
-TEST_CASE("schema: each key stores into its own field", "[config]") {
+TEST_CASE("config: schema: each key stores into its own field", "[config]") {
   const json base = resolved_config_json(default_hardware_config());
   for (const auto& key : config_schema()) {
     INFO(key.path);
@@ -149,7 +149,7 @@ TEST_CASE("schema: each key stores into its own field", "[config]") {
   }
 }
 
-TEST_CASE("resolved config round-trips through parse_hardware_config", "[config]") {
+TEST_CASE("config: resolved config round-trips through parse_hardware_config", "[config]") {
   json doc = {{"chip", {{"name", "rt"}, {"clusters", 3}, {"dram", {{"bytes_per_cycle", 12.5}}}}},
               {"core", {{"engines", {"load", "matrix"}}, {"matrix", {{"pci_candidates", {32, 4}}}}}}};
   HardwareConfig first = parse_hardware_config(doc, "rt.json");

@@ -33,7 +33,7 @@ std::pair<std::size_t, std::size_t> table_span(const std::string& doc) {
 
 }  // namespace
 
-TEST_CASE("docs/config.md lists exactly the keys of the schema", "[config]") {
+TEST_CASE("config: docs/config.md lists exactly the keys of the schema", "[config]") {
   std::string doc = read_doc();
   auto [first, last] = table_span(doc);
   REQUIRE(first != std::string::npos);
@@ -45,7 +45,7 @@ TEST_CASE("docs/config.md lists exactly the keys of the schema", "[config]") {
   CHECK(doc.substr(first, last - first) == expected);
 }
 
-TEST_CASE("reference table has one row per key", "[config]") {
+TEST_CASE("config: reference table has one row per key", "[config]") {
   std::string table = config_reference_markdown();
   std::size_t rows = std::count(table.begin(), table.end(), '\n');
   CHECK(rows == config_schema().size() + 2);  // header and separator
@@ -53,7 +53,7 @@ TEST_CASE("reference table has one row per key", "[config]") {
 }
 
 // Hidden: rewrites the table in the committed doc. Run it on purpose after changing the schema.
-TEST_CASE("regenerate the key table in docs/config.md", "[.][config-doc-regenerate]") {
+TEST_CASE("config: regenerate the key table in docs/config.md", "[.][config-doc-regenerate]") {
   std::string doc = read_doc();
   auto [first, last] = table_span(doc);
   REQUIRE(first != std::string::npos);

@@ -23,7 +23,7 @@ InputError rejection(const std::string& doc_text) {
 
 }  // namespace
 
-TEST_CASE("unknown key names its path and suggests the nearest sibling", "[config]") {
+TEST_CASE("config: unknown key names its path and suggests the nearest sibling", "[config]") {
   InputError e = rejection(R"({"chip": {"clock_mz": 900}})");
   CHECK(e.location() == "/chip/clock_mz");
   CHECK(e.reason() == "unknown key 'clock_mz'; did you mean 'clock_mhz'?");
@@ -40,12 +40,12 @@ TEST_CASE("unknown key names its path and suggests the nearest sibling", "[confi
   CHECK(rejection(R"({"chip": {"dram": {"channels": {"x": 1}}}})").location() == "/chip/dram/channels");
 }
 
-TEST_CASE("extends is special only at the top level of a file", "[config]") {
+TEST_CASE("config: extends is special only at the top level of a file", "[config]") {
   CHECK(rejection(R"({"chip": {"extends": "x.json"}})").location() == "/chip/extends");
   CHECK_THAT(rejection(R"({"extends": "x.json"})").reason(), Contains("loaded from a file"));
 }
 
-TEST_CASE("wrong type names the expected type", "[config]") {
+TEST_CASE("config: wrong type names the expected type", "[config]") {
   InputError text = rejection(R"({"chip": {"clusters": "two"}})");
   CHECK(text.location() == "/chip/clusters");
   CHECK_THAT(text.reason(), Contains("expected an integer"));
@@ -61,7 +61,7 @@ TEST_CASE("wrong type names the expected type", "[config]") {
   CHECK(rejection("[]").location() == "top level");
 }
 
-TEST_CASE("out-of-range value names the allowed range", "[config]") {
+TEST_CASE("config: out-of-range value names the allowed range", "[config]") {
   InputError big = rejection(R"({"chip": {"clusters": 65}})");
   CHECK(big.location() == "/chip/clusters");
   CHECK_THAT(big.reason(), Contains("out of range") && Contains("1..64"));
@@ -74,7 +74,7 @@ TEST_CASE("out-of-range value names the allowed range", "[config]") {
   CHECK_NOTHROW(parse_hardware_config(json::parse(R"({"core": {"matrix": {"slaves": 256}}})"), "chip.json"));
 }
 
-TEST_CASE("power-of-two keys reject other values", "[config]") {
+TEST_CASE("config: power-of-two keys reject other values", "[config]") {
   InputError row = rejection(R"({"core": {"matrix": {"row_bytes": 96, "pci_candidates": [32]}}})");
   CHECK(row.location() == "/core/matrix/row_bytes");
   CHECK_THAT(row.reason(), Contains("power of two"));
@@ -86,7 +86,7 @@ TEST_CASE("power-of-two keys reject other values", "[config]") {
   CHECK(sliced.chip.dram.interleave_bytes == 0);
 }
 
-TEST_CASE("bad choice lists the choices", "[config]") {
+TEST_CASE("config: bad choice lists the choices", "[config]") {
   InputError e = rejection(R"({"chip": {"interconnect": {"topology": "nuna"}}})");
   CHECK(e.location() == "/chip/interconnect/topology");
   CHECK_THAT(e.reason(), Contains("'nuna'") && Contains("'smp', 'numa'") && Contains("did you mean 'numa'?"));
@@ -96,7 +96,7 @@ TEST_CASE("bad choice lists the choices", "[config]") {
   CHECK_THAT(engine.reason(), Contains("'load', 'store', 'vector', 'matrix'") && Contains("did you mean 'vector'?"));
 }
 
-TEST_CASE("cross-field: Pci candidates fit the row, largest first, non-empty", "[config]") {
+TEST_CASE("config: cross-field: Pci candidates fit the row, largest first, non-empty", "[config]") {
   InputError wide = rejection(R"({"core": {"matrix": {"row_bytes": 32}}})");  // default list starts at 64
   CHECK(wide.location() == "/core/matrix/pci_candidates/0");
   CHECK_THAT(wide.reason(), Contains("row_bytes"));
@@ -111,7 +111,7 @@ TEST_CASE("cross-field: Pci candidates fit the row, largest first, non-empty", "
       json::parse(R"({"core": {"matrix": {"row_bytes": 128, "pci_candidates": [128, 4]}}})"), "chip.json"));
 }
 
-TEST_CASE("cross-field: first buffer holds at least one row per CU", "[config]") {
+TEST_CASE("config: cross-field: first buffer holds at least one row per CU", "[config]") {
   InputError e = rejection(R"({"core": {"matrix": {"cus_per_slave": 9}}})");  // L1 defaults to 8
   CHECK(e.location() == "/core/matrix/first_buffer_rows");
   CHECK_THAT(e.reason(), Contains("cus_per_slave"));
@@ -119,7 +119,7 @@ TEST_CASE("cross-field: first buffer holds at least one row per CU", "[config]")
       json::parse(R"({"core": {"matrix": {"cus_per_slave": 8, "first_buffer_rows": 8}}})"), "chip.json"));
 }
 
-TEST_CASE("cross-field: engines are unique and need load", "[config]") {
+TEST_CASE("config: cross-field: engines are unique and need load", "[config]") {
   InputError twice = rejection(R"({"core": {"engines": ["load", "matrix", "load"]}})");
   CHECK(twice.location() == "/core/engines/2");
   CHECK_THAT(twice.reason(), Contains("twice"));
@@ -130,7 +130,7 @@ TEST_CASE("cross-field: engines are unique and need load", "[config]") {
   CHECK_NOTHROW(parse_hardware_config(json::parse(R"({"core": {"engines": []}})"), "chip.json"));
 }
 
-TEST_CASE("cross-field: remote NUMA hops are not fewer than local ones", "[config]") {
+TEST_CASE("config: cross-field: remote NUMA hops are not fewer than local ones", "[config]") {
   InputError e = rejection(R"({"chip": {"interconnect": {"numa_local_hops": 3}}})");  // remote defaults to 2
   CHECK(e.location() == "/chip/interconnect/numa_remote_hops");
   CHECK_THAT(e.reason(), Contains("numa_local_hops"));
@@ -138,7 +138,7 @@ TEST_CASE("cross-field: remote NUMA hops are not fewer than local ones", "[confi
       json::parse(R"({"chip": {"interconnect": {"numa_local_hops": 3, "numa_remote_hops": 3}}})"), "chip.json"));
 }
 
-TEST_CASE("cross-field: DRAM capacity splits evenly over channels", "[config]") {
+TEST_CASE("config: cross-field: DRAM capacity splits evenly over channels", "[config]") {
   InputError e = rejection(R"({"chip": {"dram": {"channels": 3, "interleave_bytes": 0}}})");  // 16 GiB / 3
   CHECK(e.location() == "/chip/dram/capacity_bytes");
   CHECK_THAT(rejection(R"({"chip": {"dram": {"capacity_bytes": 1048832}}})").reason(), Contains("256-byte"));
@@ -147,7 +147,7 @@ TEST_CASE("cross-field: DRAM capacity splits evenly over channels", "[config]") 
       "chip.json"));
 }
 
-TEST_CASE("cross-field: an enabled relay holds one data row", "[config]") {
+TEST_CASE("config: cross-field: an enabled relay holds one data row", "[config]") {
   InputError e = rejection(R"({"core": {"matrix": {"relay_bytes": 32}}})");
   CHECK(e.location() == "/core/matrix/relay_bytes");
   CHECK_NOTHROW(parse_hardware_config(

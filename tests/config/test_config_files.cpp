@@ -30,7 +30,7 @@ InputError expect_input_error(Load load) {
 
 }  // namespace
 
-TEST_CASE("every shipped config loads", "[config]") {
+TEST_CASE("config: every shipped config loads", "[config]") {
   std::size_t count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(NPUSIM_SOURCE_DIR) / "configs")) {
     if (entry.path().extension() != ".json") continue;
@@ -46,7 +46,7 @@ TEST_CASE("configs/default.json is the default chip", "[config]") {
         resolved_config_json(default_hardware_config()));
 }
 
-TEST_CASE("seed002 example chips: 2 clusters x 2 cores, one DRAM channel per cluster", "[config]") {
+TEST_CASE("config: seed002 example chips: 2 clusters x 2 cores, one DRAM channel per cluster", "[config]") {
   struct Expected {
     const char* file;
     const char* topology;
@@ -65,7 +65,7 @@ TEST_CASE("seed002 example chips: 2 clusters x 2 cores, one DRAM channel per clu
   }
 }
 
-TEST_CASE("extends: keys deep-merge over the base, lists replace", "[config]") {
+TEST_CASE("config: extends: keys deep-merge over the base, lists replace", "[config]") {
   ScratchDir dir;
   dir.write("base/base.json", R"({"chip": {"clusters": 2, "dram": {"channels": 8, "latency": 50}},
                                    "core": {"matrix": {"pci_candidates": [64, 32, 16, 8, 4]}}})");
@@ -85,7 +85,7 @@ TEST_CASE("extends: keys deep-merge over the base, lists replace", "[config]") {
   CHECK(raw.at("/core"_json_pointer).size() == 1);  // unvalidated: no defaults filled in
 }
 
-TEST_CASE("extends: chains of several files resolve relative to each file", "[config]") {
+TEST_CASE("config: extends: chains of several files resolve relative to each file", "[config]") {
   ScratchDir dir;
   dir.write("a/b/grand.json", R"({"chip": {"name": "grand", "clusters": 4}})");
   dir.write("a/parent.json", R"({"extends": "b/grand.json", "chip": {"name": "parent"}})");
@@ -96,7 +96,7 @@ TEST_CASE("extends: chains of several files resolve relative to each file", "[co
   CHECK(cfg.chip.cores_per_cluster == 3);
 }
 
-TEST_CASE("extends: a cycle is reported, not followed", "[config]") {
+TEST_CASE("config: extends: a cycle is reported, not followed", "[config]") {
   ScratchDir dir;
   dir.write("a.json", R"({"extends": "b.json"})");
   dir.write("b.json", R"({"extends": "c.json"})");
@@ -110,7 +110,7 @@ TEST_CASE("extends: a cycle is reported, not followed", "[config]") {
   CHECK_THAT(expect_input_error([&] { load_config_json(self); }).reason(), Contains("cycle"));
 }
 
-TEST_CASE("extends: missing base file and bad extends value", "[config]") {
+TEST_CASE("config: extends: missing base file and bad extends value", "[config]") {
   ScratchDir dir;
   std::string top = dir.write("top.json", R"({"extends": "nowhere.json"})");
   InputError missing = expect_input_error([&] { load_hardware_config(top); });
@@ -124,7 +124,7 @@ TEST_CASE("extends: missing base file and bad extends value", "[config]") {
   CHECK_THAT(wrong.reason(), Contains("string"));
 }
 
-TEST_CASE("missing config file gives a clear reason", "[config]") {
+TEST_CASE("config: missing config file gives a clear reason", "[config]") {
   ScratchDir dir;
   std::string path = dir.path("absent.json");
   InputError e = expect_input_error([&] { load_hardware_config(path); });
@@ -133,7 +133,7 @@ TEST_CASE("missing config file gives a clear reason", "[config]") {
   CHECK_THAT(expect_input_error([&] { load_hardware_config(dir.path("")); }).reason(), Contains("directory"));
 }
 
-TEST_CASE("malformed JSON reports line and column", "[config]") {
+TEST_CASE("config: malformed JSON reports line and column", "[config]") {
   ScratchDir dir;
   // The stray '}' is the 26th character of line 4.
   std::string path = dir.write("broken.json",
@@ -152,7 +152,7 @@ TEST_CASE("malformed JSON reports line and column", "[config]") {
   CHECK(expect_input_error([&] { load_hardware_config(first_line); }).location() == "line 1, column 9");
 }
 
-TEST_CASE("a config file must hold an object", "[config]") {
+TEST_CASE("config: a config file must hold an object", "[config]") {
   ScratchDir dir;
   std::string path = dir.write("list.json", "[1, 2]");
   InputError e = expect_input_error([&] { load_hardware_config(path); });
@@ -160,7 +160,7 @@ TEST_CASE("a config file must hold an object", "[config]") {
   CHECK_THAT(e.reason(), Contains("object"));
 }
 
-TEST_CASE("errors in a base file name the base file", "[config]") {
+TEST_CASE("config: errors in a base file name the base file", "[config]") {
   ScratchDir dir;
   std::string base = dir.write("base.json", R"({"chip": {"dram": {"chanels": 2}}})");
   std::string top = dir.write("top.json", R"({"extends": "base.json", "chip": {"clusters": 0}})");

@@ -43,27 +43,31 @@ Field make_field(const std::string& dotted, Locate locate) {
 }
 
 // A sub-struct (core.nram, core.load_dma, ...) whose fields are described once and
-// reused for every block of the same kind.
-template <class Locate>
+// reused for every block of the same kind. The block is reached through a plain
+// function pointer, so every block of one kind shares one instantiation of the
+// add_*_keys templates: generic-lambda types here once collided between blocks
+// (GCC gave two instantiations one symbol and core.store_dma read core.load_dma).
+template <class T>
 struct Block {
   std::string dotted;
-  Locate locate;
+  T& (*locate)(HardwareConfig&);
 };
 
-template <class Locate>
-Block<Locate> make_block(std::string dotted, Locate locate) {
+template <class T>
+Block<T> make_block(std::string dotted, T& (*locate)(HardwareConfig&)) {
   return {std::move(dotted), locate};
 }
 
-template <class B, class Inner>
-Field field_in(const B& block, const char* member, Inner inner) {
+template <class T, class Inner>
+Field field_in(const Block<T>& block, const char* member, Inner inner) {
   auto outer = block.locate;
-  auto locate = [outer, inner](auto& cfg) -> auto& { return inner(outer(cfg)); };
+  // fetch only reads through the reference, so dropping const here is safe.
+  auto locate = [outer, inner](auto& cfg) -> auto& { return inner(outer(const_cast<HardwareConfig&>(cfg))); };
   return make_field(block.dotted + "." + member, locate);
 }
 
 #define NPUSIM_FIELD(member) make_field(#member, [](auto& c) -> auto& { return c.member; })
-#define NPUSIM_BLOCK(member) make_block(#member, [](auto& c) -> auto& { return c.member; })
+#define NPUSIM_BLOCK(member) make_block(#member, +[](HardwareConfig& c) -> auto& { return c.member; })
 #define NPUSIM_IN(block, member) field_in(block, #member, [](auto& s) -> auto& { return s.member; })
 
 ValueLimits within(double min, double max) { return ValueLimits{min, max}; }

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "models/dma/DmaEngine.h"
+#include "models/matrix_unit/MatrixUnit.h"
 #include "models/vector_unit/VectorUnit.h"
 
 namespace npusim {
@@ -37,6 +38,10 @@ EngineRegistry build_registry() {
   r.add("vector", [](const char* n, EngineSetup s) {
     const VectorUnitConfig& cfg = s.hardware->core.vector;
     return std::make_unique<VectorUnit>(n, std::move(s), cfg);
+  });
+  r.add("matrix", [](const char* n, EngineSetup s) {
+    const MatrixUnitConfig& cfg = s.hardware->core.matrix;
+    return std::make_unique<MatrixUnit>(n, std::move(s), cfg);
   });
   return r;
 }

@@ -20,7 +20,7 @@ const char* kFooter =
     "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu\n"
     "  npusim explain --layer hi=56,wi=56,ci=64,co=64,kh=3,kw=3,pad=1\n"
     "\nRun `npusim COMMAND --help` for the options of one command.\n"
-    "Exit status: 0 ok, 1 difference found (diff), 2 bad input, 3 internal error.";
+    "Exit status: 0 ok, 1 difference found (diff), 2 bad input, 3 internal error.\n";
 }  // namespace
 
 int run_cli(int argc, char** argv) {

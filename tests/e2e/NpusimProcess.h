@@ -1,0 +1,20 @@
+#pragma once
+#include <string>
+#include <vector>
+
+// Runs the built npusim binary as a child process, the way users and CI do,
+// so exit statuses, stdout/stderr and peak memory can be checked.
+struct NpusimResult {
+  int status = -1;          // exit status
+  std::string output;       // stdout and stderr, interleaved
+  long peak_rss_kib = 0;    // child's maximum resident set size
+};
+
+NpusimResult run_npusim(const std::vector<std::string>& args);
+
+// A fresh empty directory under the system temp dir, unique per test process.
+std::string scratch_dir(const std::string& name);
+
+std::string read_text(const std::string& path);
+void write_text(const std::string& path, const std::string& text);
+std::string source_path(const std::string& relative);  // inside the repository

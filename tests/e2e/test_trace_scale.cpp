@@ -1,0 +1,34 @@
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "e2e/NpusimProcess.h"
+
+namespace {
+std::string long_trace(const std::string& dir, int instructions) {
+  std::string path = dir + "/long-" + std::to_string(instructions) + ".jsonl";
+  std::string command = "python3 " + source_path("scripts/make-long-trace.py") + " " + std::to_string(instructions) +
+                        " " + path;
+  REQUIRE(std::system(command.c_str()) == 0);
+  return path;
+}
+}  // namespace
+
+// The product promise: traces are streamed, so a 100x longer trace must not need
+// meaningfully more memory (issue 2 sets the bar at 1.5x).
+TEST_CASE("peak memory stays flat from 10k to 1M instructions", "[e2e][scale]") {
+  std::string dir = scratch_dir("scale");
+  long peak[2] = {0, 0};
+  int sizes[2] = {10000, 1000000};
+  for (int i = 0; i < 2; ++i) {
+    std::string trace = long_trace(dir, sizes[i]);
+    auto r = run_npusim({"run", "--quiet", "--trace", trace, "--out", dir + "/run"});
+    REQUIRE(r.status == 0);
+    peak[i] = r.peak_rss_kib;
+    std::filesystem::remove_all(dir + "/run");
+    std::filesystem::remove(trace);
+  }
+  INFO("peak RSS 10k: " << peak[0] << " KiB, 1M: " << peak[1] << " KiB");
+  CHECK(peak[1] <= peak[0] * 3 / 2);
+}

@@ -83,7 +83,6 @@ Cycles MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instruction& inst) 
   const Cycles start = now_cycles();
   const std::uint64_t tiles = std::max<std::uint64_t>(1, plan.tiles);
   const TensorOperand& ifmap = inst.inputs.at(0);
-  const TensorOperand& weights = inst.inputs.at(1);
   const TensorOperand& ofmap = inst.outputs.at(0);
   Cycles t = start, written = start;
   for (std::uint64_t i = 0; i < tiles; ++i) {
@@ -91,8 +90,9 @@ Cycles MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instruction& inst) 
     const std::uint64_t wrows = share(plan.distribution_bytes, tiles, i);
     const Cycles now = now_cycles();
     Cycles inputs = std::max(nram_->access(now, t, ifmap.offset, rows, false), broadcast_bus_.reserve(now, t, rows, false));
-    Cycles weights_in =
-        std::max(wram_->access(now, t, weights.offset, wrows, false), distribution_bus_.reserve(now, t, wrows, false));
+    // Each slave reads its own WRAM region (seed000 ¶72) over its own link, so weight
+    // distribution is limited by the distribution paths, not by the DMA-facing WRAM port.
+    Cycles weights_in = distribution_bus_.reserve(now, t, wrows, false);
     const Cycles compute_end = start + plan.cycles.total * (i + 1) / tiles;
     t = std::max({compute_end, inputs, weights_in, t});
     written = std::max(written, nram_->access(now, t, ofmap.offset, share(plan.output_bytes, tiles, i), true));

@@ -27,6 +27,12 @@ Engine& Chip::engine_for(const Instruction& inst) {
   return *engine;
 }
 
+nlohmann::json Chip::report_sections() const {
+  nlohmann::json sections = nlohmann::json::object();
+  for (const auto& core : cores_) core->add_report_sections(sections);
+  return sections;
+}
+
 RunStats Chip::collect_stats(Cycles total_cycles) const {
   RunStats stats;
   stats.total_cycles = total_cycles;

@@ -24,8 +24,11 @@ class Chip : public sc_core::sc_module {
   Core& core(std::uint32_t index) { return *cores_.at(index); }
   InstructionController& controller() { return *controller_; }
   const Scoreboard& scoreboard() const { return scoreboard_; }
+  Scoreboard& scoreboard() { return scoreboard_; }
 
   RunStats collect_stats(Cycles total_cycles) const;
+  // Engine-specific report sections of every core, for ReportContext::extra.
+  nlohmann::json report_sections() const;
 
  private:
   Engine& engine_for(const Instruction& inst);

@@ -30,6 +30,10 @@ Engine* Core::engine(const std::string& kind) {
   return nullptr;
 }
 
+void Core::add_report_sections(nlohmann::json& sections) const {
+  for (const auto& e : engines_) e->add_report_sections(sections);
+}
+
 void Core::collect(std::vector<EngineStats>& engines, std::vector<PortStats>& ports) const {
   for (const auto& e : engines_) {
     engines.push_back(e->stats());

@@ -27,6 +27,7 @@ class Core : public sc_core::sc_module {
   Scratchpad& scratchpad(AddressSpace space) { return space == AddressSpace::Wram ? *wram_ : *nram_; }
 
   void collect(std::vector<EngineStats>& engines, std::vector<PortStats>& ports) const;
+  void add_report_sections(nlohmann::json& sections) const;
 
  private:
   std::uint32_t index_;

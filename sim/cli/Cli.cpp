@@ -31,6 +31,7 @@ int run_cli(int argc, char** argv) {
   add_run_command(app);
   add_validate_command(app);
   add_explain_command(app);
+  add_compile_command(app);
   try {
     app.parse(argc, argv);
     return kExitOk;

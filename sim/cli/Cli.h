@@ -20,5 +20,6 @@ int run_cli(int argc, char** argv);
 void add_run_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_explain_command(CLI::App& app);
+void add_compile_command(CLI::App& app);
 
 }  // namespace npusim

@@ -5,6 +5,8 @@
 
 #include "sim/cli/BundledFiles.h"
 #include "sim/cli/Cli.h"
+#include "sim/common/InputError.h"
+#include "sim/compiler/WorkloadSimulation.h"
 #include "sim/config/ConfigLoader.h"
 #include "sim/kernel/ProgressMeter.h"
 #include "sim/kernel/Simulation.h"
@@ -16,25 +18,34 @@ namespace {
 
 struct RunOptions {
   std::string config = "configs/default.json";
-  std::string trace = "traces/examples/relu.jsonl";
+  std::string trace;     // one of trace / workload; neither = the bundled ResNet-50
+  std::string workload;
   std::string out;
   bool functional = false;
   bool quiet = false;
+  std::string dependency_mode;  // empty: the config's /core/controller/dependency_mode
 };
 
 void run(const RunOptions& opt) {
   SimulationRequest request;
   const std::string config_path = bundled_file(opt.config);
   request.hardware = load_hardware_config(config_path);
+  if (!opt.dependency_mode.empty()) request.hardware.core.controller.dependency_mode = opt.dependency_mode;
   request.config_name = display_name(config_path);
-  request.trace_path = bundled_file(opt.trace);
+  if (!opt.trace.empty() && !opt.workload.empty())
+    throw InputError("", "run", "give either --trace or --workload, not both");
+  const bool compile = opt.trace.empty();
+  const std::string input =
+      bundled_file(compile ? (opt.workload.empty() ? "traces/workloads/resnet50.json" : opt.workload) : opt.trace);
+  request.trace_path = input;
   request.functional = opt.functional;
-  request.out_dir = opt.out.empty()
-                        ? fresh_run_directory("runs", std::filesystem::path(request.trace_path).stem().string())
-                        : opt.out;
+  request.out_dir = opt.out.empty() ? fresh_run_directory("runs", std::filesystem::path(input).stem().string()) : opt.out;
   request.show_progress = !opt.quiet && ProgressMeter::terminal_attached();
   request.summary = opt.quiet ? nullptr : &std::cout;
-  simulate_trace(request);
+  if (compile)
+    simulate_workload(request, input);
+  else
+    simulate_trace(request);
   if (!opt.quiet) std::cout << "\nrun directory: " << request.out_dir << "\n";
 }
 
@@ -42,20 +53,29 @@ void run(const RunOptions& opt) {
 
 void add_run_command(CLI::App& app) {
   auto opt = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run", "Simulate an instruction trace on a hardware config");
+  CLI::App* cmd = app.add_subcommand("run", "Simulate an instruction trace, or a workload compiled on the fly, on a hardware config");
   cmd->add_option("-c,--config", opt->config, "Hardware config (JSON)")->capture_default_str();
-  cmd->add_option("-t,--trace", opt->trace, "Instruction trace (JSON Lines)")->capture_default_str();
+  cmd->add_option("-t,--trace", opt->trace, "Instruction trace (JSON Lines)");
+  cmd->add_option("-w,--workload", opt->workload,
+                  "Workload to compile on the fly (JSON, or a SCALE-Sim layer table .csv); "
+                  "default when neither --trace nor --workload is given: traces/workloads/resnet50.json");
   cmd->add_option("-o,--out", opt->out,
                   "Run directory to write (replaced atomically); default: a fresh runs/<trace>-NNN");
   cmd->add_flag("-f,--functional", opt->functional,
                 "Also compute real tensor values: load the trace's input .npy files, "
-                "write its outputs to OUT/tensors/<name>.npy");
+                "write its outputs to OUT/tensors/<name>.npy (workloads: every layer's output, NHWC)");
   cmd->add_flag("-q,--quiet", opt->quiet, "Print nothing on success (no summary, no progress bar)");
+  cmd->add_option("--dependency-mode", opt->dependency_mode,
+                  "Force one dependency mode on every trace dependency (seed004); overrides "
+                  "/core/controller/dependency_mode")
+      ->check(CLI::IsMember({"as_traced", "full", "two_phase", "staged"}));
   cmd->footer(
       "\nWrites OUT/report.json, OUT/instructions.csv and OUT/timeline.json (open it in\n"
       "https://ui.perfetto.dev), and prints a summary table.\n"
       "\nExamples:\n"
-      "  npusim run\n"
+      "  npusim run                      ResNet-50 (batch 1, 224x224) on configs/default.json\n"
+      "  npusim run --workload traces/workloads/mobilenetv2.json --config configs/smp-2x2.json\n"
+      "  npusim run --workload traces/workloads/tiny.json --functional --out runs/tiny\n"
       "  npusim run --config configs/smp-2x2.json --trace traces/examples/multicore.jsonl\n"
       "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu");
   cmd->callback([opt] { run(*opt); });

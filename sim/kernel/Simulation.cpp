@@ -1,6 +1,7 @@
 #include "sim/kernel/Simulation.h"
 
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "models/chip/Chip.h"
@@ -28,18 +29,26 @@ class TraceSource : public InstructionSource {
 }  // namespace
 
 RunStats simulate_trace(const SimulationRequest& request) {
-  TraceReader reader(request.trace_path, request.hardware);
+  std::optional<TraceReader> reader;
+  std::optional<TraceSource> trace_source;
+  if (!request.source) {
+    reader.emplace(request.trace_path, request.hardware);
+    trace_source.emplace(*reader);
+  }
+  InstructionSource& source = request.source ? *request.source : *trace_source;
+  const TraceHeader& header = request.source ? *request.source_header : reader->header();
   OutputDirectory out(request.out_dir);
   RunRecorder recorder(out, request.hardware.chip.clock_mhz);
-  TraceSource source(reader);
 
-  Chip chip("chip", request.hardware, request.functional, source,
-            [&recorder](const InstructionRecord& r) { recorder.record(r); });
-  ProgressMeter progress("simulating", 0, request.show_progress);
+  Chip chip("chip", request.hardware, request.functional, source, [&recorder, &request](const InstructionRecord& r) {
+    recorder.record(r);
+    if (request.on_record) request.on_record(r);
+  });
+  ProgressMeter progress("simulating", request.expected_instructions, request.show_progress);
   chip.controller().on_dispatch = [&progress](std::uint64_t n) {
     if ((n & 1023) == 0) progress.update(n, now_cycles());
   };
-  if (request.functional) preload_inputs(chip, reader.header());
+  if (request.functional) preload_inputs(chip, header);
 
   sc_core::sc_start();
   progress.finish();
@@ -48,13 +57,14 @@ RunStats simulate_trace(const SimulationRequest& request) {
     throw std::logic_error("simulation stopped with instructions still in flight");
 
   RunStats stats = chip.collect_stats(now_cycles());
-  if (request.functional) dump_outputs(chip, reader.header(), out.file("tensors"));
+  if (request.functional) dump_outputs(chip, header, out.file("tensors"));
 
   ReportContext context;
   context.config_name = request.config_name;
   context.trace_name = std::filesystem::path(request.trace_path).filename().string();
   context.mode = request.functional ? "functional" : "timing";
   context.npusim_version = NPUSIM_VERSION;
+  if (request.annotate) request.annotate(stats, context);
   recorder.finish(stats, context);
   out.commit();
   if (request.summary) print_summary(*request.summary, stats, context);

@@ -1,12 +1,17 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 
 #include "sim/config/HardwareConfig.h"
+#include "sim/report/ReportContext.h"
 #include "sim/report/RunStats.h"
+#include "sim/trace/TraceHeader.h"
 
 namespace npusim {
+
+class InstructionSource;
 
 struct SimulationRequest {
   HardwareConfig hardware;
@@ -16,6 +21,14 @@ struct SimulationRequest {
   bool functional = false;
   bool show_progress = false;
   std::ostream* summary = nullptr;  // human table; nullptr = none
+
+  // A compiler feeding instructions directly instead of a trace file (trace_path is
+  // then only the name shown in reports). The header gives its functional bindings.
+  InstructionSource* source = nullptr;
+  const TraceHeader* source_header = nullptr;
+  std::uint64_t expected_instructions = 0;  // for the progress bar; 0 = unknown
+  std::function<void(const InstructionRecord&)> on_record;      // extra per-record observer
+  std::function<void(const RunStats&, ReportContext&)> annotate;  // adds report extras
 };
 
 // Builds the chip from the config, streams the trace through it and writes the

@@ -106,6 +106,59 @@ std::optional<OpProblem> conv(const Instruction& ins) {
   return std::nullopt;
 }
 
+std::optional<OpProblem> needs_dtype(const TensorOperand& t, const std::string& field, DType want) {
+  if (t.dtype == want) return std::nullopt;
+  return OpProblem{field + ".dtype", fmt::format("must be {}, got {}", dtype_name(want), dtype_name(t.dtype))};
+}
+
+std::optional<OpProblem> requant(const Instruction& ins) {
+  if (auto p = needs_dtype(ins.inputs[0], "inputs[0]", DType::Int32)) return p;
+  if (auto p = needs_dtype(ins.outputs[0], "outputs[0]", DType::Int8)) return p;
+  if (ins.outputs[0].shape != ins.inputs[0].shape)
+    return OpProblem{"outputs[0].shape", "must equal inputs[0].shape"};
+  const auto& p = ins.params;
+  if (p.contains("shift") && !(p["shift"].is_number_unsigned() && p["shift"].get<std::uint64_t>() < 32))
+    return OpProblem{"params.shift", "must be an integer from 0 to 31"};
+  if (p.contains("relu") && !p["relu"].is_boolean()) return OpProblem{"params.relu", "must be true or false"};
+  return std::nullopt;
+}
+
+// Shared by pool and dwconv: an int8 NHWC window with one output channel per input channel.
+std::optional<OpProblem> channel_window(const Instruction& ins, std::uint64_t kh, std::uint64_t kw, DType out_dtype) {
+  if (auto p = rank4(ins.inputs[0], "inputs[0]", "[n, hi, wi, c]")) return p;
+  if (auto p = rank4(ins.outputs[0], "outputs[0]", "[n, ho, wo, c]")) return p;
+  if (auto p = needs_dtype(ins.inputs[0], "inputs[0]", DType::Int8)) return p;
+  if (auto p = needs_dtype(ins.outputs[0], "outputs[0]", out_dtype)) return p;
+  std::vector<std::uint64_t> stride = {1, 1}, pad = {0, 0, 0, 0};
+  if (auto p = read_int_list(ins.params, "stride", 2, 1, stride)) return p;
+  if (auto p = read_int_list(ins.params, "padding", 4, 0, pad)) return p;
+  const Shape& x = ins.inputs[0].shape;
+  std::uint64_t ho = window_count(x[1], pad[0], pad[1], kh, stride[0]);
+  std::uint64_t wo = window_count(x[2], pad[2], pad[3], kw, stride[1]);
+  if (ho == 0 || wo == 0) return OpProblem{"params", "window does not fit the padded input"};
+  Shape expected = {x[0], ho, wo, x[3]};
+  if (ins.outputs[0].shape != expected)
+    return OpProblem{"outputs[0].shape", fmt::format("must be [n, ho, wo, c] = {}, got {}", shape_text(expected),
+                                                     shape_text(ins.outputs[0].shape))};
+  return std::nullopt;
+}
+
+std::optional<OpProblem> pool(const Instruction& ins) {
+  std::vector<std::uint64_t> kernel = {1, 1};
+  if (auto p = read_int_list(ins.params, "kernel", 2, 1, kernel)) return p;
+  const auto& mode = ins.params.value("mode", nlohmann::json("max"));
+  if (mode != "max" && mode != "avg") return OpProblem{"params.mode", "must be \"max\" or \"avg\""};
+  return channel_window(ins, kernel[0], kernel[1], DType::Int8);
+}
+
+std::optional<OpProblem> dwconv(const Instruction& ins) {
+  const TensorOperand& w = ins.inputs[1];
+  if (w.shape.size() != 3 || w.shape[2] != ins.inputs[0].shape.back())
+    return OpProblem{"inputs[1].shape", "depthwise weights must be [kh, kw, c] with the ifmap's c"};
+  if (auto p = needs_dtype(w, "inputs[1]", DType::Int8)) return p;
+  return channel_window(ins, w.shape[0], w.shape[1], DType::Int32);
+}
+
 }  // namespace
 
 std::vector<OpSpec> builtin_ops() {
@@ -115,6 +168,12 @@ std::vector<OpSpec> builtin_ops() {
       {"relu", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {}, elementwise},
       {"add", "vector", {{"lhs", {kNram}}, {"rhs", {kNram}}}, {{"result", {kNram}}}, {}, elementwise},
       {"conv", "matrix", {{"ifmap", {kNram}}, {"weights", {kWram}}}, {{"ofmap", {kNram}}}, {"stride", "padding"}, conv},
+      // int32 accumulators back to int8 activations (optionally with a fused ReLU).
+      {"requant", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {"shift", "relu"}, requant},
+      {"pool", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {"kernel", "stride", "padding", "mode"}, pool},
+      // Depthwise conv runs on the vector unit: one channel per group leaves Wfold's Pci lanes empty.
+      {"dwconv", "vector", {{"ifmap", {kNram}}, {"weights", {kNram}}}, {{"ofmap", {kNram}}}, {"stride", "padding"},
+       dwconv},
   };
 }
 

@@ -1,0 +1,16 @@
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/trace/Instruction.h"
+#include "sim/trace/TraceHeader.h"
+
+namespace npusim {
+
+// Trace v1 lines (docs/trace-format.md) for compiled instructions. Input files are
+// written relative to `trace_dir` so the trace can move together with its data.
+nlohmann::json header_line(const TraceHeader& header, const std::string& trace_dir);
+nlohmann::json instruction_line(const Instruction& inst);
+
+}  // namespace npusim

@@ -1,0 +1,62 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npusim {
+
+// A network as `npusim compile` sees it (docs/workload-format.md). Feature maps are
+// NHWC int8; every layer reads one or two earlier tensors and writes one new tensor.
+
+enum class LayerKind { Conv, Depthwise, Fc, Pool, Add, Relu };
+const char* layer_kind_name(LayerKind k);
+
+// A feature map of one image: h x w x c (the batch is the workload's).
+struct MapShape {
+  std::uint32_t h = 0, w = 0, c = 0;
+  std::uint64_t elements() const { return std::uint64_t(h) * w * c; }
+  bool operator==(const MapShape& o) const { return h == o.h && w == o.w && c == o.c; }
+};
+
+struct Layer {
+  std::string name;
+  LayerKind kind = LayerKind::Conv;
+  std::vector<std::string> inputs;  // tensor names: "input" or earlier layers
+  MapShape in;                      // shape of inputs[0]
+  MapShape out;
+  // Window layers (conv, depthwise, pool); fc is a 1x1 conv over m positions.
+  std::uint32_t kh = 1, kw = 1, sh = 1, sw = 1, dilation = 1;
+  std::array<std::uint32_t, 4> pad{0, 0, 0, 0};  // top, bottom, left, right
+  bool pool_max = true;
+  bool relu = false;            // fused into the layer's requantization or add
+  std::uint32_t shift = 0;      // requantization shift (conv, depthwise, fc)
+  double weight_sparsity = 0;   // recorded and reported; no effect on timing yet
+  double activation_sparsity = 0;
+  std::string weights_file;     // optional .npy, resolved against the workload's directory
+  std::uint32_t line = 0;       // CSV line, for messages (0 for JSON)
+
+  bool has_weights() const { return kind == LayerKind::Conv || kind == LayerKind::Depthwise || kind == LayerKind::Fc; }
+  // Elements of the weight tensor: [co kh kw ci] (conv, fc) or [kh kw c] (depthwise).
+  std::uint64_t weight_elements() const;
+  // Multiply-accumulates of one image (formula (1) of seed000, per group for depthwise).
+  std::uint64_t macs() const;
+};
+
+struct Workload {
+  std::string name;
+  std::string file;      // where it came from, for messages
+  std::uint32_t batch = 1;
+  MapShape input;
+  std::string input_file;     // optional .npy for the network input
+  std::uint64_t seed = 1;     // random data when no .npy is given
+  std::vector<Layer> layers;
+  // SCALE-Sim tables: every layer reads its own fresh DRAM tensor instead of a producer.
+  bool independent_layers = false;
+};
+
+// The default requantization shift for a dot product of `terms` int8 products: keeps
+// random int8 data roughly within int8 range (7 + ceil(log2(terms) / 2)).
+std::uint32_t default_requant_shift(std::uint64_t terms);
+
+}  // namespace npusim

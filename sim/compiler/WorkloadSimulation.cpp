@@ -1,0 +1,37 @@
+#include "sim/compiler/WorkloadSimulation.h"
+
+#include <ostream>
+
+#include "sim/compiler/LayerReport.h"
+#include "sim/compiler/TraceEmitter.h"
+#include "sim/compiler/WorkloadReader.h"
+#include "sim/report/ReportContext.h"
+
+namespace npusim {
+
+RunStats simulate_workload(SimulationRequest request, const std::string& workload_path) {
+  const Workload workload = read_workload(workload_path);
+  TraceEmitter emitter(workload, request.hardware);
+  if (request.functional) emitter.require_exact_layouts();
+  LayerReport layers(emitter, request.hardware);
+
+  std::ostream* summary = request.summary;
+  request.summary = summary;
+  request.trace_path = workload_path;
+  request.source = &emitter;
+  request.source_header = &emitter.header();
+  if (request.show_progress) request.expected_instructions = emitter.count_instructions();
+  request.on_record = [&layers](const InstructionRecord& r) { layers.record(r); };
+  request.annotate = [&layers, &workload](const RunStats&, ReportContext& ctx) {
+    nlohmann::json rows = layers.to_json();
+    rows["name"] = workload.name;
+    rows["batch"] = workload.batch;
+    rows["file"] = file_name_only(workload.file);
+    ctx.extra["workload"] = rows;
+  };
+  RunStats stats = simulate_trace(request);
+  if (summary) layers.print_table(*summary, stats.total_cycles);
+  return stats;
+}
+
+}  // namespace npusim

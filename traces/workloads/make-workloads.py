@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Writes the bundled network workloads (resnet50, mobilenetv2, vgg16) from their papers' tables.
+
+Run from anywhere: python3 traces/workloads/make-workloads.py
+Layer shapes: ResNet-50 from He et al. 2015 (Table 1; stride 2 on the first 1x1 of
+conv3_1/conv4_1/conv5_1 as in the original model), MobileNetV2 from Sandler et al. 2018
+(Table 2; ReLU6 is modelled as ReLU), VGG-16 from Simonyan & Zisserman 2014 (config D;
+fc6 is the equivalent 7x7 convolution over the 7x7x512 map).
+"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def conv(name, co, k, stride=1, pad=0, relu=True, inp=None, groups=None):
+    layer = {"name": name, "type": "conv", "co": co, "k": k}
+    if stride != 1:
+        layer["stride"] = stride
+    if pad:
+        layer["padding"] = pad
+    if groups:
+        layer["groups"] = groups
+    if relu:
+        layer["relu"] = True
+    if inp:
+        layer["input"] = inp
+    return layer
+
+
+def resnet50():
+    layers = [conv("conv1", 64, 7, 2, 3),
+              {"name": "pool1", "type": "pool", "mode": "max", "k": 3, "stride": 2, "padding": 1}]
+    prev = "pool1"
+    for stage, (width, blocks) in enumerate([(64, 3), (128, 4), (256, 6), (512, 3)], start=2):
+        for b in range(blocks):
+            n = f"res{stage}{chr(ord('a') + b)}"
+            stride = 2 if b == 0 and stage > 2 else 1
+            layers.append(conv(f"{n}_branch2a", width, 1, stride, inp=prev))
+            layers.append(conv(f"{n}_branch2b", width, 3, 1, 1))
+            layers.append(conv(f"{n}_branch2c", 4 * width, 1, relu=False))
+            shortcut = prev
+            if b == 0:
+                layers.append(conv(f"{n}_branch1", 4 * width, 1, stride, relu=False, inp=prev))
+                shortcut = f"{n}_branch1"
+            layers.append({"name": n, "type": "add", "inputs": [f"{n}_branch2c", shortcut], "relu": True})
+            prev = n
+    layers.append({"name": "pool5", "type": "pool", "mode": "avg", "global": True})
+    layers.append({"name": "fc1000", "type": "fc", "n": 1000})
+    return {"name": "resnet50", "description": "ResNet-50, batch 1, 224x224 (He et al. 2015)",
+            "batch": 1, "input": {"h": 224, "w": 224, "c": 3}, "layers": layers}
+
+
+def mobilenetv2():
+    layers = [conv("conv1", 32, 3, 2, 1)]
+    prev, cin = "conv1", 32
+    table = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]
+    for i, (t, c, n, s) in enumerate(table, start=1):
+        for j in range(n):
+            name = f"block{i}_{j}"
+            stride = s if j == 0 else 1
+            inp = prev
+            if t != 1:
+                layers.append(conv(f"{name}_expand", t * cin, 1, inp=prev))
+                inp = None
+            layers.append(conv(f"{name}_dw", t * cin, 3, stride, 1, inp=inp, groups=t * cin))
+            layers.append(conv(f"{name}_project", c, 1, relu=False))
+            if stride == 1 and cin == c:
+                layers.append({"name": f"{name}_add", "type": "add", "inputs": [f"{name}_project", prev]})
+                prev = f"{name}_add"
+            else:
+                prev = f"{name}_project"
+            cin = c
+    layers.append(conv("conv_last", 1280, 1))
+    layers.append({"name": "pool", "type": "pool", "mode": "avg", "global": True})
+    layers.append({"name": "fc1000", "type": "fc", "n": 1000})
+    return {"name": "mobilenetv2", "description": "MobileNetV2 1.0, batch 1, 224x224 (Sandler et al. 2018)",
+            "batch": 1, "input": {"h": 224, "w": 224, "c": 3}, "layers": layers}
+
+
+def vgg16():
+    layers = []
+    for stage, (co, n) in enumerate([(64, 2), (128, 2), (256, 3), (512, 3), (512, 3)], start=1):
+        for i in range(1, n + 1):
+            layers.append(conv(f"conv{stage}_{i}", co, 3, 1, 1))
+        layers.append({"name": f"pool{stage}", "type": "pool", "mode": "max", "k": 2, "stride": 2})
+    layers.append(conv("fc6", 4096, 7))
+    layers.append({"name": "fc7", "type": "fc", "n": 4096, "relu": True})
+    layers.append({"name": "fc8", "type": "fc", "n": 1000})
+    return {"name": "vgg16", "description": "VGG-16 (configuration D), batch 1, 224x224 (Simonyan & Zisserman 2014)",
+            "batch": 1, "input": {"h": 224, "w": 224, "c": 3}, "layers": layers}
+
+
+def write(name, net):
+    with open(os.path.join(HERE, name), "w") as f:
+        f.write("{\n")
+        keys = [k for k in net if k != "layers"]
+        for k in keys:
+            f.write(f"  {json.dumps(k)}: {json.dumps(net[k])},\n")
+        f.write('  "layers": [\n')
+        f.write(",\n".join("    " + json.dumps(l) for l in net["layers"]))
+        f.write("\n  ]\n}\n")
+
+
+if __name__ == "__main__":
+    write("resnet50.json", resnet50())
+    write("mobilenetv2.json", mobilenetv2())
+    write("vgg16.json", vgg16())

@@ -32,6 +32,8 @@ int run_cli(int argc, char** argv) {
   add_validate_command(app);
   add_explain_command(app);
   add_compile_command(app);
+  add_diff_command(app);
+  add_sweep_command(app);
   try {
     app.parse(argc, argv);
     return kExitOk;
@@ -41,6 +43,8 @@ int run_cli(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a command that finished with a chosen status (diff: 1)
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitBadInput;

@@ -21,5 +21,7 @@ void add_run_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_explain_command(CLI::App& app);
 void add_compile_command(CLI::App& app);
+void add_diff_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
 
 }  // namespace npusim

@@ -102,6 +102,17 @@ BandWindow LayerTiling::band(const Layer& l, std::uint32_t row0, std::uint32_t n
   return b;
 }
 
+std::uint32_t LayerTiling::input_rows_read(const Layer& l) const {
+  std::uint32_t rows = 0, covered = 0;  // windows move down, so rows below `covered` are counted
+  for (std::uint32_t r = 0; r < l.out.h; ++r) {
+    const BandWindow b = band(l, r, 1);
+    const std::uint32_t from = std::max(b.in_row0, covered), to = b.in_row0 + b.in_rows;
+    if (to > from) rows += to - from;
+    covered = std::max(covered, to);
+  }
+  return rows;
+}
+
 std::uint32_t LayerTiling::block_count(const Layer& l, std::uint32_t b) const {
   if (!l.has_weights() || l.kind == LayerKind::Depthwise) return l.out.c;
   return std::min(co_block, l.out.c - block_first_co(b));

@@ -39,6 +39,8 @@ struct LayerTiling {
   BandWindow band(const Layer& l, std::uint32_t row0, std::uint32_t rows) const;
   std::uint32_t block_first_co(std::uint32_t b) const { return b * co_block; }
   std::uint32_t block_count(const Layer& l, std::uint32_t b) const;
+  // Input rows some output window reads: a stride larger than the kernel skips the rest.
+  std::uint32_t input_rows_read(const Layer& l) const;
 };
 
 // Throws InputError naming the layer and the capacity when even one output row of

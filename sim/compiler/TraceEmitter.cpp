@@ -86,7 +86,9 @@ void TraceEmitter::plan(const HardwareConfig& hw) {
       c.input_offsets.push_back(where.at(name).second);
       c.producers.push_back(where.at(name).first);
     }
-    c.input_bytes = n * l.in.elements() * c.input_offsets.size();
+    // Input rows no output window touches (strided layers) never have to cross DRAM.
+    const std::uint64_t rows_read = c.tiling.input_rows_read(l);
+    c.input_bytes = n * rows_read * l.in.w * l.in.c * c.input_offsets.size();
     c.weights_offset = cursor;
     c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
                          ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)

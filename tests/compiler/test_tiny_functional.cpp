@@ -1,0 +1,138 @@
+// The tiny bundled net in functional mode: every layer's dumped output must equal a
+// plain reference computed here from the dumped input and weights.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "e2e/NpusimProcess.h"
+#include "reference/ReferenceConv.h"
+#include "sim/compiler/Workload.h"
+#include "sim/tensor/Npy.h"
+
+namespace {
+
+using Map = std::vector<std::int8_t>;  // NHWC int8
+struct Tensor {
+  std::uint32_t n = 0, h = 0, w = 0, c = 0;
+  Map v;
+};
+
+Tensor load(const std::string& path) {
+  npusim::NpyArray a = npusim::read_npy(path);
+  REQUIRE(a.dtype == npusim::DType::Int8);
+  Tensor t;
+  if (a.shape.size() == 4) t = {std::uint32_t(a.shape[0]), std::uint32_t(a.shape[1]), std::uint32_t(a.shape[2]),
+                                std::uint32_t(a.shape[3]), {}};
+  t.v.assign(a.data.begin(), a.data.end());
+  return t;
+}
+
+std::int8_t saturate(std::int64_t v) { return std::int8_t(std::clamp<std::int64_t>(v, -128, 127)); }
+
+std::int8_t requant(std::int64_t acc, std::uint32_t shift, bool relu) {
+  std::int64_t v = (acc + (std::int64_t(1) << (shift - 1))) >> shift;
+  return saturate(relu ? std::max<std::int64_t>(v, 0) : v);
+}
+
+// Conv through the shared reference, then requantize (shift from the workload rule).
+Tensor conv(const Tensor& x, const Tensor& k, std::uint32_t co, std::uint32_t kh, std::uint32_t kw, std::uint32_t sh,
+            std::uint32_t sw, std::array<std::uint32_t, 4> pad, bool relu) {
+  npusim::ConvShape s;
+  s.n = x.n, s.hi = x.h, s.wi = x.w, s.ci = x.c, s.co = co, s.kh = kh, s.kw = kw, s.sh = sh, s.sw = sw;
+  s.pad_top = pad[0], s.pad_bottom = pad[1], s.pad_left = pad[2], s.pad_right = pad[3];
+  auto acc = npusim::reference::direct_conv<std::int8_t, std::int32_t>(s, x.v, k.v);
+  const std::uint32_t shift = npusim::default_requant_shift(std::uint64_t(kh) * kw * x.c);
+  Tensor y{x.n, (x.h + pad[0] + pad[1] - kh) / sh + 1, (x.w + pad[2] + pad[3] - kw) / sw + 1, co, {}};
+  for (auto a : acc) y.v.push_back(requant(a, shift, relu));
+  return y;
+}
+
+// Plain window walk shared by pooling and depthwise: f(out index, in index, tap).
+template <typename F>
+Tensor window(const Tensor& x, std::uint32_t k, std::uint32_t s, std::uint32_t pad, F f) {
+  Tensor y{x.n, (x.h + 2 * pad - k) / s + 1, (x.w + 2 * pad - k) / s + 1, x.c, {}};
+  y.v.resize(std::size_t(y.n) * y.h * y.w * y.c);
+  for (std::uint32_t b = 0; b < x.n; ++b)
+    for (std::uint32_t oh = 0; oh < y.h; ++oh)
+      for (std::uint32_t ow = 0; ow < y.w; ++ow)
+        for (std::uint32_t c = 0; c < x.c; ++c) {
+          std::vector<std::pair<std::size_t, std::uint32_t>> taps;
+          for (std::uint32_t i = 0; i < k; ++i)
+            for (std::uint32_t j = 0; j < k; ++j) {
+              long h = long(oh * s + i) - pad, w = long(ow * s + j) - pad;
+              if (h < 0 || w < 0 || h >= long(x.h) || w >= long(x.w)) continue;
+              taps.push_back({((std::size_t(b) * x.h + h) * x.w + w) * x.c + c, i * k + j});
+            }
+          y.v[((std::size_t(b) * y.h + oh) * y.w + ow) * y.c + c] = f(taps, c);
+        }
+  return y;
+}
+
+Tensor max_pool(const Tensor& x, std::uint32_t k, std::uint32_t s) {
+  return window(x, k, s, 0, [&](const auto& taps, std::uint32_t) {
+    std::int8_t m = -128;
+    for (auto [i, t] : taps) m = std::max(m, x.v[i]);
+    return m;
+  });
+}
+
+Tensor global_avg(const Tensor& x) {
+  Tensor y{x.n, 1, 1, x.c, {}};
+  const std::int64_t n = std::int64_t(x.h) * x.w;
+  for (std::uint32_t b = 0; b < x.n; ++b)
+    for (std::uint32_t c = 0; c < x.c; ++c) {
+      std::int64_t sum = 0;
+      for (std::int64_t p = 0; p < n; ++p) sum += x.v[(std::size_t(b) * n + p) * x.c + c];
+      const std::int64_t num = 2 * sum + n, den = 2 * n;  // round half up
+      y.v.push_back(saturate(num >= 0 ? num / den : -((-num + den - 1) / den)));
+    }
+  return y;
+}
+
+Tensor depthwise(const Tensor& x, const Tensor& k, bool relu) {
+  const std::uint32_t shift = npusim::default_requant_shift(9);
+  return window(x, 3, 1, 1, [&](const auto& taps, std::uint32_t c) {
+    std::int64_t acc = 0;
+    for (auto [i, t] : taps) acc += std::int64_t(x.v[i]) * k.v[t * x.c + c];
+    return requant(acc, shift, relu);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("compiler: tiny net in functional mode equals the plain reference layer by layer", "[compiler][e2e]") {
+  const std::string dir = scratch_dir("tiny-functional");
+  auto r = run_npusim({"run", "--quiet", "--functional", "--workload", source_path("traces/workloads/tiny.json"),
+                       "--out", dir});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  auto t = [&](const std::string& name) { return load(dir + "/tensors/" + name + ".npy"); };
+  std::map<std::string, Tensor> ref;
+  const Tensor x = t("input");
+  REQUIRE(x.n == 2);
+  ref["conv1"] = conv(x, t("conv1.weights"), 16, 3, 3, 1, 1, {1, 1, 1, 1}, true);
+  ref["pool1"] = max_pool(ref["conv1"], 2, 2);
+  ref["dw2"] = depthwise(ref["pool1"], t("dw2.weights"), true);
+  ref["conv3"] = conv(ref["dw2"], t("conv3.weights"), 16, 1, 1, 1, 1, {0, 0, 0, 0}, false);
+  ref["add3"] = ref["conv3"];
+  for (std::size_t i = 0; i < ref["add3"].v.size(); ++i)
+    ref["add3"].v[i] = saturate(std::int64_t(ref["conv3"].v[i]) + ref["pool1"].v[i]);
+  ref["relu3"] = ref["add3"];
+  for (auto& v : ref["relu3"].v) v = std::max<std::int8_t>(v, 0);
+  ref["conv4"] = conv(ref["relu3"], t("conv4.weights"), 24, 3, 5, 2, 1, {1, 1, 2, 2}, true);
+  ref["pool4"] = global_avg(ref["conv4"]);
+  ref["fc5"] = conv(ref["pool4"], t("fc5.weights"), 10, 1, 1, 1, 1, {0, 0, 0, 0}, false);
+  for (const auto& [name, want] : ref) {
+    INFO("layer " << name);
+    const Tensor got = t(name);
+    CHECK(got.h == want.h);
+    CHECK(got.w == want.w);
+    CHECK(got.c == want.c);
+    CHECK(got.v == want.v);
+  }
+  // The data is not degenerate: the first conv has both signs before its ReLU clamps.
+  CHECK(std::count(ref["conv1"].v.begin(), ref["conv1"].v.end(), 0) < std::ptrdiff_t(ref["conv1"].v.size()));
+}

@@ -1,0 +1,88 @@
+#include <catch2/catch.hpp>
+
+#include "e2e/NpusimProcess.h"
+#include "sim/common/InputError.h"
+#include "sim/compiler/WorkloadReader.h"
+
+using namespace npusim;
+
+namespace {
+std::string error_of(const std::string& json) {
+  try {
+    parse_workload_json(json, "w.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+const char* kHead = R"({"input":{"h":8,"w":8,"c":4},"layers":[)";
+}  // namespace
+
+TEST_CASE("compiler: workload JSON resolves shapes through named inputs", "[compiler]") {
+  Workload w = parse_workload_json(std::string(kHead) + R"(
+    {"name":"a","type":"conv","co":8,"k":3,"padding":1,"relu":true},
+    {"name":"p","type":"pool","k":2,"stride":2},
+    {"name":"b","type":"conv","co":8,"k":1,"stride":2,"input":"a"},
+    {"name":"s","type":"add","inputs":["p","b"]},
+    {"name":"d","type":"conv","co":8,"k":3,"padding":"same","groups":8},
+    {"name":"f","type":"fc","n":3}]})", "w.json");
+  REQUIRE(w.layers.size() == 6);
+  CHECK(w.layers[0].out == MapShape{8, 8, 8});
+  CHECK(w.layers[1].out == MapShape{4, 4, 8});
+  CHECK(w.layers[2].out == MapShape{4, 4, 8});
+  CHECK(w.layers[4].kind == LayerKind::Depthwise);
+  CHECK(w.layers[4].out == MapShape{4, 4, 8});
+  CHECK(w.layers[5].out == MapShape{4, 4, 3});
+  CHECK(w.layers[5].macs() == 4 * 4 * 3 * 8);
+}
+
+TEST_CASE("compiler: bad workloads name the file, the layer and the reason", "[compiler]") {
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"kk":3}]})"),
+             Catch::Contains("w.json: layers[0] (c), field 'kk': unknown field"));
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"input":"nope"}]})"),
+             Catch::Contains("'nope' is neither 'input' nor an earlier layer"));
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"groups":2}]})"),
+             Catch::Contains("only depthwise grouping"));
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":9}]})"),
+             Catch::Contains("kernel 9 is larger than the padded input 8"));
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"ci":5}]})"),
+             Catch::Contains("field 'ci': is 5 but the layer's input tensor has 4"));
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"lstm"}]})"), Catch::Contains("field 'type'"));
+  CHECK_THAT(error_of("{"), Catch::Contains("not valid JSON"));
+}
+
+TEST_CASE("compiler: SCALE-Sim tables skip blank rows and trailing columns", "[compiler]") {
+  Workload w = parse_scale_sim_csv(
+      "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n"
+      "Conv1, 224, 224, 7, 7, 3, 64, 2,\n"
+      "\n , , \n"
+      "CB2a_1, 56, 56, 1, 1, 64, 64, 1, extra, 9\r\n",
+      "t.csv");
+  REQUIRE(w.layers.size() == 2);
+  CHECK(w.independent_layers);
+  CHECK(w.layers[0].out == MapShape{109, 109, 64});
+  CHECK(w.layers[1].out == MapShape{56, 56, 64});
+  CHECK_THROWS_WITH(parse_scale_sim_csv("a, 1, x, 1, 1, 1, 1, 1\n", "t.csv"),
+                    Catch::Contains("t.csv: line 1, field 'IFMAP Width': must be a positive integer, got 'x'"));
+}
+
+TEST_CASE("compiler: a layer too wide for NRAM exits 2 naming the layer and the capacity", "[compiler][e2e]") {
+  const std::string dir = scratch_dir("too-wide");
+  write_text(dir + "/w.json",
+             R"({"input":{"h":4,"w":4096,"c":512},"layers":[{"name":"wide","type":"conv","co":16,"k":3}]})");
+  auto r = run_npusim({"compile", "--workload", dir + "/w.json", "-o", dir + "/t.jsonl"});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("layer 'wide'") && Catch::Contains("NRAM holds 524288 bytes"));
+}
+
+TEST_CASE("compiler: a compiled SCALE-Sim table is a valid trace that runs on four cores", "[compiler][e2e]") {
+  const std::string dir = scratch_dir("compile-csv");
+  auto c = run_npusim({"compile", "--quiet", "--config", source_path("configs/smp-2x2.json"), "--workload",
+                       source_path("traces/workloads/scale-sim-example.csv"), "-o", dir + "/t.jsonl"});
+  INFO(c.output);
+  REQUIRE(c.status == 0);
+  auto r = run_npusim({"run", "--quiet", "--config", source_path("configs/smp-2x2.json"), "--trace", dir + "/t.jsonl",
+                       "--out", dir + "/run"});
+  INFO(r.output);
+  CHECK(r.status == 0);
+}

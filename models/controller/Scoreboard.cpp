@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/controller/HazardCheck.h"
+
 namespace npusim {
 
 void Scoreboard::dispatched(std::uint64_t id) { window_.emplace_back(id, false); }
@@ -10,6 +12,8 @@ void Scoreboard::completed(std::uint64_t id) {
   auto it = std::lower_bound(window_.begin(), window_.end(), std::make_pair(id, false));
   if (it != window_.end() && it->first == id) it->second = true;
   while (!window_.empty() && window_.front().second) window_.pop_front();
+  published_.erase(id);
+  flagged_.erase(id);
   completed_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -21,6 +25,41 @@ bool Scoreboard::is_complete(std::uint64_t id) const {
 
 bool Scoreboard::dependencies_met(const std::vector<Dependency>& deps) const {
   return std::all_of(deps.begin(), deps.end(), [this](const Dependency& d) { return is_complete(d.producer); });
+}
+
+bool Scoreboard::producers_known(const std::vector<Dependency>& deps) const {
+  return std::all_of(deps.begin(), deps.end(), [this](const Dependency& d) {
+    return is_complete(d.producer) || published_.count(d.producer) != 0;
+  });
+}
+
+void Scoreboard::publish(Progress p) {
+  check_hazards(p, published_);
+  const std::uint64_t id = p.id;
+  published_[id] = std::move(p);
+  completed_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+const Progress* Scoreboard::progress_of(std::uint64_t id) const {
+  auto it = published_.find(id);
+  return it == published_.end() ? nullptr : &it->second;
+}
+
+std::vector<Dependency> resolve_dependency_modes(const std::vector<Dependency>& deps, const std::string& override_mode) {
+  if (override_mode.empty() || override_mode == "as_traced") return deps;
+  std::vector<Dependency> out = deps;
+  for (auto& d : out) {
+    if (override_mode == "full") d.mode = DependencyMode::Full;
+    if (override_mode == "two_phase") d.mode = DependencyMode::TwoPhase;
+    if (override_mode == "staged") {
+      // Forcing staged on a dependency the trace gave no granule uses the
+      // producer's own steps, which are exact byte prefixes of its output.
+      if (d.mode != DependencyMode::Staged) d.granularity = "tiles";
+      d.mode = DependencyMode::Staged;
+    }
+    if (d.mode != DependencyMode::Staged) d.granularity.clear();
+  }
+  return out;
 }
 
 }  // namespace npusim

@@ -51,6 +51,18 @@ Cycles DmaEngine::transfer(tlm_utils::simple_initiator_socket<DmaEngine>& port, 
   return now + to_cycles(delay);
 }
 
+// One step per segment: the segment of the source it reads.
+std::vector<ReadStep> DmaEngine::read_steps(const Instruction& inst) {
+  const TensorOperand& src = inst.inputs.at(0);
+  std::vector<ReadStep> steps;
+  for (std::uint64_t offset = 0; offset < src.bytes(); offset += cfg_.segment_bytes) {
+    ReadStep step;
+    step.reads.push_back({&src, src.offset + offset, std::min(src.end(), src.offset + offset + cfg_.segment_bytes)});
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
 Engine::Work DmaEngine::execute(const Instruction& inst) {
   const TensorOperand& src = inst.inputs.at(0);
   const TensorOperand& dst = inst.outputs.at(0);
@@ -60,17 +72,30 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
 
   std::uint64_t read = 0, written = 0;
   Cycles issue = now_cycles() + cfg_.setup_cycles;
-  Cycles done = issue;
-  for (std::uint64_t offset = 0; offset < total; offset += cfg_.segment_bytes) {
+  Schedule schedule;
+  schedule.tile_bytes = cfg_.segment_bytes;
+  Cycles done = issue, released = issue;
+  std::size_t step = 0;
+  for (std::uint64_t offset = 0; offset < total; offset += cfg_.segment_bytes, ++step) {
     const std::uint64_t bytes = std::min<std::uint64_t>(cfg_.segment_bytes, total - offset);
+    // A staged segment waits for the producer stages it reads.
+    issue = std::max(issue, step_gate(step));
     Cycles arrived = transfer(port_for(src.space), tlm::TLM_READ_COMMAND, src.offset + offset, bytes, issue);
     done = std::max(done, transfer(port_for(dst.space), tlm::TLM_WRITE_COMMAND, dst.offset + offset, bytes, arrived));
+    released = std::max(released, arrived);
+    schedule.reads.emplace_back(issue, arrived);
+    schedule.written.push_back({done, offset + bytes});
     read += bytes;
     written += bytes;
     issue += static_cast<Cycles>(std::ceil(static_cast<double>(bytes) / cfg_.bytes_per_cycle));
   }
   // Invariant from the product brief: every transfer delivers what it took.
   if (read != written || written != total) throw std::logic_error("DMA byte count mismatch");
+  // Two-phase end flag: the last segment has left the source (for a store, the
+  // data sits in the bus buffer); the destination's acknowledgement comes later.
+  schedule.release = released;
+  schedule.done = done;
+  publish(inst, std::move(schedule));
   wait_until(done);
   return {total, 0};
 }

@@ -26,6 +26,7 @@ class DmaEngine : public Engine {
 
  protected:
   Work execute(const Instruction& inst) override;
+  std::vector<ReadStep> read_steps(const Instruction& inst) override;
 
  private:
   tlm_utils::simple_initiator_socket<DmaEngine>& port_for(AddressSpace space);

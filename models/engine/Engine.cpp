@@ -35,10 +35,12 @@ void Engine::serve_queue() {
     while (queue_.empty()) sc_core::wait(pushed_);
     Queued& head = queue_.front();
     const Cycles at_head = std::max(head.dispatched_at, now_cycles());
-    while (!scoreboard.dependencies_met(head.inst.deps)) sc_core::wait(scoreboard.completion_event());
+    hold_for_producers(head.inst, at_head);
     const Cycles start = now_cycles();
+    published_ = false;
     const Work work = execute(head.inst);
     const Cycles end = now_cycles();
+    if (!published_) publish(head.inst, Schedule{{}, {}, end, end, 0});
 
     InstructionRecord record;
     record.id = head.inst.id;
@@ -56,11 +58,59 @@ void Engine::serve_queue() {
     stats_.stall += record.stall;
     stats_.macs += work.macs;
 
+    // Retire before the instruction leaves the queue: its published progress
+    // points at the operands stored there.
+    scoreboard.completed(record.id);
     queue_.pop_front();
     room_freed_.notify(sc_core::SC_ZERO_TIME);
-    scoreboard.completed(record.id);
     if (setup_.on_complete) setup_.on_complete(record);
   }
+}
+
+// Waits until every producer has at least published its progress, then until
+// the first step of `inst` is released by them.
+Cycles Engine::hold_for_producers(const Instruction& inst, Cycles at_head) {
+  Scoreboard& scoreboard = *setup_.scoreboard;
+  deps_ = resolve_dependency_modes(inst.deps, setup_.hardware ? setup_.hardware->core.controller.dependency_mode : "");
+  while (!scoreboard.producers_known(deps_)) sc_core::wait(scoreboard.completion_event());
+  steps_ = read_steps(inst);
+  gates_ = scoreboard.step_gates(inst, setup_.kind, deps_, steps_, at_head);
+  wait_until(gates_.front());
+  return gates_.front();
+}
+
+std::vector<ReadStep> Engine::read_steps(const Instruction& inst) {
+  ReadStep step;
+  for (const auto& in : inst.inputs) step.reads.push_back({&in, in.offset, in.end()});
+  return {step};
+}
+
+void Engine::publish(const Instruction& inst, Schedule schedule) {
+  Progress p;
+  p.id = inst.id;
+  p.core = setup_.core;
+  p.engine = stats_.name;
+  p.kind = setup_.kind;
+  p.op = inst.op;
+  if (inst.params.contains("layer") && inst.params["layer"].is_string()) p.layer = inst.params["layer"];
+  p.line = inst.line;
+  p.deps = deps_;
+  p.start = now_cycles();
+  p.writes = !inst.outputs.empty();
+  if (p.writes) p.output = inst.outputs.front();
+  p.tile_bytes = schedule.tile_bytes;
+  p.written = std::move(schedule.written);
+  if (p.written.empty() && p.writes) p.written.push_back({schedule.done, p.output.bytes()});
+  p.steps = std::move(steps_);
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    const auto& t = i < schedule.reads.size() ? schedule.reads[i] : std::make_pair(p.start, schedule.done);
+    p.steps[i].read_start = t.first;
+    p.steps[i].read_done = t.second;
+  }
+  p.release = schedule.release;
+  p.done = schedule.done;
+  setup_.scoreboard->publish(std::move(p));
+  published_ = true;
 }
 
 }  // namespace npusim

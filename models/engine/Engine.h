@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "models/controller/Progress.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/report/RunStats.h"
 #include "sim/trace/Instruction.h"
@@ -52,6 +54,9 @@ class Engine : public sc_core::sc_module {
   // Binds the engine to its core's memories; called once while the core is built.
   virtual void connect(CoreWiring& wiring) = 0;
   virtual std::vector<PortStats> port_stats() const { return {}; }
+  // Engine-specific report sections (e.g. the matrix unit's per-layer rows),
+  // appended under top-level keys of report.json.
+  virtual void add_report_sections(nlohmann::json& sections) const {}
   EngineStats stats() const { return stats_; }
   const std::string& slot() const { return setup_.kind; }
 
@@ -66,6 +71,26 @@ class Engine : public sc_core::sc_module {
 
   const EngineSetup& setup() const { return setup_; }
 
+  // The steps `execute` will take and what each reads, in order; the base class
+  // uses them to release each step as soon as its producers allow (seed004).
+  // The default is one step reading every input whole.
+  virtual std::vector<ReadStep> read_steps(const Instruction& inst);
+  // Earliest cycle step `i` may start reading (0 when unconstrained).
+  Cycles step_gate(std::size_t i) const { return i < gates_.size() ? gates_[i] : gates_.back(); }
+
+  // What `execute` worked out before it waits: when each step read its inputs,
+  // when each prefix of the output became final, when the source and bus were
+  // let go (two-phase end flag) and the end.
+  struct Schedule {
+    std::vector<std::pair<Cycles, Cycles>> reads;  // per step: read start, read done
+    std::vector<ProgressPoint> written;
+    Cycles release = 0;
+    Cycles done = 0;
+    std::uint64_t tile_bytes = 0;
+  };
+  // Call from `execute` before waiting, so consumers can start on finished stages.
+  void publish(const Instruction& inst, Schedule schedule);
+
  private:
   struct Queued {
     Instruction inst;
@@ -73,6 +98,12 @@ class Engine : public sc_core::sc_module {
   };
   void run();
   void serve_queue();
+  Cycles hold_for_producers(const Instruction& inst, Cycles at_head);
+
+  std::vector<ReadStep> steps_;  // of the instruction executing now
+  std::vector<Cycles> gates_{0};
+  std::vector<Dependency> deps_;  // its dependencies, modes resolved for this run
+  bool published_ = false;
 
   EngineSetup setup_;
   std::uint32_t queue_depth_;

@@ -61,6 +61,12 @@ void MatrixUnit::connect(CoreWiring& wiring) {
 
 std::vector<PortStats> MatrixUnit::port_stats() const { return {broadcast_bus_.stats(), distribution_bus_.stats()}; }
 
+void MatrixUnit::add_report_sections(nlohmann::json& sections) const {
+  nlohmann::json& rows = sections["matrix_unit_layers"];
+  if (rows.is_null()) rows = nlohmann::json::array();
+  for (auto& row : layer_stats_.rows(setup().core, cfg_)) rows.push_back(std::move(row));
+}
+
 const WfoldPlan& MatrixUnit::plan_for(const ConvShape& layer) {
   auto& slot = plans_[layer.to_string()];
   if (!slot) slot = std::make_unique<WfoldPlan>(plan_wfold_conv(cfg_, layer));
@@ -69,35 +75,102 @@ const WfoldPlan& MatrixUnit::plan_for(const ConvShape& layer) {
 
 Engine::Work MatrixUnit::execute(const Instruction& inst) {
   const WfoldPlan& plan = plan_for(conv_shape_of(inst));
-  const Cycles done = stream_tiles(plan, inst);
+  Schedule schedule = stream_tiles(plan, inst);
+  const Cycles done = schedule.done;
+  layer_stats_.add(plan, done - now_cycles());
+  publish(inst, std::move(schedule));
   if (setup().functional) compute(plan, inst);
   wait_until(done);
   return {plan.broadcast_bytes + plan.distribution_bytes + plan.output_bytes, plan.macs.useful};
 }
 
+// Where tile `i` sits in the plan's loop order: n outermost, then co rounds,
+// then output rows, then wo tiles.
+MatrixUnit::TilePlace MatrixUnit::place_of(const WfoldPlan& plan, std::uint64_t i) {
+  const std::uint64_t wo_tiles = std::max<std::uint64_t>(1, plan.wo_tiles);
+  const std::uint64_t ho = std::max<std::uint64_t>(1, plan.ho);
+  const std::uint64_t rounds = std::max<std::uint64_t>(1, plan.co_blocks.size());
+  TilePlace t;
+  t.last_in_row = i % wo_tiles == wo_tiles - 1;
+  t.row = (i / wo_tiles) % ho;
+  t.round = (i / (wo_tiles * ho)) % rounds;
+  t.last_round = t.round == rounds - 1;
+  t.rounds = rounds;
+  t.image = i / (wo_tiles * ho * rounds);
+  return t;
+}
+
+// Tile i reads the input rows under its output row's window (the "complete
+// compute unit" of seed004: all kh rows) and the weights of its co round.
+std::vector<ReadStep> MatrixUnit::read_steps(const Instruction& inst) {
+  const WfoldPlan& plan = plan_for(conv_shape_of(inst));
+  const ConvShape& l = plan.layer;
+  const TensorOperand& ifmap = inst.inputs.at(0);
+  const TensorOperand& weights = inst.inputs.at(1);
+  const std::uint64_t row_bytes = std::uint64_t(l.wi) * l.ci * l.element_bytes;
+  const std::uint64_t tiles = std::max<std::uint64_t>(1, plan.tiles);
+  std::vector<ReadStep> steps;
+  steps.reserve(tiles);
+  for (std::uint64_t i = 0; i < tiles; ++i) {
+    const TilePlace t = place_of(plan, i);
+    const std::int64_t top = std::int64_t(t.row) * l.sh - l.pad_top;
+    const std::uint64_t first = std::uint64_t(std::max<std::int64_t>(0, top));
+    const std::uint64_t last = std::uint64_t(std::clamp<std::int64_t>(top + l.kh, 1, l.hi));
+    const std::uint64_t image = t.image * std::uint64_t(l.hi) * row_bytes;
+    ReadStep step;
+    step.reads.push_back({&ifmap, ifmap.offset + image + std::min(first, last - 1) * row_bytes,
+                          ifmap.offset + image + last * row_bytes});
+    step.reads.push_back({&weights, weights.offset, weights.offset + weights.bytes() * (t.round + 1) / t.rounds});
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
 // The plan gives the contention-free time of the layer; here it is walked tile by
 // tile while the tile's data rows, weight rows and results are booked on the
 // shared ports. A tile ends when both its compute time and its traffic are done,
-// so a busy NRAM/WRAM port or bus stretches the layer.
-Cycles MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instruction& inst) {
+// so a busy NRAM/WRAM port or bus stretches the layer. A staged tile also waits
+// for the producer stages it reads; that delay shifts the rest of the compute.
+// Only the last co round finishes output rows: earlier rounds hold results for
+// other channels of the same pixels, so no stage flag is raised for them.
+Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instruction& inst) {
   const Cycles start = now_cycles();
   const std::uint64_t tiles = std::max<std::uint64_t>(1, plan.tiles);
   const TensorOperand& ifmap = inst.inputs.at(0);
+  const TensorOperand& weights = inst.inputs.at(1);
   const TensorOperand& ofmap = inst.outputs.at(0);
-  Cycles t = start, written = start;
+  const std::uint64_t out_rows = std::uint64_t(std::max<std::uint32_t>(1, plan.layer.n)) * std::max<std::uint32_t>(1, plan.ho);
+  Schedule schedule;
+  schedule.tile_bytes = ofmap.bytes() / out_rows;
+  Cycles t = start, written = start, shift = 0;
   for (std::uint64_t i = 0; i < tiles; ++i) {
     const std::uint64_t rows = share(plan.broadcast_bytes, tiles, i);
     const std::uint64_t wrows = share(plan.distribution_bytes, tiles, i);
     const Cycles now = now_cycles();
-    Cycles inputs = std::max(nram_->access(now, t, ifmap.offset, rows, false), broadcast_bus_.reserve(now, t, rows, false));
-    // Each slave reads its own WRAM region (seed000 ¶72) over its own link, so weight
-    // distribution is limited by the distribution paths, not by the DMA-facing WRAM port.
-    Cycles weights_in = distribution_bus_.reserve(now, t, wrows, false);
-    const Cycles compute_end = start + plan.cycles.total * (i + 1) / tiles;
+    const Cycles begin = std::max(t, step_gate(i));
+    Cycles inputs = std::max(nram_->access(now, begin, ifmap.offset, rows, false),
+                             broadcast_bus_.reserve(now, begin, rows, false));
+    Cycles weights_in = std::max(wram_->access(now, begin, weights.offset, wrows, false),
+                                 distribution_bus_.reserve(now, begin, wrows, false));
+    const Cycles planned_end = start + plan.cycles.total * (i + 1) / tiles;
+    const Cycles tile_cycles = planned_end - (start + plan.cycles.total * i / tiles);
+    const Cycles compute_end = std::max(planned_end + shift, begin + tile_cycles);
+    shift = compute_end - planned_end;
     t = std::max({compute_end, inputs, weights_in, t});
     written = std::max(written, nram_->access(now, t, ofmap.offset, share(plan.output_bytes, tiles, i), true));
+    schedule.reads.emplace_back(begin, std::max(inputs, weights_in));
+    const TilePlace place = place_of(plan, i);
+    if (place.last_round && place.last_in_row) {
+      const std::uint64_t finished_rows = place.image * std::max<std::uint32_t>(1, plan.ho) + place.row + 1;
+      const std::uint64_t bytes = finished_rows == out_rows ? ofmap.bytes() : finished_rows * schedule.tile_bytes;
+      schedule.written.push_back({std::max(t, written), bytes});
+    }
   }
-  return std::max(t, written);
+  schedule.done = std::max(t, written);
+  schedule.release = schedule.done;
+  if (schedule.written.empty() || schedule.written.back().bytes != ofmap.bytes())
+    schedule.written.push_back({schedule.done, ofmap.bytes()});
+  return schedule;
 }
 
 void MatrixUnit::compute(const WfoldPlan& plan, const Instruction& inst) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/engine/Engine.h"
+#include "models/matrix_unit/LayerStats.h"
 #include "models/matrix_unit/WfoldMapping.h"
 #include "models/timing/BandwidthPort.h"
 
@@ -23,13 +24,20 @@ class MatrixUnit : public Engine {
 
   void connect(CoreWiring& wiring) override;
   std::vector<PortStats> port_stats() const override;
+  void add_report_sections(nlohmann::json& sections) const override;
 
  protected:
   Work execute(const Instruction& inst) override;
+  std::vector<ReadStep> read_steps(const Instruction& inst) override;
 
  private:
   const WfoldPlan& plan_for(const ConvShape& layer);
-  Cycles stream_tiles(const WfoldPlan& plan, const Instruction& inst);
+  struct TilePlace {
+    std::uint64_t image = 0, round = 0, rounds = 1, row = 0;
+    bool last_round = true, last_in_row = true;
+  };
+  static TilePlace place_of(const WfoldPlan& plan, std::uint64_t tile);
+  Schedule stream_tiles(const WfoldPlan& plan, const Instruction& inst);
   void compute(const WfoldPlan& plan, const Instruction& inst);
 
   MatrixUnitConfig cfg_;
@@ -37,6 +45,7 @@ class MatrixUnit : public Engine {
   Scratchpad* wram_ = nullptr;
   BandwidthPort broadcast_bus_;
   BandwidthPort distribution_bus_;
+  LayerStats layer_stats_;
   std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
 };
 

@@ -49,24 +49,77 @@ VectorUnit::VectorUnit(sc_core::sc_module_name name, EngineSetup setup, const Ve
 
 void VectorUnit::connect(CoreWiring& wiring) { nram_ = &wiring.nram; }
 
+namespace {
+// The unit streams its output in chunks of whole rows, at most this many, so a
+// staged consumer can follow it and it can follow a staged producer.
+constexpr std::uint64_t kMaxChunks = 64;
+
+// Byte range of chunk [first, last) of the output, mapped onto `t` (elementwise).
+std::pair<std::uint64_t, std::uint64_t> slice(const TensorOperand& t, const TensorOperand& out, std::uint64_t first,
+                                              std::uint64_t last) {
+  return {t.offset + t.bytes() * first / out.bytes(), t.offset + t.bytes() * last / out.bytes()};
+}
+}  // namespace
+
+std::vector<std::uint64_t> VectorUnit::chunk_bounds(const TensorOperand& out) const {
+  const std::uint64_t row = granule_bytes(out, "rows", 0);
+  const std::uint64_t rows = (out.bytes() + row - 1) / row;
+  const std::uint64_t per_chunk = (rows + kMaxChunks - 1) / kMaxChunks;
+  std::vector<std::uint64_t> bounds{0};
+  for (std::uint64_t r = per_chunk; r < rows; r += per_chunk) bounds.push_back(r * row);
+  bounds.push_back(out.bytes());
+  return bounds;
+}
+
+std::vector<ReadStep> VectorUnit::read_steps(const Instruction& inst) {
+  const TensorOperand& out = inst.outputs.at(0);
+  const auto bounds = chunk_bounds(out);
+  std::vector<ReadStep> steps;
+  for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
+    ReadStep step;
+    for (const auto& in : inst.inputs) {
+      auto [begin, end] = slice(in, out, bounds[c], bounds[c + 1]);
+      step.reads.push_back({&in, begin, end});
+    }
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
 Engine::Work VectorUnit::execute(const Instruction& inst) {
   const Cycles now = now_cycles();
   std::uint64_t bytes_in = 0;
-  Cycles operands_ready = now;
-  for (const auto& in : inst.inputs) {
-    operands_ready = std::max(operands_ready, nram_->access(now, now, in.offset, in.bytes(), false));
-    bytes_in += in.bytes();
-  }
+  for (const auto& in : inst.inputs) bytes_in += in.bytes();
   const TensorOperand& out = inst.outputs.at(0);
-  // One int8 lane per byte of width: window ops (pool, depthwise) cost a lane-op per tap.
+  const auto bounds = chunk_bounds(out);
+  // One int8 lane per byte of width: wider inputs (pool) and window taps (pool, dwconv) cost more lane-ops.
   std::uint64_t lane_ops = out.bytes();
   for (const auto& in : inst.inputs) lane_ops = std::max(lane_ops, in.bytes());
   const std::uint64_t window_ops = window_taps(inst) * out.elements();
-  lane_ops = std::max(lane_ops, window_ops);
-  const Cycles stream = static_cast<Cycles>(std::ceil(double(lane_ops) / cfg_.bytes_per_cycle));
-  // Results start leaving the pipeline after its latency and stream back to NRAM.
-  const Cycles written = nram_->access(now, now + cfg_.pipeline_latency, out.offset, out.bytes(), true);
-  const Cycles done = std::max({operands_ready, now + stream + cfg_.pipeline_latency, written});
+  const double ops_per_byte = double(std::max(lane_ops, window_ops)) / double(out.bytes());
+  Schedule schedule;
+  schedule.tile_bytes = bounds.size() > 1 ? bounds[1] : out.bytes();
+  // Chunks go through the pipeline back to back; a staged chunk also waits for
+  // the producer stages it reads. Operands stream out of NRAM and results back.
+  Cycles begin = now, done = now;
+  for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
+    begin = std::max(begin, step_gate(c));
+    Cycles operands_ready = begin;
+    for (const auto& in : inst.inputs) {
+      auto [first, last] = slice(in, out, bounds[c], bounds[c + 1]);
+      operands_ready = std::max(operands_ready, nram_->access(now, begin, first, last - first, false));
+    }
+    const std::uint64_t bytes = bounds[c + 1] - bounds[c];
+    const Cycles stream = static_cast<Cycles>(std::ceil(double(bytes) * ops_per_byte / cfg_.bytes_per_cycle));
+    const Cycles written = nram_->access(now, begin + cfg_.pipeline_latency, out.offset + bounds[c], bytes, true);
+    done = std::max({done, operands_ready, begin + stream + cfg_.pipeline_latency, written});
+    schedule.reads.emplace_back(begin, operands_ready);
+    schedule.written.push_back({done, bounds[c + 1]});
+    begin += stream;
+  }
+  schedule.release = done;
+  schedule.done = done;
+  publish(inst, std::move(schedule));
   if (setup().functional) compute(inst);
   wait_until(done);
   return {bytes_in + out.bytes(), inst.op == "dwconv" ? window_ops : 0};

@@ -21,9 +21,11 @@ class VectorUnit : public Engine {
 
  protected:
   Work execute(const Instruction& inst) override;
+  std::vector<ReadStep> read_steps(const Instruction& inst) override;
 
  private:
   void compute(const Instruction& inst);
+  std::vector<std::uint64_t> chunk_bounds(const TensorOperand& out) const;  // output byte offsets
 
   VectorUnitConfig cfg_;
   Scratchpad* nram_ = nullptr;

@@ -250,6 +250,10 @@ void add_core_keys(std::vector<ConfigKey>& keys) {
                            "engine slots of each core; load is required once any other engine is present"));
   keys.push_back(integer(NPUSIM_FIELD(core.controller.dispatch_cycles), 1, within(0, 1000), "cycles",
                          "decode and issue cost of one instruction"));
+  keys.push_back(choice(NPUSIM_FIELD(core.controller.dependency_mode), "as_traced",
+                        {"as_traced", "full", "two_phase", "staged"},
+                        "dependency release for the whole run (seed004): as_traced keeps each trace dependency's "
+                        "mode; full, two_phase or staged force one mode on all of them"));
   add_scratchpad_keys(keys, NPUSIM_BLOCK(core.nram), "NRAM (feature maps):");
   add_scratchpad_keys(keys, NPUSIM_BLOCK(core.wram), "WRAM (weights):");
   add_dma_keys(keys, NPUSIM_BLOCK(core.load_dma), "load DMA (DRAM to NRAM/WRAM):");

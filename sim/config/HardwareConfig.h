@@ -78,6 +78,7 @@ struct MatrixUnitConfig {
 
 struct ControllerConfig {
   Cycles dispatch_cycles;          // decode + issue cost per instruction
+  std::string dependency_mode;     // "as_traced" or a mode forced on every dependency (seed004)
 };
 
 struct CoreConfig {

@@ -7,6 +7,7 @@
 #include "models/chip/Chip.h"
 #include "models/kernel/ProcessFailure.h"
 #include "models/kernel/SimTime.h"
+#include "sim/common/InputError.h"
 #include "sim/kernel/FunctionalMemory.h"
 #include "sim/kernel/ProgressMeter.h"
 #include "sim/report/OutputDirectory.h"
@@ -49,10 +50,20 @@ RunStats simulate_trace(const SimulationRequest& request) {
     if ((n & 1023) == 0) progress.update(n, now_cycles());
   };
   if (request.functional) preload_inputs(chip, header);
+  chip.scoreboard().scheduling().set_override(request.hardware.core.controller.dependency_mode);
+  chip.scoreboard().on_flag = [&recorder](const std::string& engine, const std::string& name, Cycles at) {
+    recorder.add_instant(engine, name, at);
+  };
 
   sc_core::sc_start();
   progress.finish();
-  rethrow_process_failure();
+  try {
+    rethrow_process_failure();
+  } catch (const InputError& e) {
+    // The dependency hazard checker knows the line, not the trace file.
+    if (!e.file().empty()) throw;
+    throw InputError(request.trace_path, e.location(), e.reason());
+  }
   if (chip.scoreboard().in_flight() != 0)
     throw std::logic_error("simulation stopped with instructions still in flight");
 
@@ -64,6 +75,8 @@ RunStats simulate_trace(const SimulationRequest& request) {
   context.trace_name = std::filesystem::path(request.trace_path).filename().string();
   context.mode = request.functional ? "functional" : "timing";
   context.npusim_version = NPUSIM_VERSION;
+  context.extra.update(chip.report_sections());
+  context.extra["scheduling"] = chip.scoreboard().scheduling().to_json(stats);
   if (request.annotate) request.annotate(stats, context);
   recorder.finish(stats, context);
   out.commit();

@@ -1,0 +1,69 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/common/Cycles.h"
+#include "sim/trace/Instruction.h"
+
+namespace npusim {
+
+// A byte range an engine reads in one step of its work. `operand` is the trace
+// operand it belongs to: staged dependencies count granules along its shape.
+struct ReadRange {
+  const TensorOperand* operand = nullptr;
+  std::uint64_t begin = 0;  // absolute offsets in operand->space
+  std::uint64_t end = 0;
+};
+
+// One step of an engine's work (a DMA segment, a vector chunk, a matrix tile)
+// and when it actually read its inputs once scheduled.
+struct ReadStep {
+  std::vector<ReadRange> reads;
+  Cycles read_start = 0;
+  Cycles read_done = 0;
+};
+
+// `bytes` of the output operand, counted from its start, are final at `at`.
+struct ProgressPoint {
+  Cycles at = 0;
+  std::uint64_t bytes = 0;
+};
+
+// What an instruction publishes when it starts executing: the cycle every
+// stage of its output becomes final (seed004 stage flags), the cycle it lets go
+// of its source and bus (the two-phase end flag) and when it really ends.
+// Times are computed up front by the engine, which books its ports analytically.
+struct Progress {
+  std::uint64_t id = 0;
+  std::uint32_t core = 0;
+  std::string engine;                 // "core0.load"
+  std::string kind;                   // "load", "vector", ...
+  std::string op;
+  std::string layer;                  // params.layer when the trace names one
+  std::uint64_t line = 0;             // trace line, for messages
+  std::vector<Dependency> deps;       // as resolved for this run
+  Cycles start = 0;
+  bool writes = false;                // false when the instruction has no output
+  TensorOperand output;
+  std::uint64_t tile_bytes = 0;       // the engine's own step: the "tiles" granule
+  std::vector<ProgressPoint> written; // increasing in both fields
+  std::vector<ReadStep> steps;
+  Cycles release = 0;
+  Cycles done = 0;
+
+  // Bytes of the output final at cycle `t`.
+  std::uint64_t written_by(Cycles t) const;
+  // First cycle at which at least `bytes` of the output are final.
+  Cycles time_written(std::uint64_t bytes) const;
+};
+
+// True when the two operands can share bytes (same space; scratchpads per core).
+bool same_memory(const TensorOperand& a, std::uint32_t core_a, const TensorOperand& b, std::uint32_t core_b);
+
+// Bytes of one granule of `granularity` along `shape`: "batch" and "channels"
+// cut the outermost dimension (N of NHWC, Co of weights), "rows" the next one
+// (H of NHWC); "tiles" is the producer engine's own step.
+std::uint64_t granule_bytes(const TensorOperand& t, const std::string& granularity, std::uint64_t tile_bytes);
+
+}  // namespace npusim

@@ -47,3 +47,16 @@ TEST_CASE("compiler: VGG-16 layers are never faster than their roofline", "[comp
 TEST_CASE("compiler: ResNet-50 split over four cores respects the roofline", "[compiler][roofline]") {
   check_roofline(run_workload("resnet50", "smp-2x2.json"), 72);
 }
+
+TEST_CASE("compiler: npusim run with no workload runs ResNet-50 and prints the layer table", "[compiler][e2e]") {
+  const std::string dir = scratch_dir("default-run");
+  auto a = run_npusim({"run", "--out", dir + "/a"});
+  INFO(a.output);
+  REQUIRE(a.status == 0);
+  CHECK_THAT(a.output, Catch::Contains("resnet50.json") && Catch::Contains("res5c_branch2c") &&
+                           Catch::Contains("achieved") && Catch::Contains("fc1000"));
+  auto b = run_npusim({"run", "--quiet", "--out", dir + "/b"});
+  REQUIRE(b.status == 0);
+  CHECK(read_text(dir + "/a/report.json") == read_text(dir + "/b/report.json"));
+  CHECK(run_npusim({"run", "--trace", "x.jsonl", "--workload", "y.json"}).status == 2);
+}

@@ -1,17 +1,17 @@
 #include <filesystem>
 #include <iostream>
-#include <sstream>
+#include <fstream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "sim/cli/BundledFiles.h"
 #include "sim/cli/Cli.h"
+#include "sim/common/InputError.h"
 #include "sim/compiler/TraceEmitter.h"
 #include "sim/compiler/TraceWriter.h"
 #include "sim/compiler/WorkloadReader.h"
 #include "sim/config/ConfigLoader.h"
-#include "sim/report/OutputDirectory.h"
 
 namespace npusim {
 
@@ -29,16 +29,25 @@ void compile(const CompileOptions& opt) {
   const Workload workload = read_workload(bundled_file(opt.workload));
   TraceEmitter emitter(workload, hw);
   const std::string dir = std::filesystem::path(opt.trace).parent_path().string();
-  // Built in memory and written atomically: a failed compile leaves no half trace behind.
-  std::ostringstream text;
-  text << header_line(emitter.header(), dir.empty() ? "." : dir).dump() << '\n';
-  Instruction inst;
+  // Streamed to a temporary file and renamed: memory stays flat and a failed compile
+  // leaves no half trace behind.
+  const std::string temp = opt.trace + ".partial";
   std::uint64_t count = 0;
-  while (emitter.next(inst)) {
-    text << instruction_line(inst).dump() << '\n';
-    ++count;
+  {
+    std::ofstream text(temp, std::ios::binary | std::ios::trunc);
+    if (!text) throw InputError(opt.trace, "", "cannot write the trace file");
+    text << header_line(emitter.header(), dir.empty() ? "." : dir).dump() << '\n';
+    Instruction inst;
+    while (emitter.next(inst)) {
+      text << instruction_line(inst).dump() << '\n';
+      ++count;
+    }
+    if (!text.flush()) {
+      std::filesystem::remove(temp);
+      throw InputError(opt.trace, "", "writing the trace file failed");
+    }
   }
-  write_file_atomically(opt.trace, text.str());
+  std::filesystem::rename(temp, opt.trace);
   if (opt.quiet) return;
   std::cout << fmt::format("{}: {} layers, batch {}, {} instructions -> {}\n", display_name(opt.workload),
                            workload.layers.size(), workload.batch, count, opt.trace);

@@ -7,6 +7,8 @@
 #include <map>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "e2e/NpusimProcess.h"
 #include "reference/ReferenceConv.h"
 #include "sim/compiler/Workload.h"
@@ -135,4 +137,30 @@ TEST_CASE("compiler: tiny net in functional mode equals the plain reference laye
   }
   // The data is not degenerate: the first conv has both signs before its ReLU clamps.
   CHECK(std::count(ref["conv1"].v.begin(), ref["conv1"].v.end(), 0) < std::ptrdiff_t(ref["conv1"].v.size()));
+}
+
+TEST_CASE("compiler: tiny net results do not depend on the tiling or the core count", "[compiler][e2e]") {
+  const std::string dir = scratch_dir("tiny-tilings");
+  // A small NRAM forces one-row bands and single buffers; four cores split the bands.
+  write_text(dir + "/small.json", "{\"extends\": \"" + source_path("configs/smp-2x2.json") +
+                                      "\", \"core\": {\"nram\": {\"capacity_bytes\": 2048}, "
+                                      "\"wram\": {\"capacity_bytes\": 8192}}}");
+  const std::vector<std::string> configs = {source_path("configs/default.json"), source_path("configs/smp-2x2.json"),
+                                            dir + "/small.json"};
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    auto r = run_npusim({"run", "--quiet", "--functional", "--workload", source_path("traces/workloads/tiny.json"),
+                         "--config", configs[i], "--out", dir + "/run" + std::to_string(i)});
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+  }
+  const auto report = nlohmann::json::parse(read_text(dir + "/run2/report.json"));
+  std::size_t single = 0;
+  for (const auto& row : report.at("workload").at("rows")) single += row.at("tiling").at("nram_buffers") == 1;
+  CHECK(single > 0);
+  for (const char* layer : {"conv1", "pool1", "dw2", "conv3", "add3", "relu3", "conv4", "pool4", "fc5"}) {
+    INFO("layer " << layer);
+    const std::string want = read_text(dir + "/run0/tensors/" + std::string(layer) + ".npy");
+    CHECK(read_text(dir + "/run1/tensors/" + std::string(layer) + ".npy") == want);
+    CHECK(read_text(dir + "/run2/tensors/" + std::string(layer) + ".npy") == want);
+  }
 }

@@ -63,6 +63,12 @@ TEST_CASE("scheduling: staged chain starts on the first finished row and follows
   CHECK(run.by_id.at(1).end > run.by_id.at(0).end);
   CHECK(run.by_id.at(2).end > run.by_id.at(1).end);
   CHECK(run.timeline.find("stage 1/8 #0") != std::string::npos);
+  // Both consumers were queued at cycle 0, so their waits are their start cycles.
+  const auto& sched = run.report.at("scheduling");
+  CHECK(sched.at("time_to_first_compute").at("first_cycles") == relu_start);
+  CHECK(sched.at("dependencies").at("by_engine_pair").at("load->vector").at("wait_cycles") == relu_start);
+  CHECK(sched.at("dependencies").at("by_engine_pair").at("vector->store").at("wait_cycles") == store_start);
+  CHECK(sched.at("dependencies").at("total").at("wait_cycles") == relu_start + store_start);
 }
 
 TEST_CASE("scheduling: two-phase chain gains nothing when the consumer reads every byte", "[scheduling]") {
@@ -104,6 +110,7 @@ TEST_CASE("scheduling: a load after a store starts once the store released the b
   CHECK(full.by_id.at(1).start == acked);
   CHECK(two.by_id.at(1).start == released);
   CHECK(two.by_id.at(1).start + m.row_cycles() + m.dram_latency == full.by_id.at(1).start);
+  CHECK(two.timeline.find("end flag #0") != std::string::npos);
 }
 
 TEST_CASE("scheduling: a load of the bytes a store writes waits for the store's completion", "[scheduling]") {

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "e2e/NpusimProcess.h"
 #include "sim/common/InputError.h"
@@ -85,4 +86,15 @@ TEST_CASE("compiler: a compiled SCALE-Sim table is a valid trace that runs on fo
                        "--out", dir + "/run"});
   INFO(r.output);
   CHECK(r.status == 0);
+}
+
+TEST_CASE("compiler: workload .npy data must exist and match the tensor", "[compiler][e2e]") {
+  const std::string dir = scratch_dir("npy-data");
+  write_text(dir + "/w.json", R"({"input":{"h":4,"w":4,"c":3,"file":"x.npy"},"layers":[{"name":"c","type":"conv","co":4,"k":1}]})");
+  auto missing = run_npusim({"run", "--quiet", "--workload", dir + "/w.json", "--out", dir + "/run"});
+  CHECK(missing.status == 2);
+  CHECK_THAT(missing.output, Catch::Contains("x.npy"));
+  write_text(dir + "/x.npy", "not a numpy file");
+  CHECK(run_npusim({"run", "--quiet", "--workload", dir + "/w.json", "--out", dir + "/run"}).status == 2);
+  CHECK_FALSE(std::filesystem::exists(dir + "/run"));
 }

@@ -39,7 +39,8 @@ struct EngineSetup {
 
 // One engine slot of a core (load DMA, store DMA, vector unit, matrix unit ...).
 // The controller pushes instructions into its bounded queue; one SC_THREAD runs
-// them in order, holding each at the head until its producers have completed.
+// them in order, holding each at the head until its producers release its first
+// step (full, two-phase or staged, seed004; see models/controller/README.md).
 // Subclasses only say what executing one instruction costs, by advancing
 // simulated time in `execute` — nothing here ticks every cycle.
 class Engine : public sc_core::sc_module {

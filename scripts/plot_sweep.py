@@ -16,9 +16,10 @@ import sys
 
 def number_or_text(value):
     try:
-        return float(value)
+        number = float(value)
     except ValueError:
         return value
+    return int(number) if number.is_integer() else number  # ticks read 8, not 8.0
 
 
 def read_rows(path):
@@ -74,7 +75,10 @@ def main():
         ax.plot(xs, ys, marker="o", label=f"{args.hue}={key}" if args.hue else None)
     if args.logx:
         ax.set_xscale("log", base=2)
-        ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())  # 16, not 2^4
+        # Tick at the swept values, written plainly (16, not 2^4).
+        ax.set_xticks(sorted({x for points in series.values() for x, _ in points}))
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     ax.set_xlabel(args.x)
     ax.set_ylabel(args.y)
     ax.set_title(args.title or f"{args.y} vs {args.x}")

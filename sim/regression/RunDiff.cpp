@@ -38,18 +38,22 @@ void flatten(const ordered_json& value, const std::string& name, Fields& out) {
   }
 }
 
-std::string singular(const std::string& key) {
-  if (key == "engines") return "engine";
-  if (key == "memories") return "memory";
-  if (key == "layers") return "layer";
-  return key;
+// Section names in the table; per-layer rows live in workload.rows.
+std::string section_name(const std::string& path) {
+  if (path == "engines") return "engine";
+  if (path == "memories") return "memory";
+  if (path == "layers" || path == "workload.rows") return "layer";
+  return path;
 }
 
 std::string item_key(const ordered_json& row, std::size_t index) {
-  for (const char* id : {"name", "id"}) {
+  for (const char* id : {"name", "id", "layer"}) {
     if (!row.contains(id)) continue;
     const auto& v = row.at(id);
-    return v.is_string() ? v.get<std::string>() : v.dump();
+    std::string key = v.is_string() ? v.get<std::string>() : v.dump();
+    // Rows of several cores may share a layer name.
+    if (row.contains("core") && std::string(id) == "layer") key = fmt::format("core{}:{}", row.at("core").dump(), key);
+    return key;
   }
   return fmt::format("#{}", index);
 }
@@ -65,27 +69,38 @@ bool is_object_array(const ordered_json& v) {
   return true;
 }
 
+Section object_array_section(const std::string& path, const ordered_json& rows) {
+  Section s{section_name(path), {}, nullptr};
+  for (std::size_t i = 0; i < rows.size(); ++i) s.keys.push_back(item_key(rows[i], i));
+  const ordered_json* table = &rows;
+  s.fields = [table](std::size_t i) {
+    Fields f;
+    flatten((*table)[i], "", f);
+    return f;
+  };
+  return s;
+}
+
+// Arrays of objects (engines, memories, workload.rows, ...) become sections
+// matched row by row; every other number is a total.
+void collect(const std::string& path, const ordered_json& value, std::vector<Section>& sections, Fields& totals) {
+  if (is_object_array(value)) {
+    sections.push_back(object_array_section(path, value));
+  } else if (value.is_object()) {
+    for (const auto& [k, v] : value.items()) collect(path + "." + k, v, sections, totals);
+  } else {
+    flatten(value, path, totals);
+  }
+}
+
 std::vector<Section> report_sections(const ordered_json& report) {
   std::vector<Section> sections;
-  Section totals{"total", {""}, nullptr};
   Fields total_fields;
   for (const auto& [key, value] : report.items()) {
-    if (is_duplicate_section(key) || key == "schema_version") continue;
-    if (is_object_array(value)) {
-      Section s{singular(key), {}, nullptr};
-      for (std::size_t i = 0; i < value.size(); ++i) s.keys.push_back(item_key(value[i], i));
-      const ordered_json* rows = &value;
-      s.fields = [rows](std::size_t i) {
-        Fields f;
-        flatten((*rows)[i], "", f);
-        return f;
-      };
-      sections.push_back(std::move(s));
-    } else if (!value.is_string()) {
-      flatten(value, key, total_fields);
-    }
+    if (is_duplicate_section(key) || key == "schema_version" || value.is_string()) continue;
+    collect(key, value, sections, total_fields);
   }
-  totals.fields = [total_fields](std::size_t) { return total_fields; };
+  Section totals{"total", {""}, [total_fields](std::size_t) { return total_fields; }};
   sections.insert(sections.begin(), std::move(totals));
   return sections;
 }

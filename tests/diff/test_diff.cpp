@@ -114,7 +114,7 @@ TEST_CASE("diff compares layer rows by name and notices added and removed rows",
                     {"layers", {{{"name", "conv1"}, {"cycles", 63}}, {{"name", "fc"}, {"cycles", 37}}}}};
   npusim::DiffOptions options;
   auto result = npusim::diff_runs(outputs(a, "10"), outputs(b, "10"), options);
-  REQUIRE(result.differences.size() == 4);  // conv1 changed, pool1 gone (2 fields), fc new (2 fields)
+  REQUIRE(result.differences.size() == 5);  // conv1 changed, pool1 gone (2 fields), fc new (2 fields)
   const auto& changed = result.differences[0];
   CHECK(changed.section == "layer");
   CHECK(changed.item == "conv1");
@@ -128,9 +128,9 @@ TEST_CASE("diff compares layer rows by name and notices added and removed rows",
     options.metrics = {"cycles"};
     options.tolerance_pct = 5.0;
     auto within = npusim::diff_runs(outputs(a, "10"), outputs(b, "10"), options);
-    CHECK(within.differences.size() == 3);  // conv1 is now within; added/removed rows stay
+    CHECK(within.differences.size() == 2);  // conv1 is now within; the removed and added rows stay
     options.tolerance_pct = 4.9;
-    CHECK(npusim::diff_runs(outputs(a, "10"), outputs(b, "10"), options).differences.size() == 4);
+    CHECK(npusim::diff_runs(outputs(a, "10"), outputs(b, "10"), options).differences.size() == 3);
   }
   SECTION("instruction timings are compared by id") {
     auto timing = npusim::diff_runs(outputs(a, "10"), outputs(a, "12"), options);
@@ -145,4 +145,20 @@ TEST_CASE("diff compares layer rows by name and notices added and removed rows",
     ordered_json one = {{"total_cycles", 1}};
     CHECK(npusim::diff_runs(outputs(zero, ""), outputs(one, ""), options).differences.size() == 1);
   }
+}
+
+TEST_CASE("diff lists per-layer rows of a workload run by layer name", "[diff]") {
+  const std::string dir = scratch_dir("diff-layers");
+  const std::string tiny = source_path("traces/workloads/tiny.json");
+  for (const auto& [name, config] : {std::pair<std::string, std::string>{"a", source_path("configs/default.json")},
+                                     {"b", four_slave_config(dir)}}) {
+    auto r = run_npusim({"run", "--quiet", "--config", config, "--workload", tiny, "--out", dir + "/" + name});
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+  }
+  auto r = run_npusim({"diff", dir + "/a", dir + "/b", "--metric", "cycles", "--max-rows", "0"});
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK(r.output.find("\n  layer ") != std::string::npos);  // workload.rows, matched by name
+  CHECK(r.output.find(" conv1 ") != std::string::npos);
 }

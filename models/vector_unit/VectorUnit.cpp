@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #include "models/kernel/SimTime.h"
 #include "models/scratchpad/Scratchpad.h"
@@ -71,14 +72,37 @@ std::vector<std::uint64_t> VectorUnit::chunk_bounds(const TensorOperand& out) co
   return bounds;
 }
 
+// Input rows under the windows of output rows [first, last) of a pool or
+// dwconv, as a byte range of its feature map (rows are counted over n * ho).
+static std::pair<std::uint64_t, std::uint64_t> window_rows(const Instruction& inst, std::uint64_t first, std::uint64_t last) {
+  const WindowGeometry g = window_of(inst);
+  const TensorOperand& in = inst.inputs.at(0);
+  const std::uint64_t ho = std::max<std::uint64_t>(1, g.ho());
+  const std::uint64_t row_bytes = std::uint64_t(g.wi) * g.c * dtype_size(in.dtype);
+  auto input_row = [&](std::uint64_t r, bool end) {
+    const std::int64_t top = std::int64_t(r % ho) * g.sh - g.pad_top + (end ? std::int64_t(g.kh) : 0);
+    return (r / ho) * g.hi + std::uint64_t(std::clamp<std::int64_t>(top, 0, g.hi));
+  };
+  return {in.offset + input_row(first, false) * row_bytes, in.offset + input_row(last - 1, true) * row_bytes};
+}
+
 std::vector<ReadStep> VectorUnit::read_steps(const Instruction& inst) {
   const TensorOperand& out = inst.outputs.at(0);
   const auto bounds = chunk_bounds(out);
+  const bool windowed = window_taps(inst) > 0;
+  const std::uint64_t out_row = granule_bytes(out, "rows", 0);
   std::vector<ReadStep> steps;
   for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
     ReadStep step;
-    for (const auto& in : inst.inputs) {
+    for (std::size_t i = 0; i < inst.inputs.size(); ++i) {
+      const TensorOperand& in = inst.inputs[i];
+      // Element-wise ops read the matching slice; a window op reads the rows
+      // under its windows (the halo too) and its weights whole.
       auto [begin, end] = slice(in, out, bounds[c], bounds[c + 1]);
+      if (windowed) {
+        std::tie(begin, end) = i == 0 ? window_rows(inst, bounds[c] / out_row, (bounds[c + 1] + out_row - 1) / out_row)
+                                      : std::make_pair(in.offset, in.end());
+      }
       step.reads.push_back({&in, begin, end});
     }
     steps.push_back(std::move(step));

@@ -51,3 +51,15 @@ TEST_CASE("scheduling: a staged conv starts once the rows of its first window ar
   CHECK(staged.by_id.at(3).end > staged.by_id.at(2).end);
   CHECK(staged.total_cycles() < full.total_cycles());
 }
+
+TEST_CASE("scheduling: a staged pool waits for the halo rows of its first window", "[scheduling]") {
+  TestMachine m;
+  const std::vector<std::uint64_t> in_shape = {1, kH, kW, kC};
+  nlohmann::json pool = instruction(1, "pool", tensor("nram", 0, in_shape), tensor("nram", 8192, {1, kH - 2, kW - 2, kC}),
+                                    {dependency(0, "staged", "rows")});
+  pool["params"] = {{"kernel", {kK, kK}}, {"stride", {1, 1}}, {"padding", {0, 0, 0, 0}}, {"mode", "max"}};
+  auto run = run_trace("sched-pool", m, {instruction(0, "load", tensor("dram", 0, in_shape), tensor("nram", 0, in_shape)), pool});
+  REQUIRE(run.status == 0);
+  // Output row 0 needs input rows 0..kK-1: not row 0 alone.
+  CHECK(run.by_id.at(1).start == row_final(m, 0, kK - 1));
+}

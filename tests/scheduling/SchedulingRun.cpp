@@ -19,6 +19,7 @@ std::string TestMachine::config_json() const {
         {"load_dma", {{"bytes_per_cycle", dma_bytes_per_cycle}, {"setup_cycles", 0}, {"segment_bytes", segment_bytes}}},
         {"store_dma", {{"bytes_per_cycle", store_bytes_per_cycle ? store_bytes_per_cycle : dma_bytes_per_cycle}, {"setup_cycles", 0}, {"segment_bytes", segment_bytes}}},
         {"vector", {{"bytes_per_cycle", vector_bytes_per_cycle}, {"pipeline_latency", vector_latency}}}}}};
+  if (!dependency_mode.empty()) c["core"]["controller"]["dependency_mode"] = dependency_mode;
   return c.dump(2);
 }
 

@@ -41,6 +41,12 @@ TEST_CASE("scheduling: the run-wide override gives the same cycles as declaring 
   CHECK(forced.total_cycles() == declared.total_cycles());
   CHECK(back.total_cycles() == full.total_cycles());
   CHECK(forced.report.at("scheduling").at("dependencies").at("mode_override") == "staged");
+
+  TestMachine configured = m;  // the same override from the config instead of the flag
+  configured.dependency_mode = "staged";
+  auto from_config = run_trace("sched-config-staged", configured, tiled_relu_layer(m, 2, 8, "full"));
+  REQUIRE(from_config.status == 0);
+  CHECK(from_config.total_cycles() == declared.total_cycles());
 }
 
 TEST_CASE("scheduling: on a compute-bound layer staged is within 5% of the compute bound", "[scheduling]") {

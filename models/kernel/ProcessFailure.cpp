@@ -10,6 +10,9 @@ std::exception_ptr parked;
 
 void park_process_failure(std::exception_ptr failure) {
   if (!parked) parked = failure;
+  // The failure is reported once by the CLI; SystemC's own "stopped by user"
+  // note would be a second, confusing message.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_stop();
 }
 

@@ -137,7 +137,6 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instructi
   const Cycles start = now_cycles();
   const std::uint64_t tiles = std::max<std::uint64_t>(1, plan.tiles);
   const TensorOperand& ifmap = inst.inputs.at(0);
-  const TensorOperand& weights = inst.inputs.at(1);
   const TensorOperand& ofmap = inst.outputs.at(0);
   const std::uint64_t out_rows = std::uint64_t(std::max<std::uint32_t>(1, plan.layer.n)) * std::max<std::uint32_t>(1, plan.ho);
   Schedule schedule;
@@ -150,8 +149,9 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instructi
     const Cycles begin = std::max(t, step_gate(i));
     Cycles inputs = std::max(nram_->access(now, begin, ifmap.offset, rows, false),
                              broadcast_bus_.reserve(now, begin, rows, false));
-    Cycles weights_in = std::max(wram_->access(now, begin, weights.offset, wrows, false),
-                                 distribution_bus_.reserve(now, begin, wrows, false));
+    // Each slave reads its own WRAM region (seed000 ¶72) over its own link, so weight
+    // distribution is limited by the distribution paths, not by the DMA-facing WRAM port.
+    Cycles weights_in = distribution_bus_.reserve(now, begin, wrows, false);
     const Cycles planned_end = start + plan.cycles.total * (i + 1) / tiles;
     const Cycles tile_cycles = planned_end - (start + plan.cycles.total * i / tiles);
     const Cycles compute_end = std::max(planned_end + shift, begin + tile_cycles);

@@ -109,6 +109,8 @@ std::vector<Section> report_sections(const ordered_json& report) {
 ordered_json csv_value(const std::string& cell) {
   if (!cell.empty()) {
     char* end = nullptr;
+    const long long whole = std::strtoll(cell.c_str(), &end, 10);
+    if (end == cell.c_str() + cell.size()) return whole;  // shown as written, "3131" not "3131.0"
     double d = std::strtod(cell.c_str(), &end);
     if (end == cell.c_str() + cell.size() && std::isfinite(d)) return d;
   }

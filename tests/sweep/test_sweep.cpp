@@ -1,8 +1,16 @@
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
+#include <thread>
 #include <map>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "e2e/NpusimProcess.h"
@@ -118,6 +126,52 @@ TEST_CASE("a resumed sweep reruns only the points that are not complete", "[swee
 
   auto again = sweep(spec, out);
   CHECK(again.output.find("3 points: 0 run, 3 skipped") != std::string::npos);
+}
+
+namespace {
+
+std::size_t complete_points(const std::string& out) {
+  std::size_t n = 0;
+  if (!fs::exists(out + "/points")) return n;
+  for (const auto& e : fs::directory_iterator(out + "/points"))
+    n += fs::exists(e.path() / "report.json") && fs::exists(e.path() / "config.json") &&
+         fs::exists(e.path() / "point.json");
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a sweep killed mid-way resumes without rerunning finished points", "[sweep]") {
+  const std::string dir = scratch_dir("sweep-kill");
+  const std::string out = dir + "/out";
+  const std::string spec = write_tiny_spec(dir, json::array({slaves_axis({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})}));
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);  // its own group, so the kill below also takes the running point
+    const int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, STDOUT_FILENO);
+    dup2(devnull, STDERR_FILENO);
+    execl(NPUSIM_BINARY, "npusim", "sweep", spec.c_str(), "-j", "1", "--out", out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (complete_points(out) < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  kill(-pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const std::size_t finished = complete_points(out);
+  INFO("finished before the kill: " << finished);
+  REQUIRE(finished >= 2);
+  REQUIRE(finished < 12);  // killed mid-way, not after the end
+  CHECK_FALSE(fs::exists(out + "/results.csv"));
+
+  auto resumed = sweep(spec, out);
+  CHECK(resumed.output.find(fmt::format("12 points: {} run, {} skipped", 12 - finished, finished)) != std::string::npos);
+  const Results results = read_results(out);
+  REQUIRE(results.table.rows.size() == 12);
+  for (std::size_t i = 0; i < 12; ++i) CHECK(results.cell(i, "status") == "ok");
 }
 
 TEST_CASE("invalid sweep points are failed rows and the sweep finishes", "[sweep]") {

@@ -13,11 +13,6 @@ std::string port_name(const EngineSetup& s, const char* bus) {
   return "core" + std::to_string(s.core) + ".matrix." + bus;
 }
 
-std::uint32_t param_at(const nlohmann::json& params, const char* key, std::size_t i, std::uint32_t fallback) {
-  if (!params.contains(key)) return fallback;
-  return params.at(key).at(i).get<std::uint32_t>();
-}
-
 // Spreads `total` over `parts` pieces; piece i gets its fair share (no loss).
 std::uint64_t share(std::uint64_t total, std::uint64_t parts, std::uint64_t i) {
   return total * (i + 1) / parts - total * i / parts;
@@ -35,12 +30,12 @@ ConvShape conv_shape_of(const Instruction& inst) {
   s.co = static_cast<std::uint32_t>(w.at(0));
   s.kh = static_cast<std::uint32_t>(w.at(1));
   s.kw = static_cast<std::uint32_t>(w.at(2));
-  s.sh = param_at(inst.params, "stride", 0, 1);
-  s.sw = param_at(inst.params, "stride", 1, 1);
-  s.pad_top = param_at(inst.params, "padding", 0, 0);
-  s.pad_bottom = param_at(inst.params, "padding", 1, 0);
-  s.pad_left = param_at(inst.params, "padding", 2, 0);
-  s.pad_right = param_at(inst.params, "padding", 3, 0);
+  s.sh = param_element(inst.params, "stride", 0, 1);
+  s.sw = param_element(inst.params, "stride", 1, 1);
+  s.pad_top = param_element(inst.params, "padding", 0, 0);
+  s.pad_bottom = param_element(inst.params, "padding", 1, 0);
+  s.pad_left = param_element(inst.params, "padding", 2, 0);
+  s.pad_right = param_element(inst.params, "padding", 3, 0);
   s.element_bytes = static_cast<std::uint32_t>(dtype_size(inst.inputs.at(0).dtype));
   return s;
 }

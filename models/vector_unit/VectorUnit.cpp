@@ -11,14 +11,6 @@
 
 namespace npusim {
 
-namespace {
-
-std::uint32_t param_at(const nlohmann::json& params, const char* key, std::size_t i, std::uint32_t fallback) {
-  return params.contains(key) ? params.at(key).at(i).get<std::uint32_t>() : fallback;
-}
-
-}  // namespace
-
 // Window of a pool or dwconv instruction; the kernel size of dwconv comes from its weights [kh kw c].
 WindowGeometry window_of(const Instruction& inst) {
   const auto& x = inst.inputs.at(0).shape;
@@ -28,14 +20,14 @@ WindowGeometry window_of(const Instruction& inst) {
   g.wi = std::uint32_t(x.at(2));
   g.c = std::uint32_t(x.at(3));
   const bool weighted = inst.inputs.size() > 1;
-  g.kh = weighted ? std::uint32_t(inst.inputs[1].shape.at(0)) : param_at(inst.params, "kernel", 0, 1);
-  g.kw = weighted ? std::uint32_t(inst.inputs[1].shape.at(1)) : param_at(inst.params, "kernel", 1, 1);
-  g.sh = param_at(inst.params, "stride", 0, 1);
-  g.sw = param_at(inst.params, "stride", 1, 1);
-  g.pad_top = param_at(inst.params, "padding", 0, 0);
-  g.pad_bottom = param_at(inst.params, "padding", 1, 0);
-  g.pad_left = param_at(inst.params, "padding", 2, 0);
-  g.pad_right = param_at(inst.params, "padding", 3, 0);
+  g.kh = weighted ? std::uint32_t(inst.inputs[1].shape.at(0)) : param_element(inst.params, "kernel", 0, 1);
+  g.kw = weighted ? std::uint32_t(inst.inputs[1].shape.at(1)) : param_element(inst.params, "kernel", 1, 1);
+  g.sh = param_element(inst.params, "stride", 0, 1);
+  g.sw = param_element(inst.params, "stride", 1, 1);
+  g.pad_top = param_element(inst.params, "padding", 0, 0);
+  g.pad_bottom = param_element(inst.params, "padding", 1, 0);
+  g.pad_left = param_element(inst.params, "padding", 2, 0);
+  g.pad_right = param_element(inst.params, "padding", 3, 0);
   return g;
 }
 

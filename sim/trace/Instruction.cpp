@@ -26,4 +26,10 @@ std::uint64_t TensorOperand::elements() const {
   return n;
 }
 
+std::uint32_t param_element(const nlohmann::json& params, const char* key, std::size_t index,
+                            std::uint32_t fallback) {
+  if (!params.contains(key)) return fallback;
+  return params.at(key).at(index).get<std::uint32_t>();
+}
+
 }  // namespace npusim

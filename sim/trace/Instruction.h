@@ -50,4 +50,9 @@ struct Instruction {
   std::uint64_t line = 0;                // line in the trace file, for messages
 };
 
+// Element `index` of the integer list `key` in an instruction's params (e.g.
+// stride[1]), or `fallback` when the key is absent; the reader has checked types.
+std::uint32_t param_element(const nlohmann::json& params, const char* key, std::size_t index,
+                            std::uint32_t fallback);
+
 }  // namespace npusim

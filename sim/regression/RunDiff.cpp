@@ -93,15 +93,27 @@ void collect(const std::string& path, const ordered_json& value, std::vector<Sec
   }
 }
 
+Section single_item_section(const std::string& name, Fields fields) {
+  return Section{name, {""}, [fields = std::move(fields)](std::size_t) { return fields; }};
+}
+
+// Top-level numbers are the "total" section; each top-level object (scheduling,
+// workload, ...) is a section of its own, so its long field names stay short.
 std::vector<Section> report_sections(const ordered_json& report) {
   std::vector<Section> sections;
   Fields total_fields;
   for (const auto& [key, value] : report.items()) {
     if (is_duplicate_section(key) || key == "schema_version" || value.is_string()) continue;
-    collect(key, value, sections, total_fields);
+    if (!value.is_object()) {
+      collect(key, value, sections, total_fields);
+      continue;
+    }
+    Fields own;
+    collect(key, value, sections, own);
+    for (auto& field : own) field.first = field.first.substr(key.size() + 1);
+    if (!own.empty()) sections.push_back(single_item_section(key, std::move(own)));
   }
-  Section totals{"total", {""}, [total_fields](std::size_t) { return total_fields; }};
-  sections.insert(sections.begin(), std::move(totals));
+  sections.insert(sections.begin(), single_item_section("total", std::move(total_fields)));
   return sections;
 }
 

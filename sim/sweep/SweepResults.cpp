@@ -107,7 +107,19 @@ Cells point_cells(const std::string& dir) {
   return cells;
 }
 
+const std::vector<std::string> kPointColumns = {"index", "point", "status", "error"};
+
+bool is_chip_column(const std::string& column) {
+  return column.rfind("util.", 0) == 0 || column.rfind("bw.", 0) == 0;
+}
+
 }  // namespace
+
+bool is_results_column(const std::string& name) {
+  for (const auto* list : {&kPointColumns, &kFixedMetrics})
+    if (std::find(list->begin(), list->end(), name) != list->end()) return true;
+  return is_chip_column(name);
+}
 
 std::string results_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points, const std::string& points_dir) {
   std::vector<Cells> rows;
@@ -115,7 +127,7 @@ std::string results_csv(const SweepSpec& spec, const std::vector<SweepPoint>& po
   for (const auto& p : points) {
     rows.push_back(point_cells((fs::path(points_dir) / p.name).string()));
     for (const auto& [column, value] : rows.back())
-      if (column.rfind("util.", 0) == 0 || column.rfind("bw.", 0) == 0) extra_columns.insert(column);
+      if (is_chip_column(column)) extra_columns.insert(column);
   }
   std::vector<std::string> header = {"index", "point"};
   for (const auto& axis : spec.axes) header.push_back(axis.name);

@@ -16,6 +16,9 @@ inline constexpr const char* kErrorFile = "error.txt";     // why a failed point
 // index order: axis values, status ok|failed, error, total_cycles, time_us,
 // macs, mac_utilization, dram_bytes, dram_bw_utilization, then util.<engine>
 // and bw.<bus> columns (the union over all points, sorted).
+// True for a column results.csv fills itself; an axis may not take such a name.
+bool is_results_column(const std::string& name);
+
 std::string results_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points, const std::string& points_dir);
 
 }  // namespace npusim

@@ -7,6 +7,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/regression/RunOutputs.h"
+#include "sim/sweep/SweepResults.h"
 
 namespace npusim {
 
@@ -115,6 +116,10 @@ SweepSpec load_sweep_spec(const std::string& path) {
   std::set<std::string> names;
   for (std::size_t i = 0; i < doc.at("axes").size(); ++i) {
     spec.axes.push_back(reader.axis(doc.at("axes")[i], i));
+    if (is_results_column(spec.axes.back().name))
+      reader.fail(fmt::format("/axes/{}/name", i),
+                  fmt::format("'{}' is a results.csv column already; give the axis another \"name\"",
+                              spec.axes.back().name));
     if (!names.insert(spec.axes.back().name).second)
       reader.fail(fmt::format("/axes/{}", i), fmt::format("axis name '{}' is used twice", spec.axes.back().name));
   }

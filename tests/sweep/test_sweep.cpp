@@ -225,6 +225,9 @@ TEST_CASE("zip mode pairs axis values; spec errors are bad input", "[sweep]") {
   missing["trace"] = "no-such-trace.jsonl";
   expect_bad(missing, "/trace: no such file");
   expect_bad(json::array(), "expected a JSON object");
+  json shadowing = spec;
+  shadowing["axes"][0]["name"] = "status";
+  expect_bad(shadowing, "'status' is a results.csv column already");
 }
 
 TEST_CASE("plot_sweep.py draws PNG and SVG charts from results.csv", "[sweep]") {

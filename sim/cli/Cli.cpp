@@ -15,10 +15,15 @@ const char* kDescription =
 
 const char* kFooter =
     "\nExamples:\n"
+    "  npusim run                                    ResNet-50 on the default chip, per-layer table\n"
+    "  npusim run --workload traces/workloads/tiny.json --functional --out runs/tiny\n"
+    "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu\n"
     "  npusim validate configs/default.json          print the fully resolved config\n"
     "  npusim validate traces/examples/relu.jsonl    check a trace line by line\n"
-    "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu\n"
     "  npusim explain --layer hi=56,wi=56,ci=64,co=64,kh=3,kw=3,pad=1\n"
+    "  npusim compile --workload traces/workloads/resnet50.json -o resnet50.jsonl\n"
+    "  npusim sweep configs/sweeps/conv-slaves.json --out runs/sweep\n"
+    "  npusim diff runs/a runs/b --tolerance 1       exit 1 when something moved by more than 1%\n"
     "\nRun `npusim COMMAND --help` for the options of one command.\n"
     "Exit status: 0 ok, 1 difference found (diff), 2 bad input, 3 internal error.\n";
 }  // namespace

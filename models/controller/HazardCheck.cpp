@@ -33,8 +33,8 @@ void check_reads(const Progress& reader, const Progress& writer) {
   for (const ReadStep& step : reader.steps) {
     for (const ReadRange& r : step.reads) {
       if (!same_memory(*r.operand, reader.core, out, writer.core)) continue;
-      if (r.end <= out.offset || r.begin >= out.end()) continue;
-      const std::uint64_t need = std::min(r.end, out.end()) - out.offset;
+      if (!out.touches(r.begin, r.end)) continue;
+      const std::uint64_t need = out.bytes_before(r.end);
       const std::uint64_t have = writer.written_by(step.read_start);
       if (have >= need) continue;
       fail(reader, fmt::format("{} reads {} bytes [{}, {}) at cycle {}, but {} has made only {} of the {} bytes it "
@@ -53,13 +53,13 @@ void check_overwrites(const Progress& writer, const Progress& reader) {
   for (const ReadStep& step : reader.steps) {
     for (const ReadRange& r : step.reads) {
       if (!same_memory(*r.operand, reader.core, out, writer.core)) continue;
-      if (r.end <= out.offset || r.begin >= out.end()) continue;
-      const std::uint64_t first = std::max(r.begin, out.offset) - out.offset;
+      if (!out.touches(r.begin, r.end)) continue;
+      const std::uint64_t first = out.bytes_before(r.begin);
       const Cycles overwritten = writer.time_written(first + 1);
       if (overwritten >= step.read_done) continue;
       fail(writer, fmt::format("{} overwrites {} bytes from offset {} at cycle {}, but {} still reads them until "
                                "cycle {}; {}",
-                               describe(writer), address_space_name(out.space), out.offset + first, overwritten,
+                               describe(writer), address_space_name(out.space), out.address_of(first), overwritten,
                                describe(reader), step.read_done, declared(writer, reader.id)));
     }
   }

@@ -16,8 +16,7 @@ namespace npusim {
 namespace {
 
 bool overlaps(const ReadRange& r, std::uint32_t core, const Progress& p) {
-  return p.writes && same_memory(*r.operand, core, p.output, p.core) && r.end > p.output.offset &&
-         r.begin < p.output.end();
+  return p.writes && same_memory(*r.operand, core, p.output, p.core) && p.output.touches(r.begin, r.end);
 }
 
 // Output bytes of `p` a read of `r` waits for under a staged dependency. The
@@ -27,11 +26,10 @@ std::uint64_t staged_need(const ReadRange& r, const Progress& p, const std::stri
   const TensorOperand& out = p.output;
   if (granularity == "tiles") {
     const std::uint64_t g = granule_bytes(out, granularity, p.tile_bytes);
-    const std::uint64_t rel_end = std::min(r.end, out.end()) - out.offset;
-    return std::min(out.bytes(), (rel_end + g - 1) / g * g);
+    return std::min(out.bytes(), (out.bytes_before(r.end) + g - 1) / g * g);
   }
   const std::uint64_t mine = granule_bytes(*r.operand, granularity, 0);
-  const std::uint64_t index = (r.end - 1 - std::min(r.end - 1, r.operand->offset)) / mine;
+  const std::uint64_t index = (std::max<std::uint64_t>(r.operand->bytes_before(r.end), 1) - 1) / mine;
   return std::min(out.bytes(), (index + 1) * granule_bytes(out, granularity, 0));
 }
 
@@ -75,7 +73,7 @@ std::vector<Cycles> Scoreboard::step_gates(const Instruction& consumer, const st
       for (const ReadRange& r : s.reads)
         if (overlaps(r, consumer.core, p)) {
           shares_bytes = true;
-          whole_need = std::max(whole_need, std::min(r.end, p.output.end()) - p.output.offset);
+          whole_need = std::max(whole_need, p.output.bytes_before(r.end));
         }
     for (std::size_t i = 0; i < gates.size(); ++i) {
       Cycles g = p.done;

@@ -35,13 +35,14 @@ tlm_utils::simple_initiator_socket<DmaEngine>& DmaEngine::port_for(AddressSpace 
 }
 
 Cycles DmaEngine::transfer(tlm_utils::simple_initiator_socket<DmaEngine>& port, tlm::tlm_command cmd,
-                           std::uint64_t address, std::uint64_t bytes, Cycles earliest) {
+                           std::uint64_t address, std::uint64_t bytes, std::uint64_t bounce_at,
+                           Cycles earliest) {
   tlm::tlm_generic_payload trans;
   trans.set_command(cmd);
   trans.set_address(address);
   trans.set_data_length(static_cast<unsigned int>(bytes));
   trans.set_streaming_width(static_cast<unsigned int>(bytes));
-  trans.set_data_ptr(bounce_.empty() ? nullptr : bounce_.data());
+  trans.set_data_ptr(bounce_.empty() ? nullptr : bounce_.data() + bounce_at);
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const Cycles now = now_cycles();
   sc_core::sc_time delay = cycles_to_time(earliest - now);
@@ -51,16 +52,56 @@ Cycles DmaEngine::transfer(tlm_utils::simple_initiator_socket<DmaEngine>& port, 
   return now + to_cycles(delay);
 }
 
-// One step per segment: the segment of the source it reads.
+namespace {
+
+// Calls fn(address, first, count) for each contiguous run of the tensor bytes
+// [begin, end) (element order): one run for a dense tensor, one per innermost
+// row touched for a pitched one.
+template <typename Fn>
+void for_each_run(const TensorOperand& t, std::uint64_t begin, std::uint64_t end, Fn&& fn) {
+  if (t.dense()) {
+    fn(t.offset + begin, begin, end - begin);
+    return;
+  }
+  const std::uint64_t row = t.row_bytes();
+  for (std::uint64_t at = begin; at < end;) {
+    const std::uint64_t count = std::min(end, (at / row + 1) * row) - at;
+    fn(t.address_of(at), at, count);
+    at += count;
+  }
+}
+
+}  // namespace
+
+// One step per segment: the part of the source it reads.
 std::vector<ReadStep> DmaEngine::read_steps(const Instruction& inst) {
   const TensorOperand& src = inst.inputs.at(0);
   std::vector<ReadStep> steps;
   for (std::uint64_t offset = 0; offset < src.bytes(); offset += cfg_.segment_bytes) {
+    const std::uint64_t last = std::min(src.bytes(), offset + cfg_.segment_bytes) - 1;
     ReadStep step;
-    step.reads.push_back({&src, src.offset + offset, std::min(src.end(), src.offset + offset + cfg_.segment_bytes)});
+    step.reads.push_back({&src, src.address_of(offset), src.address_of(last) + 1});
     steps.push_back(std::move(step));
   }
   return steps;
+}
+
+// Moves tensor bytes [begin, begin + bytes) of src to dst, one TLM transaction per
+// contiguous run on each side; returns when the last write lands. `arrived`
+// receives when the last read has left the source.
+Cycles DmaEngine::move_segment(const TensorOperand& src, const TensorOperand& dst, std::uint64_t begin,
+                               std::uint64_t bytes, Cycles issue, Cycles& arrived) {
+  arrived = issue;
+  for_each_run(src, begin, begin + bytes, [&](std::uint64_t address, std::uint64_t first, std::uint64_t count) {
+    arrived = std::max(arrived, transfer(port_for(src.space), tlm::TLM_READ_COMMAND, address, count,
+                                         first - begin, issue));
+  });
+  Cycles done = arrived;
+  for_each_run(dst, begin, begin + bytes, [&](std::uint64_t address, std::uint64_t first, std::uint64_t count) {
+    done = std::max(done, transfer(port_for(dst.space), tlm::TLM_WRITE_COMMAND, address, count, first - begin,
+                                   arrived));
+  });
+  return done;
 }
 
 Engine::Work DmaEngine::execute(const Instruction& inst) {
@@ -70,7 +111,7 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
   if (dst.bytes() != total)
     throw std::logic_error("DMA instruction " + std::to_string(inst.id) + ": source and destination sizes differ");
 
-  std::uint64_t read = 0, written = 0;
+  std::uint64_t moved = 0;
   Cycles issue = now_cycles() + cfg_.setup_cycles;
   Schedule schedule;
   schedule.tile_bytes = cfg_.segment_bytes;
@@ -80,17 +121,16 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
     const std::uint64_t bytes = std::min<std::uint64_t>(cfg_.segment_bytes, total - offset);
     // A staged segment waits for the producer stages it reads.
     issue = std::max(issue, step_gate(step));
-    Cycles arrived = transfer(port_for(src.space), tlm::TLM_READ_COMMAND, src.offset + offset, bytes, issue);
-    done = std::max(done, transfer(port_for(dst.space), tlm::TLM_WRITE_COMMAND, dst.offset + offset, bytes, arrived));
+    Cycles arrived = issue;
+    done = std::max(done, move_segment(src, dst, offset, bytes, issue, arrived));
     released = std::max(released, arrived);
     schedule.reads.emplace_back(issue, arrived);
     schedule.written.push_back({done, offset + bytes});
-    read += bytes;
-    written += bytes;
+    moved += bytes;
     issue += static_cast<Cycles>(std::ceil(static_cast<double>(bytes) / cfg_.bytes_per_cycle));
   }
   // Invariant from the product brief: every transfer delivers what it took.
-  if (read != written || written != total) throw std::logic_error("DMA byte count mismatch");
+  if (moved != total) throw std::logic_error("DMA byte count mismatch");
   // Two-phase end flag: the last segment has left the source (for a store, the
   // data sits in the bus buffer); the destination's acknowledgement comes later.
   schedule.release = released;

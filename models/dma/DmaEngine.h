@@ -10,10 +10,11 @@ namespace npusim {
 
 // A core's load DMA or store DMA (seed000 §1.3, DMA 333). Both move one tensor
 // between DRAM and a scratchpad; they differ only in direction, which the trace
-// operands already give. A transfer is cut into segments issued back to back at
-// the DMA's own rate; every segment is a TLM read from the source followed by a
-// TLM write to the destination, so DRAM channels, routing hops and the
-// scratchpad port all shape the time.
+// operands already give. A transfer is cut into segments issued back to back
+// at the DMA's own rate; every segment is TLM reads from the source followed by
+// TLM writes to the destination, so DRAM channels, routing hops and the
+// scratchpad port all shape the time. The DRAM side may be a pitched window of
+// a wider tensor (a channel block of an NHWC map): one transaction per row.
 class DmaEngine : public Engine {
  public:
   tlm_utils::simple_initiator_socket<DmaEngine> dram_port;
@@ -31,7 +32,9 @@ class DmaEngine : public Engine {
  private:
   tlm_utils::simple_initiator_socket<DmaEngine>& port_for(AddressSpace space);
   Cycles transfer(tlm_utils::simple_initiator_socket<DmaEngine>& port, tlm::tlm_command cmd,
-                  std::uint64_t address, std::uint64_t bytes, Cycles earliest);
+                  std::uint64_t address, std::uint64_t bytes, std::uint64_t bounce_at, Cycles earliest);
+  Cycles move_segment(const TensorOperand& src, const TensorOperand& dst, std::uint64_t begin, std::uint64_t bytes,
+                      Cycles issue, Cycles& arrived);
 
   DmaConfig cfg_;
   std::vector<std::uint8_t> bounce_;  // one segment in flight (functional runs)

@@ -144,13 +144,8 @@ void TraceEmitter::add_bindings() {
   }
 }
 
-void TraceEmitter::require_exact_layouts() const {
+void TraceEmitter::require_functional_support() const {
   for (const auto& c : layers_) {
-    if (c.tiling.co_blocks > 1 && std::uint64_t(w_.batch) * c.layer.out.h * c.layer.out.w > 1)
-      throw InputError(w_.file, "layer '" + c.layer.name + "'",
-                       fmt::format("functional mode needs the whole weight tensor in WRAM ({} bytes, WRAM holds {}); "
-                                   "blocked outputs are stored channel-block by channel-block",
-                                   c.weight_bytes, hw_.core.wram.capacity_bytes));
     if (c.layer.dilation > 1)
       throw InputError(w_.file, "layer '" + c.layer.name + "'", "functional mode does not support dilation yet");
   }
@@ -335,12 +330,12 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     if (accumulates) cs.acc_reader[slot] = std::int64_t(result);
   }
 
-  // Blocked outputs keep each channel block as its own NHWC plane [n ho wo block].
+  // A channel block lands in its channels of the NHWC output: rows of `co` bytes, `out.c` apart.
   Instruction store = make("store", "store", core);
-  const std::uint64_t plane = c.output_offset + std::uint64_t(w_.batch) * l.out.h * l.out.w * first_co;
-  const std::uint64_t to = plane + (std::uint64_t(image) * l.out.h + row0) * l.out.w * co;
+  const std::uint64_t to = c.output_offset + (std::uint64_t(image) * l.out.h + row0) * l.out.w * l.out.c + first_co;
   store.inputs = {tensor(AddressSpace::Nram, out_at, out_shape, DType::Int8)};
   store.outputs = {tensor(AddressSpace::Dram, to, out_shape, DType::Int8)};
+  if (co != l.out.c) store.outputs[0].pitch = l.out.c;
   depend(store, std::int64_t(result), DependencyMode::Staged);
   cs.last_store = std::int64_t(push(std::move(store)));
   cs.out_reader[slot] = cs.last_store;

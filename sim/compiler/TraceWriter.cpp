@@ -7,7 +7,10 @@ namespace npusim {
 namespace {
 
 nlohmann::json tensor_json(const TensorOperand& t) {
-  return {{"space", address_space_name(t.space)}, {"offset", t.offset}, {"shape", t.shape}, {"dtype", dtype_name(t.dtype)}};
+  nlohmann::json j = {{"space", address_space_name(t.space)}, {"offset", t.offset}, {"shape", t.shape},
+                      {"dtype", dtype_name(t.dtype)}};
+  if (!t.dense()) j["pitch"] = t.pitch;
+  return j;
 }
 
 nlohmann::json binding_json(const DataBinding& b, const std::string& trace_dir) {

@@ -163,8 +163,8 @@ std::optional<OpProblem> dwconv(const Instruction& ins) {
 
 std::vector<OpSpec> builtin_ops() {
   return {
-      {"load", "load", {{"source", {kDram}}}, {{"destination", {kNram, kWram}}}, {}, same_bytes},
-      {"store", "store", {{"source", {kNram}}}, {{"destination", {kDram}}}, {}, same_bytes},
+      {"load", "load", {{"source", {kDram}, true}}, {{"destination", {kNram, kWram}}}, {}, same_bytes},
+      {"store", "store", {{"source", {kNram}}}, {{"destination", {kDram}, true}}, {}, same_bytes},
       {"relu", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {}, elementwise},
       {"add", "vector", {{"lhs", {kNram}}, {"rhs", {kNram}}}, {{"result", {kNram}}}, {}, elementwise},
       {"conv", "matrix", {{"ifmap", {kNram}}, {"weights", {kWram}}}, {{"ofmap", {kNram}}}, {"stride", "padding"}, conv},

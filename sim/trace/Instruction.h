@@ -18,13 +18,25 @@ struct TensorOperand {
   AddressSpace space = AddressSpace::Dram;
   std::uint64_t offset = 0;              // bytes from the start of the space
   std::vector<std::uint64_t> shape;      // outermost first
-  std::string layout = "NHWC";           // informative; data is dense row-major
+  std::string layout = "NHWC";           // informative; data is row-major
   DType dtype = DType::Int8;
   std::vector<std::string> tags;         // optional free-form labels from the trace
+  // Bytes from the start of one innermost row to the next; 0 = dense. A DMA
+  // operand with a pitch is a window of a wider tensor (a channel block of NHWC).
+  std::uint64_t pitch = 0;
 
   std::uint64_t elements() const;
   std::uint64_t bytes() const { return elements() * dtype_size(dtype); }
-  std::uint64_t end() const { return offset + bytes(); }
+  std::uint64_t row_bytes() const;       // one innermost row
+  std::uint64_t row_pitch() const { return pitch ? pitch : row_bytes(); }
+  bool dense() const { return row_pitch() == row_bytes(); }
+  std::uint64_t end() const;             // one past the last byte of the span
+  // Tensor bytes (in element order) stored below `address`.
+  std::uint64_t bytes_before(std::uint64_t address) const;
+  // Address of the tensor's byte number `index` (element order).
+  std::uint64_t address_of(std::uint64_t index) const;
+  // Whether some tensor byte lies in [begin, end).
+  bool touches(std::uint64_t begin, std::uint64_t end) const { return bytes_before(end) > bytes_before(begin); }
 };
 
 // How a consumer waits on its producer (seed004). `Full` waits for completion;

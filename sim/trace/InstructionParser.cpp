@@ -63,6 +63,10 @@ std::vector<TensorOperand> read_operands(const nlohmann::json& line, const char*
     if (std::find(allowed.begin(), allowed.end(), t.space) == allowed.end())
       place.fail(field + ".space", fmt::format("{} of '{}' must be in {}, not {}", slots[i].role, op,
                                                space_list(allowed), address_space_name(t.space)));
+    if (!t.dense() && !slots[i].pitched)
+      place.fail(field + ".pitch", fmt::format("{} of '{}' must be dense; only the DRAM side of load and store may "
+                                               "have a pitch",
+                                               slots[i].role, op));
     operands.push_back(std::move(t));
   }
   return operands;

@@ -20,6 +20,7 @@ struct OpProblem {
 struct OperandSlot {
   std::string role;  // "ifmap", "weights", "source", ...
   std::vector<AddressSpace> spaces;
+  bool pitched = false;  // may be a window of a wider tensor ("pitch"): the DMA's DRAM side
 };
 
 // Checks shapes, dtypes and param values once arity and spaces are known good.

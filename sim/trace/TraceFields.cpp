@@ -133,7 +133,7 @@ std::uint64_t checked_bytes(const std::vector<std::uint64_t>& shape, DType dtype
 TensorOperand read_tensor(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
                           const std::string& field) {
   if (!v.is_object()) place.fail(field, fmt::format("a tensor must be an object, got {}", v.type_name()));
-  reject_unknown_keys(v, {"space", "offset", "shape", "layout", "dtype", "tags"}, place, field);
+  reject_unknown_keys(v, {"space", "offset", "shape", "layout", "dtype", "tags", "pitch"}, place, field);
   TensorOperand t;
   t.space = read_space(required_field(v, "space", place, field + ".space"), place, field + ".space");
   t.offset = read_uint(required_field(v, "offset", place, field + ".offset"), place, field + ".offset");
@@ -146,7 +146,20 @@ TensorOperand read_tensor(const nlohmann::json& v, const HardwareConfig& cfg, co
     for (std::size_t i = 0; i < tags.size(); ++i)
       t.tags.push_back(read_string(tags[i], place, fmt::format("{}.tags[{}]", field, i)));
   }
-  check_fits(t.space, t.offset, checked_bytes(t.shape, t.dtype, place, field + ".shape"), cfg, place, field);
+  const std::uint64_t bytes = checked_bytes(t.shape, t.dtype, place, field + ".shape");
+  if (v.contains("pitch")) {
+    t.pitch = read_uint(v.at("pitch"), place, field + ".pitch");
+    if (t.pitch < t.row_bytes())
+      place.fail(field + ".pitch", fmt::format("pitch {} is shorter than one innermost row ({} bytes); rows would "
+                                               "overlap",
+                                               t.pitch, t.row_bytes()));
+  }
+  std::uint64_t span = bytes;  // pitched: (rows - 1) * pitch + one row
+  if (bytes > 0 && !t.dense() &&
+      (__builtin_mul_overflow(bytes / t.row_bytes() - 1, t.pitch, &span) ||
+       __builtin_add_overflow(span, t.row_bytes(), &span)))
+    place.fail(field + ".pitch", fmt::format("pitch {} makes the tensor too large to address", t.pitch));
+  check_fits(t.space, t.offset, span, cfg, place, field);
   return t;
 }
 

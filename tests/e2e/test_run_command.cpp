@@ -47,6 +47,28 @@ TEST_CASE("functional LOAD-RELU-STORE output equals relu of the input", "[e2e]")
   CHECK(negatives > 0);  // the input really exercises the clamp
 }
 
+TEST_CASE("pitched loads and stores move channel blocks of an NHWC map", "[e2e]") {
+  std::string dir = scratch_dir("channel-swap");
+  auto r = run_npusim({"run", "--quiet", "--functional", "--trace", source_path("traces/examples/channel-swap.jsonl"),
+                       "--out", dir + "/run"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  npusim::NpyArray x = npusim::read_npy(dir + "/run/tensors/x.npy");
+  npusim::NpyArray y = npusim::read_npy(dir + "/run/tensors/y.npy");
+  REQUIRE(x.shape == std::vector<std::uint64_t>{1, 8, 8, 16});
+  REQUIRE(y.shape == x.shape);
+  // y[..., 0:8] = relu(x[..., 8:16]) and y[..., 8:16] = x[..., 0:8], position by position.
+  std::size_t negatives = 0;
+  for (std::size_t p = 0; p < 64; ++p)
+    for (std::size_t c = 0; c < 8; ++c) {
+      const auto lo = static_cast<std::int8_t>(x.data[p * 16 + c]), hi = static_cast<std::int8_t>(x.data[p * 16 + 8 + c]);
+      negatives += hi < 0;
+      REQUIRE(static_cast<std::int8_t>(y.data[p * 16 + c]) == (hi < 0 ? 0 : hi));
+      REQUIRE(static_cast<std::int8_t>(y.data[p * 16 + 8 + c]) == lo);
+    }
+  CHECK(negatives > 0);
+}
+
 TEST_CASE("report totals are consistent with the instruction rows", "[e2e]") {
   std::string dir = scratch_dir("report");
   auto r = run_npusim({"run", "--quiet", "--trace", source_path("traces/examples/relu.jsonl"), "--out", dir + "/run"});

@@ -175,6 +175,27 @@ TEST_CASE("trace errors: tensors", "[trace]") {
     check_error(third_line_error(changed(relu_line(1), "/inputs/0/shape", {1ull << 40, 1ull << 40})),
                 "line 3, field 'inputs[0].shape'", "too large to address");
   }
+  SECTION("pitch shorter than a row") {
+    check_error(third_line_error(changed(store_line(1), "/outputs/0/pitch", 7)), "line 3, field 'outputs[0].pitch'",
+                "pitch 7 is shorter than one innermost row (8 bytes)");
+  }
+  SECTION("pitched span beyond DRAM") {
+    // 16 rows of 8 bytes, 70000 apart: the last row ends at 4096 + 15 * 70000 + 8.
+    check_error(third_line_error(changed(store_line(1), "/outputs/0/pitch", 70000)), "line 3, field 'outputs[0]'",
+                "tensor occupies bytes [4096, 1054104) of dram, beyond its capacity of 1048576 bytes");
+  }
+  SECTION("pitch too large to address") {
+    check_error(third_line_error(changed(store_line(1), "/outputs/0/pitch", 1ull << 62)),
+                "line 3, field 'outputs[0].pitch'", "too large to address");
+  }
+  SECTION("pitch on a compute operand") {
+    check_error(third_line_error(changed(relu_line(1), "/inputs/0/pitch", 16)), "line 3, field 'inputs[0].pitch'",
+                "only the DRAM side of load and store may have a pitch");
+  }
+  SECTION("pitch on the scratchpad side of a store") {
+    check_error(third_line_error(changed(store_line(1), "/inputs/0/pitch", 16)), "line 3, field 'inputs[0].pitch'",
+                "must be dense");
+  }
 }
 
 TEST_CASE("trace errors: ids and dependencies", "[trace]") {

@@ -20,6 +20,7 @@ TEST_CASE("the example traces are valid on the configs the doc names", "[trace]"
   CHECK(validate_trace(example("relu.jsonl"), chip) == 3);
   CHECK(validate_trace(example("add.jsonl"), chip) == 4);
   CHECK(validate_trace(example("conv.jsonl"), chip) == 4);
+  CHECK(validate_trace(example("channel-swap.jsonl"), chip) == 5);
   HardwareConfig four_cores = load_hardware_config(std::string(NPUSIM_SOURCE_DIR) + "/configs/smp-2x2.json");
   CHECK(validate_trace(example("multicore.jsonl"), four_cores) == 12);
   // The multicore trace names cores 1..3, which the one-core default chip lacks.

@@ -143,7 +143,8 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
     choose_co_block(l, t, hw, w.file);
     t.on_matrix_unit = true;
   }
-  if (l.kind == LayerKind::Depthwise) t.fixed_bytes = aligned(l.weight_elements());
+  // Depthwise weights as loaded: the kernel after dilation.
+  if (l.kind == LayerKind::Depthwise) t.fixed_bytes = aligned(std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c);
   choose_rows(w, l, t, hw, hw.chip.cores());
   if (t.on_matrix_unit) {
     try {

@@ -48,9 +48,16 @@ Instruction make(const char* op, const char* engine, std::uint32_t core) {
   return i;
 }
 
+// Weights as the units read them: the kernel after dilation (zero taps between real ones).
 std::vector<std::uint64_t> weight_shape(const Layer& l, const LayerTiling& t, std::uint32_t co) {
   if (l.kind == LayerKind::Depthwise) return {t.kernel_h, t.kernel_w, l.in.c};
   return {co, t.kernel_h, t.kernel_w, l.in.c};
+}
+
+// Weights as the workload gives them (.npy): the dense kernel.
+std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
+  if (l.kind == LayerKind::Depthwise) return {l.kh, l.kw, l.in.c};
+  return {l.out.c, l.kh, l.kw, l.in.c};
 }
 
 }  // namespace
@@ -110,12 +117,15 @@ void TraceEmitter::add_bindings() {
   const std::string dir = std::filesystem::path(w_.file).parent_path().string();
   auto resolve = [&](const std::string& f) { return f.empty() || dir.empty() ? f : (std::filesystem::path(dir) / f).string(); };
   std::uint64_t seed = w_.seed;
-  // An input binding fed by a .npy file (checked here) or by generated data.
+  // An input binding fed by a .npy file (checked here) or by generated data;
+  // `dilation` spreads a kernel's taps in memory (the data stays dense).
   auto bind_input = [&](const std::string& name, std::uint64_t offset, std::vector<std::uint64_t> shape,
-                        const std::string& file) {
+                        const std::string& file, KernelDilation dilation) {
     DataBinding b;
     b.name = name;
-    b.region = tensor(AddressSpace::Dram, offset, shape, DType::Int8);
+    b.region = tensor(AddressSpace::Dram, offset, {}, DType::Int8);
+    b.dilation = dilation;
+    b.set_shape(shape);
     if (file.empty()) {
       b.random_seed = seed++;
     } else {
@@ -132,22 +142,18 @@ void TraceEmitter::add_bindings() {
   };
   const std::uint64_t n = w_.batch;
   if (!w_.independent_layers)
-    bind_input("input", 0, nhwc(n, w_.input.h, w_.input.w, w_.input.c), w_.input_file);
+    bind_input("input", 0, nhwc(n, w_.input.h, w_.input.w, w_.input.c), w_.input_file, {1, 1});
   for (const auto& c : layers_) {
     const Layer& l = c.layer;
-    if (w_.independent_layers) bind_input(l.name + ".input", c.input_offsets[0], nhwc(n, l.in.h, l.in.w, l.in.c), "");
-    if (l.has_weights()) bind_input(l.name + ".weights", c.weights_offset, weight_shape(l, c.tiling, l.out.c), l.weights_file);
+    if (w_.independent_layers)
+      bind_input(l.name + ".input", c.input_offsets[0], nhwc(n, l.in.h, l.in.w, l.in.c), "", {1, 1});
+    if (l.has_weights())
+      bind_input(l.name + ".weights", c.weights_offset, dense_weight_shape(l), l.weights_file, {l.dilation, l.dilation});
     DataBinding out;
     out.name = l.name;
-    out.region = tensor(AddressSpace::Dram, c.output_offset, nhwc(n, l.out.h, l.out.w, l.out.c), DType::Int8);
+    out.region = tensor(AddressSpace::Dram, c.output_offset, {}, DType::Int8);
+    out.set_shape(nhwc(n, l.out.h, l.out.w, l.out.c));
     header_.outputs.push_back(out);
-  }
-}
-
-void TraceEmitter::require_functional_support() const {
-  for (const auto& c : layers_) {
-    if (c.layer.dilation > 1)
-      throw InputError(w_.file, "layer '" + c.layer.name + "'", "functional mode does not support dilation yet");
   }
 }
 

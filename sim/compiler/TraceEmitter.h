@@ -42,9 +42,6 @@ class TraceEmitter : public InstructionSource {
   std::size_t layer_of(std::uint64_t id) const;
   // Counts the instructions by compiling a copy, for the progress bar.
   std::uint64_t count_instructions() const;
-  // Functional runs compute dilated layers' zero taps from random weights, so they
-  // refuse dilation; throws InputError naming the layer.
-  void require_functional_support() const;
 
  private:
   static constexpr std::int64_t kNone = -1;

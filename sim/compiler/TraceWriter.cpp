@@ -15,11 +15,12 @@ nlohmann::json tensor_json(const TensorOperand& t) {
 
 nlohmann::json binding_json(const DataBinding& b, const std::string& trace_dir) {
   nlohmann::json j = {{"name", b.name}, {"space", address_space_name(b.region.space)}, {"offset", b.region.offset}};
+  if (b.dilated()) j["dilation"] = b.dilation;
   if (!b.file.empty()) {
     j["file"] = std::filesystem::relative(std::filesystem::absolute(b.file_path), std::filesystem::absolute(trace_dir)).string();
     return j;
   }
-  j["shape"] = b.region.shape;
+  j["shape"] = b.data_shape;
   j["dtype"] = dtype_name(b.region.dtype);
   if (b.random_seed) j["random_seed"] = *b.random_seed;
   return j;

@@ -12,7 +12,6 @@ namespace npusim {
 RunStats simulate_workload(SimulationRequest request, const std::string& workload_path) {
   const Workload workload = read_workload(workload_path);
   TraceEmitter emitter(workload, request.hardware);
-  if (request.functional) emitter.require_functional_support();
   LayerReport layers(emitter, request.hardware);
 
   std::ostream* summary = request.summary;

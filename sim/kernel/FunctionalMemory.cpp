@@ -29,10 +29,17 @@ void write_region(Chip& chip, const DataBinding& binding, const std::vector<std:
 
 void preload_inputs(Chip& chip, const TraceHeader& header) {
   for (const DataBinding& input : header.inputs) {
-    if (input.random_seed)
-      write_region(chip, input, random_tensor_bytes(input.region.dtype, input.region.elements(), *input.random_seed));
-    else
-      write_region(chip, input, read_npy(input.file_path).data);
+    const TensorOperand& r = input.region;
+    std::vector<std::uint8_t> data;
+    if (input.random_seed) {
+      std::uint64_t elements = 1;
+      for (auto d : input.data_shape) elements *= d;
+      data = random_tensor_bytes(r.dtype, elements, *input.random_seed);
+    } else {
+      data = read_npy(input.file_path).data;
+    }
+    if (input.dilated()) data = spread_kernel_taps(data, input.data_shape, dtype_size(r.dtype), input.dilation);
+    write_region(chip, input, data);
   }
 }
 
@@ -42,8 +49,10 @@ void dump_outputs(Chip& chip, const TraceHeader& header, const std::string& dire
   for (const DataBinding& output : header.outputs) {
     NpyArray array;
     array.dtype = output.region.dtype;
-    array.shape = output.region.shape;
+    array.shape = output.data_shape;
     array.data = read_region(chip, output);
+    if (output.dilated())
+      array.data = gather_kernel_taps(array.data, output.data_shape, dtype_size(array.dtype), output.dilation);
     write_npy(directory + "/" + output.name + ".npy", array);
   }
 }

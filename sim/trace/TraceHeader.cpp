@@ -10,6 +10,11 @@
 
 namespace npusim {
 
+void DataBinding::set_shape(std::vector<std::uint64_t> shape) {
+  data_shape = std::move(shape);
+  region.shape = dilated() ? dilated_kernel_shape(data_shape, dilation) : data_shape;
+}
+
 namespace {
 
 const std::string kHeaderExample = R"({"format":"npusim-trace","version":1})";
@@ -44,12 +49,29 @@ DataBinding read_location(const nlohmann::json& v, const HardwareConfig& cfg, co
   b.region.space = read_space(required_field(v, "space", place, field + ".space"), place, field + ".space");
   b.region.offset = read_uint(required_field(v, "offset", place, field + ".offset"), place, field + ".offset");
   if (v.contains("core")) b.core = read_core(v.at("core"), cfg, place, field + ".core");
+  if (v.contains("dilation")) {
+    const auto& d = v.at("dilation");
+    bool ok = d.is_array() && d.size() == 2;
+    for (std::size_t i = 0; ok && i < 2; ++i) ok = d[i].is_number_unsigned() && d[i].get<std::uint64_t>() >= 1 &&
+                                                   d[i].get<std::uint64_t>() <= 1024;
+    if (!ok) place.fail(field + ".dilation", "must be a list of two integers [dh, dw], each from 1 to 1024");
+    b.dilation = {d[0].get<std::uint32_t>(), d[1].get<std::uint32_t>()};
+  }
   return b;
+}
+
+// A dilated binding is a kernel: [..., kh, kw, c].
+void check_dilation(const DataBinding& b, const TracePlace& place, const std::string& field) {
+  if (b.dilated() && b.data_shape.size() < 3)
+    place.fail(field + ".dilation", fmt::format("applies to kernels of shape [..., kh, kw, c]; this binding has shape {}",
+                                                shape_text(b.data_shape)));
+  // The dense kernel must be addressable, so its dilated dimensions cannot wrap around.
+  checked_bytes(b.data_shape, b.region.dtype, place, field + ".shape");
 }
 
 void read_shape_and_dtype(const nlohmann::json& v, DataBinding& b, const TracePlace& place,
                           const std::string& field) {
-  b.region.shape = read_shape(required_field(v, "shape", place, field + ".shape"), place, field + ".shape");
+  b.set_shape(read_shape(required_field(v, "shape", place, field + ".shape"), place, field + ".shape"));
   b.region.dtype = read_dtype(required_field(v, "dtype", place, field + ".dtype"), place, field + ".dtype");
 }
 
@@ -68,14 +90,15 @@ void read_npy_source(const nlohmann::json& v, DataBinding& b, const TracePlace& 
   }
   bool empty = std::find(npy.shape.begin(), npy.shape.end(), 0) != npy.shape.end();
   if (empty) place.fail(field + ".file", fmt::format("{} holds an empty array (a dimension is 0)", b.file));
-  b.region.shape = npy.shape.empty() ? std::vector<std::uint64_t>{1} : npy.shape;
+  b.set_shape(npy.shape.empty() ? std::vector<std::uint64_t>{1} : npy.shape);
   b.region.dtype = npy.dtype;
 }
 
 DataBinding read_input(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
                        const std::string& field, const std::string& trace_dir) {
   if (!v.is_object()) place.fail(field, "an input binding must be an object");
-  reject_unknown_keys(v, {"name", "space", "core", "offset", "file", "shape", "dtype", "random_seed"}, place, field);
+  reject_unknown_keys(v, {"name", "space", "core", "offset", "file", "shape", "dtype", "random_seed", "dilation"},
+                      place, field);
   DataBinding b = read_location(v, cfg, place, field);
   if (v.contains("file")) {
     read_npy_source(v, b, place, field, trace_dir);
@@ -85,15 +108,17 @@ DataBinding read_input(const nlohmann::json& v, const HardwareConfig& cfg, const
   } else {
     place.fail(field, "an input needs either 'file' (a .npy) or 'shape', 'dtype' and 'random_seed'");
   }
+  check_dilation(b, place, field);
   return b;
 }
 
 DataBinding read_output(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
                         const std::string& field) {
   if (!v.is_object()) place.fail(field, "an output binding must be an object");
-  reject_unknown_keys(v, {"name", "space", "core", "offset", "shape", "dtype"}, place, field);
+  reject_unknown_keys(v, {"name", "space", "core", "offset", "shape", "dtype", "dilation"}, place, field);
   DataBinding b = read_location(v, cfg, place, field);
   read_shape_and_dtype(v, b, place, field);
+  check_dilation(b, place, field);
   return b;
 }
 

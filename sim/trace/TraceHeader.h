@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/config/HardwareConfig.h"
+#include "sim/tensor/KernelDilation.h"
 #include "sim/trace/Instruction.h"
 #include "sim/trace/TraceFields.h"
 
@@ -21,6 +22,14 @@ struct DataBinding {
   std::string file;                  // inputs only: .npy path as written in the trace
   std::string file_path;             // `file` resolved against the trace's directory
   std::optional<std::uint64_t> random_seed;  // inputs only: generate the data instead
+  // A dilated kernel: the .npy (and generated data) is the dense kernel `data_shape`;
+  // memory holds it with zero taps, shape region.shape.
+  KernelDilation dilation{1, 1};
+  std::vector<std::uint64_t> data_shape;
+
+  bool dilated() const { return dilation[0] > 1 || dilation[1] > 1; }
+  // Sets the data shape and the region shape that holds it.
+  void set_shape(std::vector<std::uint64_t> shape);
 };
 
 struct TraceHeader {

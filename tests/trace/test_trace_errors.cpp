@@ -346,6 +346,24 @@ TEST_CASE("trace errors: header bindings", "[trace]") {
     check_error(read_error({header_with("inputs", random_input)}), "line 1, field 'inputs[0]'",
                 "either 'file' (a .npy) or 'shape', 'dtype' and 'random_seed'");
   }
+  SECTION("dilation on a tensor that is not a kernel") {
+    random_input["dilation"] = {2, 2};
+    check_error(read_error({header_with("inputs", random_input)}), "line 1, field 'inputs[0].dilation'",
+                "applies to kernels of shape [..., kh, kw, c]; this binding has shape [4, 4]");
+  }
+  SECTION("dilation of zero") {
+    random_input["shape"] = {2, 3, 3, 4};
+    random_input["dilation"] = {0, 2};
+    check_error(read_error({header_with("inputs", random_input)}), "line 1, field 'inputs[0].dilation'",
+                "two integers [dh, dw], each from 1 to 1024");
+  }
+  SECTION("dilated kernel beyond its space") {
+    // Dense 1x3x3x1024 fits NRAM's 64 KiB; dilated by 4 it is 9x9x1024 = 82944 bytes.
+    random_input["shape"] = {1, 3, 3, 1024};
+    random_input["dilation"] = {4, 4};
+    check_error(read_error({header_with("inputs", random_input)}), "line 1, field 'inputs[0]'",
+                "bytes [0, 82944) of nram");
+  }
   SECTION("binding beyond its space") {
     random_input["offset"] = 64 * 1024 - 8;
     check_error(read_error({header_with("inputs", random_input)}), "line 1, field 'inputs[0]'",

@@ -43,23 +43,55 @@ ConvShape conv_shape_of(const Instruction& inst) {
 MatrixUnit::MatrixUnit(sc_core::sc_module_name name, EngineSetup setup, const MatrixUnitConfig& cfg)
     : Engine(name, setup, cfg.queue_depth),
       cfg_(cfg),
-      broadcast_bus_(port_name(setup, "broadcast_bus"), "bus", cfg.broadcast_bus.bytes_per_cycle),
-      // Every slave has its own region of the second storage circuit (seed000 ¶72),
-      // so the distribution paths of all slaves run side by side.
-      distribution_bus_(port_name(setup, "distribution_bus"), "bus",
-                        cfg.distribution_bus.bytes_per_cycle * cfg.slaves) {}
+      broadcast_bus_("broadcast_bus", port_name(setup, "broadcast_bus"), cfg.broadcast_bus.bytes_per_cycle) {
+  // Every slave has its own region of the second storage circuit (seed000 ¶72),
+  // so the distribution links of all slaves run side by side.
+  for (std::uint32_t s = 0; s < cfg.slaves; ++s) {
+    const std::string slave = "slave" + std::to_string(s);
+    slaves_.push_back(std::make_unique<SlaveCircuit>(
+        slave.c_str(), s, port_name(setup, (slave + ".distribution_link").c_str()), cfg.distribution_bus.bytes_per_cycle));
+  }
+}
 
 void MatrixUnit::connect(CoreWiring& wiring) {
   nram_ = &wiring.nram;
   wram_ = &wiring.wram;
 }
 
-std::vector<PortStats> MatrixUnit::port_stats() const { return {broadcast_bus_.stats(), distribution_bus_.stats()}; }
+// The distribution bus is reported as the sum of the slaves' links.
+std::vector<PortStats> MatrixUnit::port_stats() const {
+  PortStats bus;
+  bus.name = port_name(setup(), "distribution_bus");
+  bus.kind = "bus";
+  for (const auto& slave : slaves_) {
+    const PortStats& link = slave->link_stats();
+    bus.bytes_per_cycle += link.bytes_per_cycle;
+    bus.bytes_read += link.bytes_read;
+    bus.bytes_written += link.bytes_written;
+    bus.busy = std::max(bus.busy, link.busy);
+  }
+  return {broadcast_bus_.stats(), bus};
+}
 
 void MatrixUnit::add_report_sections(nlohmann::json& sections) const {
   nlohmann::json& rows = sections["matrix_unit_layers"];
   if (rows.is_null()) rows = nlohmann::json::array();
   for (auto& row : layer_stats_.rows(setup().core, cfg_)) rows.push_back(std::move(row));
+  nlohmann::json& slaves = sections["matrix_unit_slaves"];
+  if (slaves.is_null()) slaves = nlohmann::json::array();
+  const double peak = double(cfg_.cus_per_slave) * cfg_.row_bytes;  // int8 MACs per cycle
+  for (const auto& slave : slaves_) {
+    const SlaveCircuit::Stats& st = slave->stats();
+    const PortStats& link = slave->link_stats();
+    const double active = double(st.active_cycles);
+    slaves.push_back({{"core", setup().core},
+                      {"slave", slave->index()},
+                      {"output_channels", st.output_channels},
+                      {"useful_macs", st.useful_macs},
+                      {"weight_bytes", link.bytes_read},
+                      {"mac_utilization", active > 0 ? double(st.useful_macs) / (active * peak) : 0.0},
+                      {"link_utilization", active > 0 ? double(link.busy) / active : 0.0}});
+  }
 }
 
 const WfoldPlan& MatrixUnit::plan_for(const ConvShape& layer) {
@@ -73,6 +105,7 @@ Engine::Work MatrixUnit::execute(const Instruction& inst) {
   Schedule schedule = stream_tiles(plan, inst);
   const Cycles done = schedule.done;
   layer_stats_.add(plan, done - now_cycles());
+  account_slaves(plan, done - now_cycles());
   publish(inst, std::move(schedule));
   if (setup().functional) compute(plan, inst);
   wait_until(done);
@@ -142,11 +175,12 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instructi
     const std::uint64_t wrows = share(plan.distribution_bytes, tiles, i);
     const Cycles now = now_cycles();
     const Cycles begin = std::max(t, step_gate(i));
+    const TilePlace place = place_of(plan, i);
     Cycles inputs = std::max(nram_->access(now, begin, ifmap.offset, rows, false),
-                             broadcast_bus_.reserve(now, begin, rows, false));
+                             broadcast_bus_.send(now, begin, rows));
     // Each slave reads its own WRAM region (seed000 ¶72) over its own link, so weight
-    // distribution is limited by the distribution paths, not by the DMA-facing WRAM port.
-    Cycles weights_in = distribution_bus_.reserve(now, begin, wrows, false);
+    // distribution is limited by the distribution links, not by the DMA-facing WRAM port.
+    Cycles weights_in = distribute_weights(plan, place.round, wrows, now, begin);
     const Cycles planned_end = start + plan.cycles.total * (i + 1) / tiles;
     const Cycles tile_cycles = planned_end - (start + plan.cycles.total * i / tiles);
     const Cycles compute_end = std::max(planned_end + shift, begin + tile_cycles);
@@ -154,7 +188,6 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instructi
     t = std::max({compute_end, inputs, weights_in, t});
     written = std::max(written, nram_->access(now, t, ofmap.offset, share(plan.output_bytes, tiles, i), true));
     schedule.reads.emplace_back(begin, std::max(inputs, weights_in));
-    const TilePlace place = place_of(plan, i);
     if (place.last_round && place.last_in_row) {
       const std::uint64_t finished_rows = place.image * std::max<std::uint32_t>(1, plan.ho) + place.row + 1;
       const std::uint64_t bytes = finished_rows == out_rows ? ofmap.bytes() : finished_rows * schedule.tile_bytes;
@@ -166,6 +199,32 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instructi
   if (schedule.written.empty() || schedule.written.back().bytes != ofmap.bytes())
     schedule.written.push_back({schedule.done, ofmap.bytes()});
   return schedule;
+}
+
+// A slave's share of a round's weight rows follows its real co (round-robin
+// dealing), so when the round's co is not a multiple of ns some links carry more.
+Cycles MatrixUnit::distribute_weights(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes, Cycles now,
+                                      Cycles earliest) {
+  Cycles arrived = earliest;
+  if (plan.co_blocks.empty() || bytes == 0) return arrived;
+  const CoBlock& block = plan.co_blocks[round];
+  std::uint64_t before = 0;  // co of the round on the slaves so far
+  for (const auto& slave : slaves_) {
+    const std::uint64_t co = plan.co_on_slave(block, slave->index());
+    const std::uint64_t share = bytes * (before + co) / block.count - bytes * before / block.count;
+    before += co;
+    if (share > 0) arrived = std::max(arrived, slave->receive_weights(now, earliest, share));
+  }
+  return arrived;
+}
+
+void MatrixUnit::account_slaves(const WfoldPlan& plan, Cycles cycles) {
+  const std::uint64_t co = std::max<std::uint32_t>(1, plan.layer.co);
+  for (const auto& slave : slaves_) {
+    std::uint64_t mine = 0;
+    for (const CoBlock& block : plan.co_blocks) mine += plan.co_on_slave(block, slave->index());
+    slave->account(mine, plan.macs.useful * mine / co, cycles);
+  }
 }
 
 void MatrixUnit::compute(const WfoldPlan& plan, const Instruction& inst) {

@@ -2,18 +2,21 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/engine/Engine.h"
+#include "models/matrix_unit/BroadcastBus.h"
 #include "models/matrix_unit/LayerStats.h"
+#include "models/matrix_unit/SlaveCircuit.h"
 #include "models/matrix_unit/WfoldMapping.h"
-#include "models/timing/BandwidthPort.h"
 
 namespace npusim {
 
 // The Wfold matrix unit of one core (seed000 Fig. 5) as a compute engine for
-// `conv` instructions. The master circuit forms data rows from NRAM (first
-// storage circuit) and sends them over the broadcast bus; weights leave WRAM
-// (second storage circuit) over the distribution bus; results go back to NRAM.
+// `conv` instructions. This module is the master circuit: it forms data rows
+// from NRAM (first storage circuit) and sends them over the BroadcastBus; each
+// SlaveCircuit child receives its weights from WRAM (second storage circuit) over
+// its own distribution link; results go back to NRAM.
 // How long the slave circuits compute comes from the WfoldPlan's loop nest; the
 // buses and both scratchpad ports are shared resources, so DMA traffic on
 // NRAM/WRAM slows the unit down. Functional runs compute the outputs through
@@ -38,13 +41,17 @@ class MatrixUnit : public Engine {
   };
   static TilePlace place_of(const WfoldPlan& plan, std::uint64_t tile);
   Schedule stream_tiles(const WfoldPlan& plan, const Instruction& inst);
+  // Sends a tile's weight rows of co round `round` to the slaves; returns when all have them.
+  Cycles distribute_weights(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes, Cycles now,
+                            Cycles earliest);
+  void account_slaves(const WfoldPlan& plan, Cycles cycles);
   void compute(const WfoldPlan& plan, const Instruction& inst);
 
   MatrixUnitConfig cfg_;
   Scratchpad* nram_ = nullptr;
   Scratchpad* wram_ = nullptr;
-  BandwidthPort broadcast_bus_;
-  BandwidthPort distribution_bus_;
+  BroadcastBus broadcast_bus_;
+  std::vector<std::unique_ptr<SlaveCircuit>> slaves_;
   LayerStats layer_stats_;
   std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
 };

@@ -186,6 +186,10 @@ struct WfoldPlan {
   // Round-robin dealing of a round's co (¶126): co c -> slave c mod ns, slot c div ns.
   SlaveSlot slave_of(std::uint32_t co_in_round) const { return {co_in_round % ns, co_in_round / ns}; }
   std::uint32_t co_in_round(std::uint32_t slave, std::uint32_t slot) const { return slot * ns + slave; }
+  // Real (not Aco padding) output channels a slave holds in a round, by that dealing.
+  std::uint32_t co_on_slave(const CoBlock& round, std::uint32_t slave) const {
+    return round.count / ns + (slave < round.count % ns ? 1 : 0);
+  }
   // Second-buffer row receiving the k-th weight row of a tile (cyclic loading, ¶172).
   std::uint32_t second_buffer_row(std::uint64_t k) const {
     return static_cast<std::uint32_t>(k % second_buffer_ring);

@@ -29,10 +29,14 @@ Cycles BandwidthPort::reserve(Cycles now, Cycles earliest, std::uint64_t bytes, 
 
 Cycles BandwidthPort::first_fit(Cycles earliest, Cycles duration) const {
   Cycles start = earliest;
-  for (const auto& [busy_start, busy_end] : busy_) {
-    if (busy_end <= start) continue;
-    if (start + duration <= busy_start) break;
-    start = busy_end;
+  // Intervals are disjoint and sorted, so their ends are sorted too: skip every
+  // interval that is over by `earliest` without walking it (long calendars build
+  // up while one instruction books all its tiles ahead).
+  auto it = std::partition_point(busy_.begin(), busy_.end(),
+                                 [start](const auto& interval) { return interval.second <= start; });
+  for (; it != busy_.end(); ++it) {
+    if (start + duration <= it->first) break;
+    start = std::max(start, it->second);
   }
   return start;
 }

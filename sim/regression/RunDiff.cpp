@@ -47,6 +47,8 @@ std::string section_name(const std::string& path) {
 }
 
 std::string item_key(const ordered_json& row, std::size_t index) {
+  if (row.contains("slave") && row.contains("core"))  // matrix_unit_slaves
+    return fmt::format("core{}.slave{}", row.at("core").dump(), row.at("slave").dump());
   for (const char* id : {"name", "id", "layer"}) {
     if (!row.contains(id)) continue;
     const auto& v = row.at(id);

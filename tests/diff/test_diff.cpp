@@ -21,11 +21,13 @@ std::string run_conv(const std::string& dir, const std::string& name, const std:
   return out;
 }
 
-// The default chip with fewer slave circuits: the conv takes longer.
-std::string four_slave_config(const std::string& dir) {
-  const std::string path = dir + "/four-slaves.json";
+// The default chip with fewer CUs per slave circuit: the conv takes longer, and
+// the report keeps the same rows (a different slave count would add or drop the
+// per-slave rows, which no tolerance accepts).
+std::string two_cu_config(const std::string& dir) {
+  const std::string path = dir + "/two-cus.json";
   write_text(path, "{\"extends\": \"" + source_path("configs/default.json") +
-                       "\", \"core\": {\"matrix\": {\"slaves\": 4}}}\n");
+                       "\", \"core\": {\"matrix\": {\"cus_per_slave\": 2}}}\n");
   return path;
 }
 
@@ -52,7 +54,7 @@ TEST_CASE("diff of two identical runs exits 0", "[diff]") {
 TEST_CASE("diff lists the rows a config change altered and exits 1", "[diff]") {
   const std::string dir = scratch_dir("diff-change");
   const std::string a = run_conv(dir, "a", source_path("configs/default.json"));
-  const std::string b = run_conv(dir, "b", four_slave_config(dir));
+  const std::string b = run_conv(dir, "b", two_cu_config(dir));
   auto r = run_npusim({"diff", a, b, "--max-rows", "0"});
   INFO(r.output);
   CHECK(r.status == 1);
@@ -152,7 +154,7 @@ TEST_CASE("diff lists per-layer rows of a workload run by layer name", "[diff]")
   const std::string dir = scratch_dir("diff-layers");
   const std::string tiny = source_path("traces/workloads/tiny.json");
   for (const auto& [name, config] : {std::pair<std::string, std::string>{"a", source_path("configs/default.json")},
-                                     {"b", four_slave_config(dir)}}) {
+                                     {"b", two_cu_config(dir)}}) {
     auto r = run_npusim({"run", "--quiet", "--config", config, "--workload", tiny, "--out", dir + "/" + name});
     INFO(r.output);
     REQUIRE(r.status == 0);

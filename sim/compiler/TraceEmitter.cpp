@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
 #include "sim/tensor/Npy.h"
+#include "sim/trace/OpCatalog.h"
 
 namespace npusim {
 
@@ -172,6 +174,10 @@ std::size_t TraceEmitter::layer_of(std::uint64_t id) const {
 
 std::uint64_t TraceEmitter::push(Instruction inst) {
   inst.id = next_id_++;
+  // A compiler bug, not bad input: the tiler laid two regions over each other.
+  if (auto problem = operand_overlap(inst))
+    throw std::logic_error(fmt::format("compiler: {} instruction {} of layer '{}': {}: {}", inst.op, inst.id,
+                                       layers_[layer_].layer.name, problem->field, problem->reason));
   pending_.push_back(std::move(inst));
   return pending_.back().id;
 }

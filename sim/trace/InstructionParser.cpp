@@ -144,6 +144,7 @@ Instruction parse_instruction(const nlohmann::json& line, const HardwareConfig& 
   if (line.contains("core")) ins.core = read_core(line.at("core"), cfg, place, "core");
   ins.inputs = read_operands(line, "inputs", spec.inputs, spec.name, cfg, place);
   ins.outputs = read_operands(line, "outputs", spec.outputs, spec.name, cfg, place);
+  if (auto problem = operand_overlap(ins)) place.fail(problem->field, problem->reason);
   ins.params = read_params(line, spec, place);
   ins.deps = read_dependencies(line, place);
   if (auto problem = spec.check(ins)) place.fail(problem->field, problem->reason);

@@ -43,6 +43,12 @@ std::vector<std::string> op_names();
 // Every engine slot some registered op runs on.
 std::vector<std::string> op_engine_names();
 
+// Operands of one instruction must be the same region (an in-place op) or
+// disjoint; a partial overlap means one tensor's bytes silently belong to
+// another (a feature-map band loaded over the tail of a kernel). Checked for
+// every instruction, whether it comes from a trace file or the compiler.
+std::optional<OpProblem> operand_overlap(const Instruction& ins);
+
 // The ops npusim ships: load, store, relu, add, conv.
 std::vector<OpSpec> builtin_ops();
 

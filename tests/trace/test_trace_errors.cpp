@@ -243,6 +243,16 @@ TEST_CASE("trace errors: ids and dependencies", "[trace]") {
 }
 
 TEST_CASE("trace errors: operands against the op catalog", "[trace]") {
+  SECTION("operands partly overlap") {
+    // relu reads [0, 128) and writes [64, 192) of NRAM.
+    check_error(third_line_error(changed(relu_line(1), "/outputs/0/offset", 64)), "line 3, field 'outputs[0]'",
+                "nram bytes [64, 192) partly overlap inputs[0] bytes [0, 128) of relu");
+  }
+  SECTION("an in-place op is not an overlap") {
+    auto in_place = changed(relu_line(1), "/outputs/0/offset", 0);
+    ScratchDir dir;
+    CHECK(validate_trace(dir.write_lines("ok.jsonl", {kHeaderLine, load_line(0).dump(), in_place}), small_config()) == 2);
+  }
   SECTION("arity") {
     check_error(third_line_error(changed(relu_line(1), "/inputs/1", tensor("nram", 0, {1, 4, 4, 8}))),
                 "line 3, field 'inputs'", "op 'relu' takes 1 inputs, got 2");

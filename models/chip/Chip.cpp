@@ -10,10 +10,17 @@ Chip::Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool function
   dram_ = std::make_unique<Dram>("dram", hw_.chip.dram, functional);
   interconnect_ = std::make_unique<Interconnect>("interconnect", hw_.chip);
   interconnect_->to_dram.bind(dram_->socket);
+  if (hw_.chip.cluster_cache.enabled)
+    for (std::uint32_t c = 0; c < hw_.chip.clusters; ++c) {
+      const std::string cache_name = "cluster" + std::to_string(c) + "_cache";
+      caches_.push_back(std::make_unique<ClusterCache>(cache_name.c_str(), c, hw_.chip.cluster_cache, functional));
+    }
   for (std::uint32_t i = 0; i < hw_.chip.cores(); ++i) {
     const std::string core_name = "core" + std::to_string(i);
-    cores_.push_back(std::make_unique<Core>(core_name.c_str(), i, i / hw_.chip.cores_per_cluster, hw_, functional,
-                                            scoreboard_, *interconnect_, on_complete));
+    const std::uint32_t cluster = i / hw_.chip.cores_per_cluster;
+    Scratchpad* cache = caches_.empty() ? nullptr : caches_[cluster].get();
+    cores_.push_back(std::make_unique<Core>(core_name.c_str(), i, cluster, hw_, functional, scoreboard_,
+                                            *interconnect_, cache, on_complete));
   }
   controller_ = std::make_unique<InstructionController>(
       "controller", source, scoreboard_, [this](const Instruction& inst) -> Engine& { return engine_for(inst); },
@@ -25,6 +32,11 @@ Engine& Chip::engine_for(const Instruction& inst) {
   // The trace reader has already checked the slot exists; reaching here is a bug.
   if (!engine) throw std::logic_error("core " + std::to_string(inst.core) + " has no engine '" + inst.engine + "'");
   return *engine;
+}
+
+std::uint8_t* Chip::scratch_bytes(AddressSpace space, std::uint32_t core, std::uint64_t offset) {
+  if (space == AddressSpace::Cluster) return cluster_cache_of(core).data(offset);
+  return cores_.at(core)->scratchpad(space).data(offset);
 }
 
 nlohmann::json Chip::report_sections() const {
@@ -39,6 +51,7 @@ RunStats Chip::collect_stats(Cycles total_cycles) const {
   stats.clock_mhz = hw_.chip.clock_mhz;
   stats.instructions = controller_->dispatched();
   for (const auto& core : cores_) core->collect(stats.engines, stats.ports);
+  for (const auto& cache : caches_) stats.ports.push_back(cache->stats());
   for (auto& channel : dram_->channel_stats()) stats.ports.push_back(channel);
   return stats;
 }

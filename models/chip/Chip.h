@@ -5,6 +5,7 @@
 
 #include <systemc>
 
+#include "models/cluster_cache/ClusterCache.h"
 #include "models/controller/InstructionController.h"
 #include "models/controller/Scoreboard.h"
 #include "models/core/Core.h"
@@ -22,6 +23,10 @@ class Chip : public sc_core::sc_module {
 
   Dram& dram() { return *dram_; }
   Core& core(std::uint32_t index) { return *cores_.at(index); }
+  // The cache of a core's cluster; the trace reader only lets "cluster" operands through when it exists.
+  Scratchpad& cluster_cache_of(std::uint32_t core) { return *caches_.at(core / hw_.chip.cores_per_cluster); }
+  // The memory a binding or operand names, seen from `core`.
+  std::uint8_t* scratch_bytes(AddressSpace space, std::uint32_t core, std::uint64_t offset);
   InstructionController& controller() { return *controller_; }
   const Scoreboard& scoreboard() const { return scoreboard_; }
   Scoreboard& scoreboard() { return scoreboard_; }
@@ -37,6 +42,7 @@ class Chip : public sc_core::sc_module {
   Scoreboard scoreboard_;
   std::unique_ptr<Dram> dram_;
   std::unique_ptr<Interconnect> interconnect_;
+  std::vector<std::unique_ptr<ClusterCache>> caches_;  // one per cluster, when enabled
   std::vector<std::unique_ptr<Core>> cores_;
   std::unique_ptr<InstructionController> controller_;
 };

@@ -32,7 +32,7 @@ void check_reads(const Progress& reader, const Progress& writer) {
   const TensorOperand& out = writer.output;
   for (const ReadStep& step : reader.steps) {
     for (const ReadRange& r : step.reads) {
-      if (!same_memory(*r.operand, reader.core, out, writer.core)) continue;
+      if (!same_memory(*r.operand, reader.at, out, writer.at)) continue;
       if (!out.touches(r.begin, r.end)) continue;
       const std::uint64_t need = out.bytes_before(r.end);
       const std::uint64_t have = writer.written_by(step.read_start);
@@ -52,7 +52,7 @@ void check_overwrites(const Progress& writer, const Progress& reader) {
   const TensorOperand& out = writer.output;
   for (const ReadStep& step : reader.steps) {
     for (const ReadRange& r : step.reads) {
-      if (!same_memory(*r.operand, reader.core, out, writer.core)) continue;
+      if (!same_memory(*r.operand, reader.at, out, writer.at)) continue;
       if (!out.touches(r.begin, r.end)) continue;
       const std::uint64_t first = out.bytes_before(r.begin);
       const Cycles overwritten = writer.time_written(first + 1);

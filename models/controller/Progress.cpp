@@ -17,8 +17,13 @@ Cycles Progress::time_written(std::uint64_t bytes) const {
   return it == written.end() ? done : it->at;
 }
 
-bool same_memory(const TensorOperand& a, std::uint32_t core_a, const TensorOperand& b, std::uint32_t core_b) {
-  return a.space == b.space && (a.space == AddressSpace::Dram || core_a == core_b);
+bool same_memory(const TensorOperand& a, Viewpoint va, const TensorOperand& b, Viewpoint vb) {
+  if (a.space != b.space) return false;
+  switch (a.space) {
+    case AddressSpace::Dram: return true;
+    case AddressSpace::Cluster: return va.cluster == vb.cluster;
+    default: return va.core == vb.core;
+  }
 }
 
 std::uint64_t granule_bytes(const TensorOperand& t, const std::string& granularity, std::uint64_t tile_bytes) {

@@ -34,9 +34,16 @@ struct ProgressPoint {
 // stage of its output becomes final (seed004 stage flags), the cycle it lets go
 // of its source and bus (the two-phase end flag) and when it really ends.
 // Times are computed up front by the engine, which books its ports analytically.
+// The core an instruction runs on and that core's cluster: which NRAM/WRAM and
+// which cluster cache its scratchpad and cluster operands name.
+struct Viewpoint {
+  std::uint32_t core = 0;
+  std::uint32_t cluster = 0;
+};
+
 struct Progress {
   std::uint64_t id = 0;
-  std::uint32_t core = 0;
+  Viewpoint at;
   std::string engine;                 // "core0.load"
   std::string kind;                   // "load", "vector", ...
   std::string op;
@@ -58,8 +65,9 @@ struct Progress {
   Cycles time_written(std::uint64_t bytes) const;
 };
 
-// True when the two operands can share bytes (same space; scratchpads per core).
-bool same_memory(const TensorOperand& a, std::uint32_t core_a, const TensorOperand& b, std::uint32_t core_b);
+// True when the two operands can share bytes: same space, and for scratchpads
+// the same core, for the cluster cache the same cluster.
+bool same_memory(const TensorOperand& a, Viewpoint va, const TensorOperand& b, Viewpoint vb);
 
 // Bytes of one granule of `granularity` along `shape`: "batch" and "channels"
 // cut the outermost dimension (N of NHWC, Co of weights), "rows" the next one

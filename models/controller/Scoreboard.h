@@ -42,7 +42,7 @@ class Scoreboard {
 
   // Earliest start of every step of `consumer`, given its dependencies (modes
   // already resolved) and the steps it will read. Records the waits.
-  std::vector<Cycles> step_gates(const Instruction& consumer, const std::string& consumer_kind,
+  std::vector<Cycles> step_gates(const Instruction& consumer, const std::string& consumer_kind, Viewpoint consumer_at,
                                  const std::vector<Dependency>& deps, const std::vector<ReadStep>& steps,
                                  Cycles at_head);
 

@@ -15,8 +15,8 @@ namespace npusim {
 
 namespace {
 
-bool overlaps(const ReadRange& r, std::uint32_t core, const Progress& p) {
-  return p.writes && same_memory(*r.operand, core, p.output, p.core) && p.output.touches(r.begin, r.end);
+bool overlaps(const ReadRange& r, Viewpoint consumer, const Progress& p) {
+  return p.writes && same_memory(*r.operand, consumer, p.output, p.at) && p.output.touches(r.begin, r.end);
 }
 
 // Output bytes of `p` a read of `r` waits for under a staged dependency. The
@@ -55,6 +55,7 @@ void Scoreboard::announce_flags(Progress& producer, const Dependency& dep) {
 }
 
 std::vector<Cycles> Scoreboard::step_gates(const Instruction& consumer, const std::string& consumer_kind,
+                                           Viewpoint consumer_at,
                                            const std::vector<Dependency>& deps, const std::vector<ReadStep>& steps,
                                            Cycles at_head) {
   std::vector<Cycles> gates(std::max<std::size_t>(1, steps.size()), 0);
@@ -71,7 +72,7 @@ std::vector<Cycles> Scoreboard::step_gates(const Instruction& consumer, const st
     std::uint64_t whole_need = 0;
     for (const ReadStep& s : steps)
       for (const ReadRange& r : s.reads)
-        if (overlaps(r, consumer.core, p)) {
+        if (overlaps(r, consumer_at, p)) {
           shares_bytes = true;
           whole_need = std::max(whole_need, p.output.bytes_before(r.end));
         }
@@ -85,7 +86,7 @@ std::vector<Cycles> Scoreboard::step_gates(const Instruction& consumer, const st
           std::uint64_t need = 0;
           if (i < steps.size())
             for (const ReadRange& r : steps[i].reads)
-              if (overlaps(r, consumer.core, p)) need = std::max(need, staged_need(r, p, dep.granularity));
+              if (overlaps(r, consumer_at, p)) need = std::max(need, staged_need(r, p, dep.granularity));
           g = p.time_written(need);
         }
       }

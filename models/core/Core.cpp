@@ -5,13 +5,13 @@
 namespace npusim {
 
 Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t cluster, const HardwareConfig& hw,
-           bool functional, Scoreboard& scoreboard, Interconnect& interconnect,
+           bool functional, Scoreboard& scoreboard, Interconnect& interconnect, Scratchpad* cluster_cache,
            const std::function<void(const InstructionRecord&)>& on_complete)
     : sc_module(name), index_(index) {
   const std::string prefix = "core" + std::to_string(index) + ".";
   nram_ = std::make_unique<Scratchpad>("nram", prefix + "nram", hw.core.nram, functional);
   wram_ = std::make_unique<Scratchpad>("wram", prefix + "wram", hw.core.wram, functional);
-  CoreWiring wiring{*nram_, *wram_, interconnect, cluster};
+  CoreWiring wiring{*nram_, *wram_, interconnect, cluster, cluster_cache};
   for (const std::string& kind : hw.core.engines) {
     EngineSetup setup;
     setup.core = index;

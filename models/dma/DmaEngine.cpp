@@ -15,6 +15,7 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, EngineSetup setup, const DmaC
       dram_port("dram_port"),
       nram_port("nram_port"),
       wram_port("wram_port"),
+      cluster_port("cluster_port"),
       cfg_(cfg) {
   if (this->setup().functional) bounce_.resize(cfg.segment_bytes);
 }
@@ -23,18 +24,22 @@ void DmaEngine::connect(CoreWiring& wiring) {
   wiring.interconnect.connect(dram_port, wiring.cluster);
   nram_port.bind(wiring.nram.socket);
   wram_port.bind(wiring.wram.socket);
+  if (wiring.cluster_cache) cluster_port.bind(wiring.cluster_cache->socket);
 }
 
-tlm_utils::simple_initiator_socket<DmaEngine>& DmaEngine::port_for(AddressSpace space) {
+tlm::tlm_fw_transport_if<>& DmaEngine::port_for(AddressSpace space) {
+  // The forward interface a socket is bound to (its operator-> of sc_port).
+  auto target = [](auto& socket) -> tlm::tlm_fw_transport_if<>& { return *socket.operator->(); };
   switch (space) {
-    case AddressSpace::Nram: return nram_port;
-    case AddressSpace::Wram: return wram_port;
+    case AddressSpace::Nram: return target(nram_port);
+    case AddressSpace::Wram: return target(wram_port);
+    case AddressSpace::Cluster: return target(cluster_port);
     case AddressSpace::Dram: break;
   }
-  return dram_port;
+  return target(dram_port);
 }
 
-Cycles DmaEngine::transfer(tlm_utils::simple_initiator_socket<DmaEngine>& port, tlm::tlm_command cmd,
+Cycles DmaEngine::transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd,
                            std::uint64_t address, std::uint64_t bytes, std::uint64_t bounce_at,
                            Cycles earliest) {
   tlm::tlm_generic_payload trans;
@@ -46,7 +51,7 @@ Cycles DmaEngine::transfer(tlm_utils::simple_initiator_socket<DmaEngine>& port, 
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const Cycles now = now_cycles();
   sc_core::sc_time delay = cycles_to_time(earliest - now);
-  port->b_transport(trans, delay);
+  port.b_transport(trans, delay);
   if (trans.is_response_error())
     throw std::logic_error(name() + std::string(": transfer outside memory at address ") + std::to_string(address));
   return now + to_cycles(delay);

@@ -20,6 +20,7 @@ class DmaEngine : public Engine {
   tlm_utils::simple_initiator_socket<DmaEngine> dram_port;
   tlm_utils::simple_initiator_socket<DmaEngine> nram_port;
   tlm_utils::simple_initiator_socket<DmaEngine> wram_port;
+  tlm_utils::simple_initiator_socket_optional<DmaEngine> cluster_port;  // bound when the chip has cluster caches
 
   DmaEngine(sc_core::sc_module_name name, EngineSetup setup, const DmaConfig& cfg);
 
@@ -30,8 +31,8 @@ class DmaEngine : public Engine {
   std::vector<ReadStep> read_steps(const Instruction& inst) override;
 
  private:
-  tlm_utils::simple_initiator_socket<DmaEngine>& port_for(AddressSpace space);
-  Cycles transfer(tlm_utils::simple_initiator_socket<DmaEngine>& port, tlm::tlm_command cmd,
+  tlm::tlm_fw_transport_if<>& port_for(AddressSpace space);
+  Cycles transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd,
                   std::uint64_t address, std::uint64_t bytes, std::uint64_t bounce_at, Cycles earliest);
   Cycles move_segment(const TensorOperand& src, const TensorOperand& dst, std::uint64_t begin, std::uint64_t bytes,
                       Cycles issue, Cycles& arrived);

@@ -74,7 +74,7 @@ Cycles Engine::hold_for_producers(const Instruction& inst, Cycles at_head) {
   deps_ = resolve_dependency_modes(inst.deps, setup_.hardware ? setup_.hardware->core.controller.dependency_mode : "");
   while (!scoreboard.producers_known(deps_)) sc_core::wait(scoreboard.completion_event());
   steps_ = read_steps(inst);
-  gates_ = scoreboard.step_gates(inst, setup_.kind, deps_, steps_, at_head);
+  gates_ = scoreboard.step_gates(inst, setup_.kind, viewpoint(), deps_, steps_, at_head);
   wait_until(gates_.front());
   return gates_.front();
 }
@@ -88,7 +88,7 @@ std::vector<ReadStep> Engine::read_steps(const Instruction& inst) {
 void Engine::publish(const Instruction& inst, Schedule schedule) {
   Progress p;
   p.id = inst.id;
-  p.core = setup_.core;
+  p.at = viewpoint();
   p.engine = stats_.name;
   p.kind = setup_.kind;
   p.op = inst.op;

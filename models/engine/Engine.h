@@ -25,6 +25,7 @@ struct CoreWiring {
   Scratchpad& wram;
   Interconnect& interconnect;
   std::uint32_t cluster;
+  Scratchpad* cluster_cache = nullptr;  // the cluster's off-core cache, when the chip has one
 };
 
 // Everything an engine needs to be built.
@@ -52,6 +53,10 @@ class Engine : public sc_core::sc_module {
   void push(Instruction inst, Cycles dispatched_at);
   const sc_core::sc_event& room_freed() const { return room_freed_; }
 
+  // This engine's core and cluster, for telling which scratchpad or cluster cache an operand names.
+  Viewpoint viewpoint() const {
+    return {setup_.core, setup_.core / setup_.hardware->chip.cores_per_cluster};
+  }
   // Binds the engine to its core's memories; called once while the core is built.
   virtual void connect(CoreWiring& wiring) = 0;
   virtual std::vector<PortStats> port_stats() const { return {}; }

@@ -8,8 +8,8 @@
 namespace npusim {
 
 Scratchpad::Scratchpad(sc_core::sc_module_name name, const std::string& stats_name,
-                       const ScratchpadConfig& cfg, bool functional)
-    : sc_module(name), socket("socket"), cfg_(cfg), port_(stats_name, "scratchpad", cfg.port_bytes_per_cycle) {
+                       const ScratchpadConfig& cfg, bool functional, const std::string& kind)
+    : sc_module(name), socket("socket"), cfg_(cfg), port_(stats_name, kind, cfg.port_bytes_per_cycle) {
   socket.register_b_transport(this, &Scratchpad::b_transport);
   if (functional) bytes_.assign(cfg.capacity_bytes, 0);
 }

@@ -20,7 +20,7 @@ class Scratchpad : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<Scratchpad> socket;
 
   Scratchpad(sc_core::sc_module_name name, const std::string& stats_name, const ScratchpadConfig& cfg,
-             bool functional);
+             bool functional, const std::string& kind = "scratchpad");
 
   // Books the port for a read or write of [offset, offset+bytes); returns the
   // cycle the data is through, including the access latency.

@@ -185,11 +185,11 @@ void add_chip_keys(std::vector<ConfigKey>& keys) {
                          "routing nodes to another cluster's memory on a NUMA chip; >= numa_local_hops"));
 
   auto cache = NPUSIM_BLOCK(chip.cluster_cache);
-  keys.push_back(flag(NPUSIM_IN(cache, enabled), false, "each cluster has an off-core cache its cores share"));
+  keys.push_back(flag(NPUSIM_IN(cache, enabled), false, "each cluster has an off-core cache its cores share: trace space \"cluster\""));
   keys.push_back(integer(NPUSIM_IN(cache, capacity_bytes), 4 * 1048576, within(KiB, 4 * GiB), "bytes",
                          "capacity of one cluster's cache"));
   keys.push_back(bandwidth(NPUSIM_IN(cache, bytes_per_cycle), 128, "cache port bandwidth"));
-  keys.push_back(latency(NPUSIM_IN(cache, latency), 20, "delay of one cache access"));
+  keys.push_back(latency(NPUSIM_IN(cache, latency), 20, "cycles added to every cache access"));
 }
 
 template <class B>

@@ -15,7 +15,7 @@ std::vector<std::uint8_t> read_region(Chip& chip, const DataBinding& binding) {
   if (r.space == AddressSpace::Dram)
     chip.dram().storage().read(r.offset, bytes.data(), bytes.size());
   else
-    std::memcpy(bytes.data(), chip.core(binding.core).scratchpad(r.space).data(r.offset), bytes.size());
+    std::memcpy(bytes.data(), chip.scratch_bytes(r.space, binding.core, r.offset), bytes.size());
   return bytes;
 }
 
@@ -24,7 +24,7 @@ void write_region(Chip& chip, const DataBinding& binding, const std::vector<std:
   if (r.space == AddressSpace::Dram)
     chip.dram().storage().write(r.offset, bytes.data(), bytes.size());
   else
-    std::memcpy(chip.core(binding.core).scratchpad(r.space).data(r.offset), bytes.data(), bytes.size());
+    std::memcpy(chip.scratch_bytes(r.space, binding.core, r.offset), bytes.data(), bytes.size());
 }
 
 void preload_inputs(Chip& chip, const TraceHeader& header) {

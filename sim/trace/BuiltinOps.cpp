@@ -12,6 +12,7 @@ using Shape = std::vector<std::uint64_t>;
 constexpr auto kDram = AddressSpace::Dram;
 constexpr auto kNram = AddressSpace::Nram;
 constexpr auto kWram = AddressSpace::Wram;
+constexpr auto kCluster = AddressSpace::Cluster;
 
 std::optional<OpProblem> same_bytes(const Instruction& ins) {
   const auto& from = ins.inputs[0];
@@ -163,8 +164,8 @@ std::optional<OpProblem> dwconv(const Instruction& ins) {
 
 std::vector<OpSpec> builtin_ops() {
   return {
-      {"load", "load", {{"source", {kDram}, true}}, {{"destination", {kNram, kWram}}}, {}, same_bytes},
-      {"store", "store", {{"source", {kNram}}}, {{"destination", {kDram}, true}}, {}, same_bytes},
+      {"load", "load", {{"source", {kDram, kCluster}, true}}, {{"destination", {kNram, kWram}}}, {}, same_bytes},
+      {"store", "store", {{"source", {kNram}}}, {{"destination", {kDram, kCluster}, true}}, {}, same_bytes},
       {"relu", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {}, elementwise},
       {"add", "vector", {{"lhs", {kNram}}, {"rhs", {kNram}}}, {{"result", {kNram}}}, {}, elementwise},
       {"conv", "matrix", {{"ifmap", {kNram}}, {"weights", {kWram}}}, {{"ofmap", {kNram}}}, {"stride", "padding"}, conv},

@@ -9,6 +9,7 @@ const char* address_space_name(AddressSpace s) {
     case AddressSpace::Dram: return "dram";
     case AddressSpace::Nram: return "nram";
     case AddressSpace::Wram: return "wram";
+    case AddressSpace::Cluster: return "cluster";
   }
   return "?";
 }

@@ -11,7 +11,8 @@ namespace npusim {
 
 // Where a tensor operand lives. DRAM is chip-global; NRAM and WRAM belong to the
 // core that executes the instruction.
-enum class AddressSpace { Dram, Nram, Wram };
+// Cluster: the off-core cache its cores share (seed002 "cluster" storage), when enabled.
+enum class AddressSpace { Dram, Nram, Wram, Cluster };
 const char* address_space_name(AddressSpace s);
 
 struct TensorOperand {

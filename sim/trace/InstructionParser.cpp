@@ -64,8 +64,8 @@ std::vector<TensorOperand> read_operands(const nlohmann::json& line, const char*
       place.fail(field + ".space", fmt::format("{} of '{}' must be in {}, not {}", slots[i].role, op,
                                                space_list(allowed), address_space_name(t.space)));
     if (!t.dense() && !slots[i].pitched)
-      place.fail(field + ".pitch", fmt::format("{} of '{}' must be dense; only the DRAM side of load and store may "
-                                               "have a pitch",
+      place.fail(field + ".pitch", fmt::format("{} of '{}' must be dense; only the memory side (dram or cluster) "
+                                               "of load and store may have a pitch",
                                                slots[i].role, op));
     operands.push_back(std::move(t));
   }

@@ -86,10 +86,10 @@ DType read_dtype(const nlohmann::json& v, const TracePlace& place, const std::st
 
 AddressSpace read_space(const nlohmann::json& v, const TracePlace& place, const std::string& field) {
   std::string name = read_string(v, place, field);
-  for (AddressSpace s : {AddressSpace::Dram, AddressSpace::Nram, AddressSpace::Wram})
+  for (AddressSpace s : {AddressSpace::Dram, AddressSpace::Nram, AddressSpace::Wram, AddressSpace::Cluster})
     if (name == address_space_name(s)) return s;
-  place.fail(field, fmt::format("unknown address space '{}'{}; choose one of dram, nram, wram", name,
-                                did_you_mean(name, {"dram", "nram", "wram"})));
+  place.fail(field, fmt::format("unknown address space '{}'{}; choose one of dram, nram, wram, cluster", name,
+                                did_you_mean(name, {"dram", "nram", "wram", "cluster"})));
 }
 
 std::uint32_t read_core(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
@@ -106,12 +106,16 @@ std::uint64_t space_capacity(AddressSpace space, const HardwareConfig& cfg) {
     case AddressSpace::Dram: return cfg.chip.dram.capacity_bytes;
     case AddressSpace::Nram: return cfg.core.nram.capacity_bytes;
     case AddressSpace::Wram: return cfg.core.wram.capacity_bytes;
+    case AddressSpace::Cluster: return cfg.chip.cluster_cache.enabled ? cfg.chip.cluster_cache.capacity_bytes : 0;
   }
   return 0;
 }
 
 void check_fits(AddressSpace space, std::uint64_t offset, std::uint64_t bytes, const HardwareConfig& cfg,
                 const TracePlace& place, const std::string& field) {
+  if (space == AddressSpace::Cluster && !cfg.chip.cluster_cache.enabled)
+    place.fail(field, "this chip has no cluster cache; set /chip/cluster_cache/enabled to true in the config "
+                      "(as configs/smp-2x2-cache.json does) or use dram");
   std::uint64_t capacity = space_capacity(space, cfg);
   std::uint64_t end = 0;
   bool overflow = __builtin_add_overflow(offset, bytes, &end);

@@ -104,7 +104,7 @@ TEST_CASE("validate accepts every bundled config and example trace", "[e2e]") {
   for (const auto& entry : fs::directory_iterator(source_path("traces/examples"))) {
     if (entry.path().extension() != ".jsonl") continue;
     INFO(entry.path());
-    auto r = run_npusim({"validate", entry.path().string(), "--config", source_path("configs/smp-2x2.json")});
+    auto r = run_npusim({"validate", entry.path().string(), "--config", source_path("configs/smp-2x2-cache.json")});
     CHECK(r.status == 0);
   }
 }

@@ -190,7 +190,7 @@ TEST_CASE("trace errors: tensors", "[trace]") {
   }
   SECTION("pitch on a compute operand") {
     check_error(third_line_error(changed(relu_line(1), "/inputs/0/pitch", 16)), "line 3, field 'inputs[0].pitch'",
-                "only the DRAM side of load and store may have a pitch");
+                "only the memory side (dram or cluster) of load and store may have a pitch");
   }
   SECTION("pitch on the scratchpad side of a store") {
     check_error(third_line_error(changed(store_line(1), "/inputs/0/pitch", 16)), "line 3, field 'inputs[0].pitch'",

@@ -23,6 +23,10 @@ TEST_CASE("the example traces are valid on the configs the doc names", "[trace]"
   CHECK(validate_trace(example("channel-swap.jsonl"), chip) == 5);
   HardwareConfig four_cores = load_hardware_config(std::string(NPUSIM_SOURCE_DIR) + "/configs/smp-2x2.json");
   CHECK(validate_trace(example("multicore.jsonl"), four_cores) == 12);
+  HardwareConfig cached = load_hardware_config(std::string(NPUSIM_SOURCE_DIR) + "/configs/smp-2x2-cache.json");
+  CHECK(validate_trace(example("cluster-handoff.jsonl"), cached) == 5);
+  // The cluster space exists only when the chip has cluster caches.
+  CHECK_THROWS_AS(validate_trace(example("cluster-handoff.jsonl"), four_cores), InputError);
   // The multicore trace names cores 1..3, which the one-core default chip lacks.
   CHECK_THROWS_AS(validate_trace(example("multicore.jsonl"), chip), InputError);
 }

@@ -87,12 +87,15 @@ std::uint64_t validate_trace(const std::string& path, const HardwareConfig& cfg)
 }
 
 bool looks_like_trace(const std::string& path) {
+  if (std::filesystem::path(path).extension() == ".jsonl") return true;
   std::ifstream in(path, std::ios::binary);
   std::string text;
   while (std::getline(in, text)) {
     if (is_blank(text)) continue;
+    // A header (even a wrong one) or an instruction where the header belongs: the
+    // trace reader gives the better message for both.
     auto first = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    return first.is_object() && first.value("format", nlohmann::json()) == kTraceFormat;
+    return first.is_object() && (first.contains("format") || first.contains("op"));
   }
   return false;
 }

@@ -44,7 +44,8 @@ class TraceReader {
 // Reads the whole trace, checking every line; returns the instruction count.
 std::uint64_t validate_trace(const std::string& path, const HardwareConfig& cfg);
 
-// True when the first non-blank line is a JSON object with "format":"npusim-trace".
+// True for a .jsonl file, or when the first non-blank line is a JSON object with a
+// "format" or an "op" key (a header, maybe a wrong one, or a headerless trace).
 // Never throws; lets `npusim validate FILE` tell a trace from a config.
 bool looks_like_trace(const std::string& path);
 

@@ -135,9 +135,13 @@ TEST_CASE("validate_trace counts instructions and looks_like_trace sniffs the he
   CHECK(looks_like_trace(trace));
   CHECK_FALSE(looks_like_trace(dir.write("config.json", "{\n  \"chip\": {\"clusters\": 1}\n}\n")));
   CHECK_FALSE(looks_like_trace(dir.write("one-line.json", R"({"chip":{"clusters":1}})")));
-  CHECK_FALSE(looks_like_trace(dir.write("other.jsonl", R"({"format":"something-else","version":1})")));
-  CHECK_FALSE(looks_like_trace(dir.write("empty.jsonl", "")));
-  CHECK_FALSE(looks_like_trace(dir.file("missing.jsonl")));
+  // A .jsonl file, a wrong header or a missing one still go to the trace reader,
+  // whose messages say what is wrong with a trace.
+  CHECK(looks_like_trace(dir.write("other.json", R"({"format":"something-else","version":1})")));
+  CHECK(looks_like_trace(dir.write("headerless.json", load_line(0).dump())));
+  CHECK(looks_like_trace(dir.write("empty.jsonl", "")));
+  CHECK(looks_like_trace(dir.file("missing.jsonl")));
+  CHECK_FALSE(looks_like_trace(dir.write("empty.json", "")));
 }
 
 TEST_CASE("ops are registered by name and new ones need no reader change", "[trace]") {

@@ -41,9 +41,13 @@ NpusimResult run_npusim(const std::vector<std::string>& args) {
   return result;
 }
 
+std::string scratch_root() {
+  return (std::filesystem::temp_directory_path() / ("npusim-test-" + std::to_string(getpid()))).string();
+}
+
 std::string scratch_dir(const std::string& name) {
   namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / ("npusim-test-" + std::to_string(getpid())) / name;
+  fs::path dir = fs::path(scratch_root()) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();

@@ -12,8 +12,11 @@ struct NpusimResult {
 
 NpusimResult run_npusim(const std::vector<std::string>& args);
 
-// A fresh empty directory under the system temp dir, unique per test process.
+// A fresh empty directory under scratch_root(), unique per test process.
 std::string scratch_dir(const std::string& name);
+// This test process's directory of scratch dirs; removed when every test of the
+// process passed, kept (and printed) when one failed or NPUSIM_KEEP_TEST_DIRS is set.
+std::string scratch_root();
 
 std::string read_text(const std::string& path);
 void write_text(const std::string& path, const std::string& text);

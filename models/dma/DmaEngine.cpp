@@ -78,14 +78,17 @@ void for_each_run(const TensorOperand& t, std::uint64_t begin, std::uint64_t end
 
 }  // namespace
 
-// One step per segment: the part of the source it reads.
+// One step per segment: the bytes of the source it reads, one range per
+// contiguous run, so a pitched source never claims the gaps between its rows.
 std::vector<ReadStep> DmaEngine::read_steps(const Instruction& inst) {
   const TensorOperand& src = inst.inputs.at(0);
   std::vector<ReadStep> steps;
   for (std::uint64_t offset = 0; offset < src.bytes(); offset += cfg_.segment_bytes) {
-    const std::uint64_t last = std::min(src.bytes(), offset + cfg_.segment_bytes) - 1;
     ReadStep step;
-    step.reads.push_back({&src, src.address_of(offset), src.address_of(last) + 1});
+    for_each_run(src, offset, std::min(src.bytes(), offset + cfg_.segment_bytes),
+                 [&](std::uint64_t address, std::uint64_t, std::uint64_t count) {
+                   step.reads.push_back({&src, address, address + count});
+                 });
     steps.push_back(std::move(step));
   }
   return steps;

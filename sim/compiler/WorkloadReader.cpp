@@ -127,6 +127,7 @@ void read_conv(const Json& obj, Layer& l, const Place& place) {
   read_kernel(obj, l, place);
   read_strides(obj, l, place);
   l.dilation = positive(obj, "dilation", place, 1);
+  if (l.dilation > 1024) place.fail("dilation", "must be from 1 to 1024 (the trace format's limit)");
   const std::uint32_t groups = positive(obj, "groups", place, 1);
   const std::uint32_t co = positive(obj, "co", place, groups == l.in.c ? l.in.c : 0);
   if (groups != 1) {
@@ -135,7 +136,10 @@ void read_conv(const Json& obj, Layer& l, const Place& place) {
                                        l.in.c, groups, co));
     l.kind = LayerKind::Depthwise;
   }
-  const std::uint32_t keh = (l.kh - 1) * l.dilation + 1, kew = (l.kw - 1) * l.dilation + 1;
+  const std::uint64_t keh64 = std::uint64_t(l.kh - 1) * l.dilation + 1, kew64 = std::uint64_t(l.kw - 1) * l.dilation + 1;
+  if (std::max(keh64, kew64) > (1u << 24))
+    place.fail("dilation", fmt::format("the dilated kernel ({} x {}) is larger than 16777216", keh64, kew64));
+  const std::uint32_t keh = std::uint32_t(keh64), kew = std::uint32_t(kew64);
   l.pad = read_padding(obj, l, keh, kew, place);
   l.out = {window_out(l.in.h, l.pad[0], l.pad[1], keh, l.sh, place),
            window_out(l.in.w, l.pad[2], l.pad[3], kew, l.sw, place), co};

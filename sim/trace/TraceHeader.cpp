@@ -65,8 +65,16 @@ void check_dilation(const DataBinding& b, const TracePlace& place, const std::st
   if (b.dilated() && b.data_shape.size() < 3)
     place.fail(field + ".dilation", fmt::format("applies to kernels of shape [..., kh, kw, c]; this binding has shape {}",
                                                 shape_text(b.data_shape)));
-  // The dense kernel must be addressable, so its dilated dimensions cannot wrap around.
   checked_bytes(b.data_shape, b.region.dtype, place, field + ".shape");
+  if (!b.dilated()) return;
+  const std::size_t r = b.data_shape.size();
+  for (std::size_t i = 0; i < 2; ++i) {
+    std::uint64_t dim = 0;
+    if (__builtin_mul_overflow(b.data_shape[r - 3 + i] - 1, std::uint64_t(b.dilation[i]), &dim) ||
+        __builtin_add_overflow(dim, 1, &dim))
+      place.fail(field + ".dilation", fmt::format("dilating kernel dimension {} by {} is too large to address",
+                                                  b.data_shape[r - 3 + i], b.dilation[i]));
+  }
 }
 
 void read_shape_and_dtype(const nlohmann::json& v, DataBinding& b, const TracePlace& place,

@@ -49,6 +49,8 @@ TEST_CASE("compiler: bad workloads name the file, the layer and the reason", "[c
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"ci":5}]})"),
              Catch::Contains("field 'ci': is 5 but the layer's input tensor has 4"));
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"lstm"}]})"), Catch::Contains("field 'type'"));
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":2,"dilation":1100}]})"),
+             Catch::Contains("field 'dilation': must be from 1 to 1024"));
   CHECK_THAT(error_of("{"), Catch::Contains("not valid JSON"));
 }
 

@@ -361,6 +361,12 @@ TEST_CASE("trace errors: header bindings", "[trace]") {
     check_error(read_error({header_with("inputs", random_input)}), "line 1, field 'inputs[0].dilation'",
                 "applies to kernels of shape [..., kh, kw, c]; this binding has shape [4, 4]");
   }
+  SECTION("dilated dimension wraps around") {
+    random_input["shape"] = {18014398509481985ull, 1, 1};
+    random_input["dilation"] = {1024, 1};
+    check_error(read_error({header_with("inputs", random_input)}), "line 1, field 'inputs[0].dilation'",
+                "dilating kernel dimension 18014398509481985 by 1024 is too large to address");
+  }
   SECTION("dilation of zero") {
     random_input["shape"] = {2, 3, 3, 4};
     random_input["dilation"] = {0, 2};

@@ -1,5 +1,7 @@
 #include "models/matrix_unit/Explain.h"
 
+#include <vector>
+
 #include <fmt/format.h>
 
 namespace npusim {
@@ -49,12 +51,29 @@ void describe_split(const char* name, const char* fold, const ChannelSplit& c, s
                    c.padding_bytes);
 }
 
+// Real co per slave over all rounds (co c -> slave c mod ns), as runs of equal counts.
+void describe_slaves(const WfoldPlan& p, std::string& o) {
+  std::vector<std::uint64_t> co(p.ns, 0);
+  for (const CoBlock& b : p.co_blocks)
+    for (std::uint32_t s = 0; s < p.ns; ++s) co[s] += p.co_on_slave(b, s);
+  o += "slaves    ";
+  for (std::uint32_t first = 0; first < p.ns;) {
+    std::uint32_t last = first;
+    while (last + 1 < p.ns && co[last + 1] == co[first]) ++last;
+    o += first == last ? fmt::format(" slave {}: {} co;", first, co[first])
+                       : fmt::format(" slaves {}-{}: {} co each;", first, last, co[first]);
+    first = last + 1;
+  }
+  o += "\n";
+}
+
 void describe_loops(const WfoldPlan& p, std::string& o) {
   o += fmt::format("Aco        {} (co {} aligned to ns {}), co rounds of up to {}:", p.aco,
                    p.layer.co, p.ns, p.co_blocks.front().count);
   for (const CoBlock& b : p.co_blocks)
     o += fmt::format(" [{}..{}) Aco {} Nco {};", b.first_co, b.first_co + b.count, b.aco, b.nco);
   o += "\n";
+  describe_slaves(p, o);
   o += fmt::format("kmax       L1*Ws - Ncu*Ws + 1 = {}; folded kw {} -> {} piece(s), Nkw={}\n",
                    p.kmax, p.stride.folded_kw, p.kw_pieces.size(), p.nkw);
   o += fmt::format("loops      Nco={} (inner) x Nkw={} (middle) x Nkh={} x Nci={} (outer) = "

@@ -128,6 +128,10 @@ TEST_CASE("explain reports the Embodiment 1 mapping", "[matrix_unit]") {
   CHECK_THAT(text, Catch::Contains("Nco=4 (inner) x Nkw=3 (middle) x Nkh=3 x Nci=1 (outer) = Ncycle 36"));
   CHECK_THAT(text, Catch::Contains("Ncu 4 x Ws 4 = 16 per slave"));
   CHECK_THAT(text, Catch::Contains("useful 147456 (100.0%)"));
+  CHECK_THAT(text, Catch::Contains("slaves 0-15: 4 co each;"));  // 64 co over 16 slaves
+  // 200 co in rounds of 64: 3 full rounds (4 each) + 8 co on slaves 0..7 -> 13 vs 12.
+  CHECK_THAT(explain_conv_layer(hw, conv(3, 18, 16, 200, 3, 3)),
+             Catch::Contains("slaves 0-7: 13 co each; slaves 8-15: 12 co each;"));
   ConvShape strided = conv(4, 5, 7, 3, 3, 3, 1, 2);
   CHECK_THAT(explain_conv_layer(hw, strided), Catch::Contains("folded wo 2 -> true wo 2"));
 }

@@ -25,7 +25,7 @@ void check_golden(const std::string& name) {
   CHECK(diff.status == 0);
 }
 
-const std::set<std::string> kGoldens = {"vector", "conv", "multicore", "numa"};
+const std::set<std::string> kGoldens = {"vector", "conv", "multicore", "numa", "cluster"};
 
 }  // namespace
 
@@ -40,6 +40,10 @@ TEST_CASE("golden multicore: conv and relu chains on the four cores of smp-2x2",
 }
 
 TEST_CASE("golden numa: the multicore trace on numa-2x2", "[golden]") { check_golden("numa"); }
+
+TEST_CASE("golden cluster: pitched channel blocks handed between cores through the cluster caches", "[golden]") {
+  check_golden("cluster");
+}
 
 TEST_CASE("every golden directory has a test case and expected outputs", "[golden]") {
   std::set<std::string> found;

@@ -8,6 +8,7 @@
 #include "sim/common/InputError.h"
 #include "sim/regression/RunOutputs.h"
 #include "sim/sweep/SweepResults.h"
+#include "sim/trace/TraceReader.h"
 
 namespace npusim {
 
@@ -86,6 +87,9 @@ class SpecReader {
 }  // namespace
 
 SweepSpec load_sweep_spec(const std::string& path) {
+  if (looks_like_trace(path))
+    throw InputError(path, "", "this is an instruction trace; npusim sweep takes a sweep spec (a JSON object "
+                               "naming config, trace or workload, and axes; see docs/sweeps.md)");
   json doc;
   try {
     doc = json::parse(read_input_file(path));

@@ -228,6 +228,10 @@ TEST_CASE("zip mode pairs axis values; spec errors are bad input", "[sweep]") {
   json shadowing = spec;
   shadowing["axes"][0]["name"] = "status";
   expect_bad(shadowing, "'status' is a results.csv column already");
+  // A trace given where the spec belongs says what the command wants.
+  auto trace = run_npusim({"sweep", source_path("traces/examples/relu.jsonl"), "--out", dir + "/trace"});
+  CHECK(trace.status == 2);
+  CHECK(trace.output.find("this is an instruction trace; npusim sweep takes a sweep spec") != std::string::npos);
 }
 
 TEST_CASE("plot_sweep.py draws PNG and SVG charts from results.csv", "[sweep]") {

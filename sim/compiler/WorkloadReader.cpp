@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/common/InputError.h"
+#include "sim/common/InputFile.h"
+#include "sim/common/StrictJson.h"
 #include "sim/common/NearestName.h"
 
 namespace npusim {
@@ -291,12 +293,7 @@ MapShape read_input_shape(const Json& top, const Json& layers, const Place& plac
 }  // namespace
 
 Workload parse_workload_json(const std::string& body, const std::string& path) {
-  Json top;
-  try {
-    top = Json::parse(body);
-  } catch (const Json::parse_error& e) {
-    throw InputError(path, fmt::format("byte {}", e.byte), "not valid JSON");
-  }
+  Json top = parse_strict_json<Json>(body, path);
   Place place{path, ""};
   if (!top.is_object()) place.fail("", "a workload must be a JSON object with a \"layers\" list");
   reject_unknown_keys(top, {"name", "batch", "input", "seed", "dtype", "layers", "description"}, place);
@@ -392,12 +389,9 @@ Workload parse_scale_sim_csv(const std::string& body, const std::string& path) {
 }
 
 Workload read_workload(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open the workload file");
-  std::stringstream body;
-  body << in.rdbuf();
+  const std::string body = read_input_file(path);
   const bool csv = path.size() > 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
-  return csv ? parse_scale_sim_csv(body.str(), path) : parse_workload_json(body.str(), path);
+  return csv ? parse_scale_sim_csv(body, path) : parse_workload_json(body, path);
 }
 
 }  // namespace npusim

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
+#include "sim/common/InputFile.h"
+#include "sim/common/StrictJson.h"
 #include "sim/config/ConfigSchema.h"
 
 namespace npusim {
@@ -29,51 +31,15 @@ struct Referrer {
 };
 
 std::string read_text(const std::string& path, const Referrer& referrer) {
+  const std::string problem = input_file_problem(path);
+  if (problem.empty()) return read_input_file(path);
   std::string what = referrer.location.empty() ? "the file" : fmt::format("'{}'", path);
-  std::error_code ec;
-  if (fs::is_directory(path, ec))
-    throw InputError(referrer.file, referrer.location, fmt::format("cannot read {}: it is a directory", what));
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(referrer.file, referrer.location, fmt::format("cannot read {}: {}", what, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// nlohmann reports the 1-based index of the character where parsing stopped.
-std::string line_column(const std::string& text, std::size_t byte) {
-  std::size_t end = std::min(byte == 0 ? 0 : byte - 1, text.size());
-  std::size_t line = 1;
-  std::size_t column = 1;
-  for (std::size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return fmt::format("line {}, column {}", line, column);
-}
-
-// Keep nlohmann's description but drop its "[json.exception...] ... column C: " prefix,
-// since the location is reported separately.
-std::string parse_problem(const json::parse_error& e) {
-  std::string what = e.what();
-  std::size_t start = what.find("parse error");
-  std::size_t colon = start == std::string::npos ? std::string::npos : what.find(": ", start);
-  return colon == std::string::npos ? what : what.substr(colon + 2);
+  throw InputError(referrer.file, referrer.location, fmt::format("cannot read {}: {}", what, problem));
 }
 
 json parse_file(const std::string& path, const Referrer& referrer) {
   std::string text = read_text(path, referrer);
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError(path, line_column(text, e.byte), "malformed JSON: " + parse_problem(e));
-  }
+  const json doc = parse_strict_json<json>(text, path);
   if (!doc.is_object())
     throw InputError(path, "top level", fmt::format("a config file must hold a JSON object, got a {}", doc.type_name()));
   return doc;

@@ -19,7 +19,4 @@ struct RunOutputs {
 // a malformed one, is an InputError naming it.
 RunOutputs load_run_outputs(const std::string& dir);
 
-// Whole text of a file; InputError if it cannot be read.
-std::string read_input_file(const std::string& path);
-
 }  // namespace npusim

@@ -10,7 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/common/InputError.h"
-#include "sim/regression/RunOutputs.h"
+#include "sim/common/InputFile.h"
+#include "sim/regression/CsvTable.h"
 #include "sim/report/QuotedNames.h"
 
 namespace npusim {

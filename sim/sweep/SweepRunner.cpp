@@ -12,7 +12,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/config/ConfigLoader.h"
-#include "sim/regression/RunOutputs.h"
+#include "sim/common/InputFile.h"
 #include "sim/report/OutputDirectory.h"
 #include "sim/sweep/ChildProcess.h"
 #include "sim/sweep/SweepPoints.h"

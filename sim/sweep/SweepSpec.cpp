@@ -6,7 +6,8 @@
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
-#include "sim/regression/RunOutputs.h"
+#include "sim/common/InputFile.h"
+#include "sim/common/StrictJson.h"
 #include "sim/sweep/SweepResults.h"
 #include "sim/trace/TraceReader.h"
 
@@ -90,12 +91,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
   if (looks_like_trace(path))
     throw InputError(path, "", "this is an instruction trace; npusim sweep takes a sweep spec (a JSON object "
                                "naming config, trace or workload, and axes; see docs/sweeps.md)");
-  json doc;
-  try {
-    doc = json::parse(read_input_file(path));
-  } catch (const json::parse_error& e) {
-    throw InputError(path, "", std::string("malformed JSON: ") + e.what());
-  }
+  const json doc = parse_strict_json<json>(read_input_file(path), path);
   SpecReader reader(path);
   reader.check_keys(doc, kSpecKeys, "");
   SweepSpec spec;

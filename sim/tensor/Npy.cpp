@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/common/InputError.h"
+#include "sim/common/InputFile.h"
+#include "sim/common/StrictJson.h"
 
 namespace npusim {
 
@@ -90,9 +92,9 @@ std::string python_literal_to_json(const std::string& text) {
 
 nlohmann::json parse_header_dict(const std::string& path, const std::string& text) {
   try {
-    auto dict = nlohmann::json::parse(python_literal_to_json(text));
+    auto dict = parse_strict_json<nlohmann::json>(python_literal_to_json(text), path);
     if (dict.is_object()) return dict;
-  } catch (const nlohmann::json::exception&) {
+  } catch (const InputError&) {
   }
   throw InputError(path, "", "unparsable header: expected a dict like {'descr': '<i4', 'fortran_order': False, 'shape': (2, 3)}");
 }
@@ -139,16 +141,16 @@ std::string read_header_text(const std::string& path, std::ifstream& in) {
     throw InputError(path, "", "truncated header: file ends inside the header length");
   std::uint32_t length = 0;
   for (std::size_t i = width; i-- > 0;) length = (length << 8) | length_bytes[i];
+  // Check the claimed length against the file before allocating it.
+  const std::uint64_t left = std::filesystem::file_size(path) - static_cast<std::uint64_t>(in.tellg());
+  if (length > left)
+    throw InputError(path, "", fmt::format("truncated header: the header length field says {} bytes, but only {} "
+                                           "bytes follow it",
+                                           length, left));
   std::string text(length, '\0');
   if (!in.read(text.data(), length))
     throw InputError(path, "", fmt::format("truncated header: file ends before the {}-byte header does", length));
   return text;
-}
-
-std::ifstream open_for_reading(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", std::filesystem::exists(path) ? "cannot open file" : "file does not exist");
-  return in;
 }
 
 NpyHeader read_header(const std::string& path, std::ifstream& in) {
@@ -195,12 +197,12 @@ std::uint64_t NpyArray::elements() const { return count_elements(shape, 1); }
 std::uint64_t NpyHeader::data_bytes() const { return count_elements(shape, dtype_size(dtype)); }
 
 NpyHeader read_npy_header(const std::string& path) {
-  auto in = open_for_reading(path);
+  auto in = open_input_file(path);
   return read_header(path, in);
 }
 
 NpyArray read_npy(const std::string& path) {
-  auto in = open_for_reading(path);
+  auto in = open_input_file(path);
   NpyHeader h = read_header(path, in);
   NpyArray a;
   a.dtype = h.dtype;

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
+#include "sim/common/InputFile.h"
+#include "sim/common/StrictJson.h"
 #include "sim/trace/InstructionParser.h"
 
 namespace npusim {
@@ -13,21 +15,10 @@ namespace {
 
 bool is_blank(const std::string& text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
 
-// nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 14:
-// <detail>"; its "line 1" is the line within one trace line, so keep the column.
-std::string parse_reason(const nlohmann::json::parse_error& e) {
-  std::string what = e.what();
-  auto column = what.find("column");
-  auto colon = what.find(": ", column == std::string::npos ? 0 : column);
-  std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-  return fmt::format("malformed JSON at column {}: {}", e.byte, detail);
-}
-
 }  // namespace
 
 TraceReader::TraceReader(const std::string& path, const HardwareConfig& cfg)
-    : path_(path), cfg_(cfg), in_(path, std::ios::binary) {
-  if (!in_) throw InputError(path, "", std::filesystem::exists(path) ? "cannot open file" : "file does not exist");
+    : path_(path), cfg_(cfg), in_(open_input_file(path)) {
   nlohmann::json first;
   if (!next_line(first))
     throw InputError(path, "line 1", "empty trace: missing header line {\"format\":\"npusim-trace\",\"version\":1}");
@@ -39,11 +30,7 @@ bool TraceReader::next_line(nlohmann::json& out) {
   while (std::getline(in_, text_)) {
     ++line_;
     if (is_blank(text_)) continue;
-    try {
-      out = nlohmann::json::parse(text_);
-    } catch (const nlohmann::json::parse_error& e) {
-      TracePlace{path_, line_}.fail(parse_reason(e));
-    }
+    out = parse_strict_json<nlohmann::json>(text_, path_, line_);
     return true;
   }
   return false;
@@ -88,6 +75,7 @@ std::uint64_t validate_trace(const std::string& path, const HardwareConfig& cfg)
 
 bool looks_like_trace(const std::string& path) {
   if (std::filesystem::path(path).extension() == ".jsonl") return true;
+  if (!input_file_problem(path).empty()) return false;
   std::ifstream in(path, std::ios::binary);
   std::string text;
   while (std::getline(in, text)) {

@@ -51,7 +51,7 @@ TEST_CASE("compiler: bad workloads name the file, the layer and the reason", "[c
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"lstm"}]})"), Catch::Contains("field 'type'"));
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":2,"dilation":1100}]})"),
              Catch::Contains("field 'dilation': must be from 1 to 1024"));
-  CHECK_THAT(error_of("{"), Catch::Contains("not valid JSON"));
+  CHECK_THAT(error_of("{"), Catch::Contains("line 1, column 2: malformed JSON"));
 }
 
 TEST_CASE("compiler: SCALE-Sim tables skip blank rows and trailing columns", "[compiler]") {

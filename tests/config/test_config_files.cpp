@@ -129,7 +129,7 @@ TEST_CASE("config: missing config file gives a clear reason", "[config]") {
   std::string path = dir.path("absent.json");
   InputError e = expect_input_error([&] { load_hardware_config(path); });
   CHECK(e.file() == path);
-  CHECK_THAT(e.reason(), Contains("cannot read") && Contains("No such file"));
+  CHECK_THAT(e.reason(), Contains("cannot read") && Contains("does not exist"));
   CHECK_THAT(expect_input_error([&] { load_hardware_config(dir.path("")); }).reason(), Contains("directory"));
 }
 

@@ -95,13 +95,13 @@ TEST_CASE("diff reports bad input with status 2 and one message", "[diff]") {
     fs::remove(dir + "/b/instructions.csv");
     auto r = run_npusim({"diff", a, dir + "/b"});
     CHECK(r.status == 2);
-    CHECK(r.output.find("instructions.csv: no such file") != std::string::npos);
+    CHECK(r.output.find("instructions.csv: file does not exist") != std::string::npos);
   }
   SECTION("malformed report.json") {
     write_text(dir + "/b/report.json", "{\"total_cycles\": ");
     auto r = run_npusim({"diff", a, dir + "/b"});
     CHECK(r.status == 2);
-    CHECK(r.output.find("report.json: malformed JSON") != std::string::npos);
+    CHECK(r.output.find("report.json: line 1, column 18: malformed JSON") != std::string::npos);
   }
   SECTION("negative tolerance") {
     auto r = run_npusim({"diff", a, dir + "/b", "--tolerance", "-1"});

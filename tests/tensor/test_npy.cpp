@@ -102,6 +102,15 @@ TEST_CASE("npy read errors name the file and the reason", "[npy]") {
   ScratchDir dir;
   const std::string good_dict = "{'descr': '<i2', 'fortran_order': False, 'shape': (2, 3), }";
   SECTION("missing file") { CHECK_THAT(read_reason(dir.file("nope.npy")), Contains("does not exist")); }
+  SECTION("audit: a 20-byte v2 file whose header length says 0xFFFFFFF0") {
+    // Checked against the file before allocating: reading first would allocate 4 GiB
+    // and only then fail with "file ends before the ...-byte header does".
+    std::string lying = std::string("\x93NUMPY\x02\x00", 8) + std::string("\xF0\xFF\xFF\xFF", 4) + "{'descr':";
+    REQUIRE(lying.size() == 21);
+    CHECK_THAT(read_reason(dir.write("a.npy", lying)),
+               Contains("header length field says 4294967280 bytes, but only 9 bytes follow it"));
+  }
+  SECTION("not an ordinary file") { CHECK_THAT(read_reason("/dev/zero"), Contains("not an ordinary file")); }
   SECTION("bad magic") {
     CHECK_THAT(read_reason(dir.write("a.npy", "PK\x03\x04 not numpy at all")), Contains("bad magic"));
   }

@@ -55,9 +55,9 @@ TraceError third_line_error(const std::string& line, const HardwareConfig& cfg =
 
 TEST_CASE("trace errors: malformed JSON and the header", "[trace]") {
   SECTION("malformed JSON") {
-    check_error(read_error({kHeaderLine, R"({"id":0,"op":)"}), "line 2", "malformed JSON at column 14: syntax error");
+    check_error(read_error({kHeaderLine, R"({"id":0,"op":)"}), "line 2, column 14", "malformed JSON: syntax error");
   }
-  SECTION("malformed header line") { check_error(read_error({"{format"}), "line 1", "malformed JSON"); }
+  SECTION("malformed header line") { check_error(read_error({"{format"}), "line 1, column 3", "malformed JSON"); }
   SECTION("empty file") { check_error(read_error({}), "line 1", "missing header"); }
   SECTION("first line is an instruction") {
     check_error(read_error({load_line(0).dump()}), "line 1", "missing header");

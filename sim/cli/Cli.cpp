@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/common/InputError.h"
+#include "sim/common/Interruption.h"
 
 namespace npusim {
 
@@ -29,6 +30,7 @@ const char* kFooter =
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+  install_interruption_handling();
   CLI::App app{kDescription, "npusim"};
   app.footer(kFooter);
   app.require_subcommand(1);

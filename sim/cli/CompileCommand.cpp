@@ -12,6 +12,7 @@
 #include "sim/compiler/TraceWriter.h"
 #include "sim/compiler/WorkloadReader.h"
 #include "sim/config/ConfigLoader.h"
+#include "sim/report/AtomicFile.h"
 
 namespace npusim {
 
@@ -22,32 +23,46 @@ struct CompileOptions {
   std::string workload;
   std::string trace;
   bool quiet = false;
+  bool overwrite = false;
 };
 
+// compile -o replaces an existing file only when it is a trace npusim wrote, or
+// when the user says --overwrite; never a directory, device or link.
+void check_trace_target(const CompileOptions& opt) {
+  namespace fs = std::filesystem;
+  if (opt.trace.empty() || !fs::path(opt.trace).has_filename())
+    throw InputError(opt.trace, "-o", "give the path of the trace file to write, e.g. -o net.jsonl");
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(opt.trace, ec);
+  if (!fs::exists(st)) return;
+  std::string why;
+  if (!fs::is_regular_file(st))
+    why = fs::is_directory(st) ? "it is a directory" : fs::is_symlink(st) ? "it is a symbolic link"
+                                                                          : "it is a device, pipe or socket";
+  else if (!opt.overwrite && !is_npusim_trace(opt.trace))
+    why = "it is an existing file that is not an npusim trace (pass --overwrite to replace it anyway)";
+  if (!why.empty())
+    throw InputError(opt.trace, "-o", why + "; npusim never replaces what it did not write: choose another path, "
+                                             "or move or delete it yourself");
+}
+
 void compile(const CompileOptions& opt) {
+  check_trace_target(opt);
   const HardwareConfig hw = load_hardware_config(bundled_file(opt.config));
   const Workload workload = read_workload(bundled_file(opt.workload));
   TraceEmitter emitter(workload, hw);
   const std::string dir = std::filesystem::path(opt.trace).parent_path().string();
-  // Streamed to a temporary file and renamed: memory stays flat and a failed compile
-  // leaves no half trace behind.
-  const std::string temp = opt.trace + ".partial";
+  // Streamed to a unique temporary file and renamed: memory stays flat and a failed
+  // compile leaves no half trace behind.
+  AtomicFile text(opt.trace);
+  text.write(header_line(emitter.header(), dir.empty() ? "." : dir).dump() + '\n');
   std::uint64_t count = 0;
-  {
-    std::ofstream text(temp, std::ios::binary | std::ios::trunc);
-    if (!text) throw InputError(opt.trace, "", "cannot write the trace file");
-    text << header_line(emitter.header(), dir.empty() ? "." : dir).dump() << '\n';
-    Instruction inst;
-    while (emitter.next(inst)) {
-      text << instruction_line(inst).dump() << '\n';
-      ++count;
-    }
-    if (!text.flush()) {
-      std::filesystem::remove(temp);
-      throw InputError(opt.trace, "", "writing the trace file failed");
-    }
+  Instruction inst;
+  while (emitter.next(inst)) {
+    text.write(instruction_line(inst).dump() + '\n');
+    ++count;
   }
-  std::filesystem::rename(temp, opt.trace);
+  text.commit();
   if (opt.quiet) return;
   std::cout << fmt::format("{}: {} layers, batch {}, {} instructions -> {}\n", display_name(opt.workload),
                            workload.layers.size(), workload.batch, count, opt.trace);
@@ -67,6 +82,9 @@ void add_compile_command(CLI::App& app) {
       ->required();
   cmd->add_option("-o,--out", opt->trace, "Trace to write (JSON Lines)")->required();
   cmd->add_flag("-q,--quiet", opt->quiet, "Print nothing on success");
+  cmd->add_flag("--overwrite", opt->overwrite,
+                "Replace an existing file at -o even if it is not an npusim trace (a trace npusim wrote is "
+                "replaced without it; directories, devices and links never are)");
   cmd->footer(
       "\nTiles every layer to the config's NRAM/WRAM, splits the bands across its cores and\n"
       "writes LOAD / CONV / vector / STORE instructions with staged dependencies.\n"

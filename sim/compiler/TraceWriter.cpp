@@ -1,6 +1,9 @@
 #include "sim/compiler/TraceWriter.h"
 
 #include <filesystem>
+#include <fstream>
+
+#include "sim/common/InputFile.h"
 
 namespace npusim {
 
@@ -57,6 +60,16 @@ nlohmann::json instruction_line(const Instruction& inst) {
     }
   }
   return j;
+}
+
+bool is_npusim_trace(const std::string& path) {
+  if (!input_file_problem(path).empty()) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string first(4096, '\0');  // a header line is short; never read a whole foreign file
+  in.read(first.data(), static_cast<std::streamsize>(first.size()));
+  first.resize(static_cast<std::size_t>(in.gcount()));
+  const auto line = nlohmann::json::parse(first.substr(0, first.find('\n')), nullptr, /*allow_exceptions=*/false);
+  return line.is_object() && line.value("format", "") == kTraceFormat;
 }
 
 }  // namespace npusim

@@ -13,4 +13,8 @@ namespace npusim {
 nlohmann::json header_line(const TraceHeader& header, const std::string& trace_dir);
 nlohmann::json instruction_line(const Instruction& inst);
 
+// True when `path` is an ordinary file whose first line is an npusim trace header:
+// a trace `compile -o` may replace without --overwrite.
+bool is_npusim_trace(const std::string& path);
+
 }  // namespace npusim

@@ -1,11 +1,13 @@
 #include "sim/report/OutputDirectory.h"
 
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <system_error>
 
 #include <fmt/format.h>
+
+#include "sim/common/InputError.h"
+#include "sim/report/AtomicFile.h"
 
 namespace npusim {
 
@@ -13,36 +15,41 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// "runs/a/" and "runs/a" name the same directory; drop the trailing separator so
-// filename() is never empty.
-fs::path normalized(const std::string& path) {
-  fs::path p = fs::path(path).lexically_normal();
-  if (p.has_filename()) return p;
-  return p.parent_path();
-}
-
-fs::path parent_of(const fs::path& p) {
-  return p.has_parent_path() ? p.parent_path() : fs::path(".");
-}
+fs::path parent_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
 
 // A hidden sibling of `p` with a suffix, e.g. runs/.a.partial for runs/a.
 fs::path hidden_sibling(const fs::path& p, const std::string& suffix) {
   return parent_of(p) / ("." + p.filename().string() + suffix);
 }
 
+// Removes a leftover of ours (checked by check_leftover) from a crashed run.
+void remove_leftover(const fs::path& p, const std::string& given) {
+  check_leftover(p, OutputKind::Run);
+  std::error_code ec;
+  fs::remove_all(p, ec);
+  if (ec) throw InputError(given, "", fmt::format("cannot remove the leftover {}: {}", p.string(), ec.message()));
+}
+
 }  // namespace
 
-OutputDirectory::OutputDirectory(std::string final_path) {
-  const fs::path final_dir = normalized(final_path);
-  if (final_dir.empty() || final_dir.filename() == "." || final_dir.filename() == "..")
-    throw std::invalid_argument(fmt::format("not a usable output directory: '{}'", final_path));
+OutputDirectory::OutputDirectory(const std::string& final_path, const std::string& option)
+    : given_(final_path), option_(option) {
+  check_output_place(final_path, OutputKind::Run, option);
+  const fs::path final_dir = output_path(final_path);
   const fs::path staging = hidden_sibling(final_dir, ".partial");
-  fs::create_directories(parent_of(final_dir));
-  fs::remove_all(staging);  // left over from a run that crashed
-  fs::create_directory(staging);
+  create_parents(final_dir, final_path);
+  remove_leftover(staging, final_path);
+  std::error_code ec;
+  fs::create_directory(staging, ec);
+  if (ec) throw InputError(final_path, option, fmt::format("cannot create the run directory: {}", ec.message()));
   final_path_ = final_dir.string();
   staging_path_ = staging.string();
   displaced_path_ = hidden_sibling(final_dir, ".old").string();
+  interrupt_.emplace("the unfinished run directory " + staging_path_, [staging] {
+    std::error_code ignored;
+    fs::remove_all(staging, ignored);
+  });
+  write_marker(staging, OutputKind::Run);
 }
 
 OutputDirectory::~OutputDirectory() {
@@ -57,9 +64,11 @@ std::string OutputDirectory::file(const std::string& name) const {
 
 void OutputDirectory::commit() {
   if (committed_) throw std::logic_error("OutputDirectory committed twice: " + final_path_);
+  // Checked again: the place may have changed while the run was simulating.
+  check_output_place(given_, OutputKind::Run, option_);
   const bool replacing = fs::exists(fs::symlink_status(final_path_));
   if (replacing) {
-    fs::remove_all(displaced_path_);
+    remove_leftover(displaced_path_, given_);
     fs::rename(final_path_, displaced_path_);
   }
   try {
@@ -71,6 +80,7 @@ void OutputDirectory::commit() {
     throw;
   }
   committed_ = true;
+  interrupt_.reset();
   if (replacing) fs::remove_all(displaced_path_);
 }
 
@@ -82,25 +92,9 @@ std::string fresh_run_directory(const std::string& runs_root, const std::string&
 }
 
 void write_file_atomically(const std::string& path, const std::string& contents) {
-  const fs::path target = normalized(path);
-  const fs::path temp = hidden_sibling(target, ".tmp");
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(temp, ignored);
-      throw std::runtime_error("cannot write " + target.string());
-    }
-  }
-  std::error_code failed;
-  fs::rename(temp, target, failed);
-  if (failed) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    throw fs::filesystem_error("cannot replace file", temp, target, failed);
-  }
+  AtomicFile file(path);
+  file.write(contents);
+  file.commit();
 }
 
 }  // namespace npusim

@@ -1,6 +1,7 @@
 #include "sim/sweep/ChildProcess.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+
+#include "sim/common/Interruption.h"
 
 extern char** environ;
 
@@ -28,14 +31,31 @@ ChildResult run_self(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (auto& a : argv_storage) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // The child starts with SIGINT and SIGTERM unblocked (this process leaves them to
+  // its watcher thread, and a spawned child inherits the mask).
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
+  const int spawned = posix_spawn(&pid, binary.c_str(), &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   close(fds[1]);
   if (spawned != 0) {
     close(fds[0]);
     throw std::runtime_error(std::string("cannot start npusim: ") + std::strerror(spawned));
   }
+  // Interrupted, the sweep stops its running points and waits until they have
+  // cleaned up (waitid with WNOWAIT leaves the child for the waitpid below).
+  OnInterrupt stop_child("", [pid] {
+    kill(pid, SIGTERM);
+    siginfo_t info;
+    while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+    }
+  });
   ChildResult result;
   char buffer[4096];
   ssize_t n;

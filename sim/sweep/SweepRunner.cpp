@@ -159,7 +159,12 @@ class SweepProgress {
 SweepCounts run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   const json base = load_config_json(spec.config);
   const std::vector<SweepPoint> points = expand_points(spec);
-  const fs::path out = options.out;
+  // A sweep directory is resumed only if a sweep made it (or it is empty).
+  check_output_place(options.out, OutputKind::Sweep, "--out");
+  const fs::path out = output_path(options.out);
+  create_parents(out, options.out);
+  fs::create_directories(out);
+  if (!has_marker(out, OutputKind::Sweep)) write_marker(out, OutputKind::Sweep);
   fs::create_directories(out / "points");
   fs::create_directories(out / ".inputs");
 

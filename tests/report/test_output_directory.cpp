@@ -3,10 +3,12 @@
 #include <stdexcept>
 
 #include "ReportFixture.h"
+#include "sim/common/InputError.h"
 #include "sim/report/OutputDirectory.h"
 
 using namespace npusim;
 using namespace npusim::test;
+using Catch::Matchers::Contains;
 
 TEST_CASE("uncommitted output directory leaves nothing behind", "[report]") {
   ScratchDir scratch("uncommitted");
@@ -35,11 +37,31 @@ TEST_CASE("staging directory is a hidden sibling of the final path", "[report]")
   CHECK_FALSE(fs::exists(scratch.path / "nested" / "run"));
 }
 
+namespace {
+
+// A finished run directory holding one file, as a previous run leaves it.
+void previous_run(const fs::path& dir, const std::string& file) {
+  OutputDirectory out(dir.string());
+  std::ofstream(out.file(file)) << "old run";
+  out.commit();
+}
+
+std::string refusal(const std::string& path) {
+  try {
+    OutputDirectory out(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  FAIL("accepted " << path);
+  return "";
+}
+
+}  // namespace
+
 TEST_CASE("commit publishes the directory and replaces an existing one", "[report]") {
   ScratchDir scratch("replace");
   const fs::path final_dir = scratch.path / "run";
-  fs::create_directories(final_dir);
-  std::ofstream(final_dir / "stale.txt") << "old run";
+  previous_run(final_dir, "stale.txt");
 
   {
     OutputDirectory out(final_dir.string());
@@ -62,10 +84,44 @@ TEST_CASE("a staging directory left by a crash is cleared", "[report]") {
     staging = first.staging_path();
   }
   fs::create_directories(staging);
+  write_marker(staging, OutputKind::Run);
   std::ofstream(fs::path(staging) / "half.json") << "{\"trunc";
   OutputDirectory second((scratch.path / "run").string());
   CHECK(second.staging_path() == staging);
-  CHECK(fs::is_empty(staging));
+  CHECK_FALSE(fs::exists(fs::path(staging) / "half.json"));
+}
+
+TEST_CASE("output places npusim did not make are refused and left untouched", "[report][ownership]") {
+  ScratchDir scratch("foreign");
+  const fs::path thesis = scratch.path / "thesis";
+  fs::create_directories(thesis);
+  std::ofstream(thesis / "chapter1.tex") << "years of work";
+  CHECK_THAT(refusal(thesis.string()), Contains("did not make") && Contains("choose another path"));
+  CHECK(slurp(thesis / "chapter1.tex") == "years of work");
+  std::ofstream(scratch.path / "notes.txt") << "notes";
+  CHECK_THAT(refusal((scratch.path / "notes.txt").string()), Contains("existing file"));
+  CHECK(slurp(scratch.path / "notes.txt") == "notes");
+  CHECK_THAT(refusal("/dev/null"), Contains("device"));
+  for (const char* place : {".", "..", "/", "", "a/.."}) CHECK_THAT(refusal(place), Contains("not a place"));
+  fs::create_directory_symlink(thesis, scratch.path / "link");
+  CHECK_THAT(refusal((scratch.path / "link").string()), Contains("symbolic link"));
+  // A run directory of ours with a foreign file in its staging name is refused too.
+  fs::create_directories(scratch.path / ".run.partial");
+  std::ofstream(scratch.path / ".run.partial" / "mine.txt") << "mine";
+  CHECK_THAT(refusal((scratch.path / "run").string()), Contains("staging area"));
+  CHECK(slurp(scratch.path / ".run.partial" / "mine.txt") == "mine");
+  // Parents that cannot be made are the user's mistake too.
+  CHECK_THAT(refusal((scratch.path / "notes.txt" / "run").string()), Contains("cannot create its parent"));
+  // Nothing of ours was left anywhere.
+  CHECK(std::distance(fs::directory_iterator(scratch.path), fs::directory_iterator()) == 4);
+}
+
+TEST_CASE("an empty directory is taken as a run directory", "[report][ownership]") {
+  ScratchDir scratch("empty");
+  fs::create_directories(scratch.path / "run");
+  OutputDirectory out((scratch.path / "run").string());
+  out.commit();
+  CHECK(has_marker(scratch.path / "run", OutputKind::Run));
 }
 
 TEST_CASE("fresh_run_directory numbers runs from 001 and takes the first gap", "[report]") {

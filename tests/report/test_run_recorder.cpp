@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ReportFixture.h"
+#include "sim/report/OutputOwnership.h"
 #include "sim/report/OutputDirectory.h"
 #include "sim/report/RunRecorder.h"
 
@@ -41,8 +42,9 @@ TEST_CASE("two runs with the same inputs write byte-identical files", "[report]"
     CHECK(a.find("/home/someone") == std::string::npos);  // no absolute paths leak
     CHECK(a.find(scratch.path.string()) == std::string::npos);
   }
-  // Only the three outputs remain: temporaries are gone.
-  CHECK(std::distance(fs::directory_iterator(scratch.path / "a"), fs::directory_iterator()) == 3);
+  // Only the three outputs and the ownership marker remain: temporaries are gone.
+  CHECK(std::distance(fs::directory_iterator(scratch.path / "a"), fs::directory_iterator()) == 4);
+  CHECK(fs::is_regular_file(scratch.path / "a" / marker_name(OutputKind::Run)));
 }
 
 TEST_CASE("report.json totals, idle cycles and utilizations", "[report]") {

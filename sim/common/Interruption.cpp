@@ -1,0 +1,74 @@
+#include "sim/common/Interruption.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace npusim {
+
+namespace {
+
+struct Cleanup {
+  std::string what;
+  std::function<void()> action;
+};
+
+std::mutex registry_mutex;
+std::map<std::uint64_t, Cleanup> registry;  // by registration order
+std::uint64_t next_id = 0;
+
+sigset_t interruption_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+[[noreturn]] void watch(sigset_t set) {
+  int signal = 0;
+  while (sigwait(&set, &signal) != 0) {
+  }
+  std::lock_guard<std::mutex> lock(registry_mutex);  // held until exit: nothing registers any more
+  std::string removed;
+  for (auto it = registry.rbegin(); it != registry.rend(); ++it) {
+    try {
+      it->second.action();
+    } catch (...) {
+      // Best effort: the next run into the same place removes what is left.
+    }
+    if (!it->second.what.empty()) removed += (removed.empty() ? "; removed " : ", ") + it->second.what;
+  }
+  const char* name = signal == SIGINT ? "SIGINT" : "SIGTERM";
+  std::fprintf(stderr, "\nnpusim: interrupted by %s%s\n", name, removed.c_str());
+  std::fflush(stderr);
+  _exit(128 + signal);
+}
+
+}  // namespace
+
+void install_interruption_handling() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    sigset_t set = interruption_signals();
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    std::thread(watch, set).detach();
+  });
+}
+
+OnInterrupt::OnInterrupt(std::string what, std::function<void()> cleanup) {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  id_ = next_id++;
+  registry.emplace(id_, Cleanup{std::move(what), std::move(cleanup)});
+}
+
+OnInterrupt::~OnInterrupt() {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  registry.erase(id_);
+}
+
+}  // namespace npusim

@@ -1,0 +1,29 @@
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace npusim {
+
+// SIGINT and SIGTERM end npusim cleanly. install_interruption_handling() blocks
+// both in every thread and leaves them to one watcher thread, which runs the
+// cleanups registered at that moment (newest first), prints one line naming what
+// it removed and exits with 130 (SIGINT) or 143 (SIGTERM). Cleaning up in a normal
+// thread, not a signal handler, lets it remove whole directories safely.
+// SIGKILL cannot be caught: its leftovers are removed by the next run (OutputDirectory).
+void install_interruption_handling();
+
+// While alive, `cleanup` runs if npusim is interrupted; `what` (may be empty) is
+// named in the exit line, e.g. "the unfinished run directory runs/.a.partial".
+class OnInterrupt {
+ public:
+  OnInterrupt(std::string what, std::function<void()> cleanup);
+  ~OnInterrupt();
+  OnInterrupt(const OnInterrupt&) = delete;
+  OnInterrupt& operator=(const OnInterrupt&) = delete;
+
+ private:
+  std::uint64_t id_;
+};
+
+}  // namespace npusim

@@ -1,0 +1,34 @@
+#pragma once
+#include <filesystem>
+#include <string>
+
+namespace npusim {
+
+// npusim replaces or reuses only directories it made itself. Each one holds a
+// marker file, written before anything else goes in; a directory without it is the
+// user's, and is never deleted, renamed or written into.
+enum class OutputKind { Run, Sweep };
+
+// ".npusim-run" or ".npusim-sweep".
+const char* marker_name(OutputKind kind);
+void write_marker(const std::filesystem::path& dir, OutputKind kind);
+// True when `dir` is a real directory holding the kind's marker as a regular file.
+bool has_marker(const std::filesystem::path& dir, OutputKind kind);
+
+// The place the user named, normalized: "runs/a/" and "runs/a" are one place.
+std::filesystem::path output_path(const std::string& given);
+
+// InputError naming `given` (as the user typed it, for option `option`) unless it
+// names a place npusim may write: not ".", "..", "/" or empty, and either absent,
+// an empty directory, or a directory with the kind's marker.
+void check_output_place(const std::string& given, OutputKind kind, const std::string& option);
+
+// InputError unless `path` is absent, an empty directory or marked with `kind`: for
+// npusim's own hidden siblings (staging, displaced), which a crash may leave behind.
+void check_leftover(const std::filesystem::path& path, OutputKind kind);
+
+// Creates the parents of `path`; an InputError naming `path` when that fails
+// (a parent is a regular file, the place is read-only, ...).
+void create_parents(const std::filesystem::path& path, const std::string& given);
+
+}  // namespace npusim

@@ -12,7 +12,7 @@
 #include "sim/compiler/TraceWriter.h"
 #include "sim/compiler/WorkloadReader.h"
 #include "sim/config/ConfigLoader.h"
-#include "sim/report/AtomicFile.h"
+#include "sim/common/AtomicFile.h"
 
 namespace npusim {
 

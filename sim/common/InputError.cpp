@@ -1,5 +1,8 @@
 #include "sim/common/InputError.h"
 
+#include <cerrno>
+#include <cstring>
+
 namespace npusim {
 
 namespace {
@@ -15,5 +18,10 @@ InputError::InputError(std::string file, std::string location, std::string reaso
       file_(std::move(file)),
       location_(std::move(location)),
       reason_(std::move(reason)) {}
+
+void fail_writing(const std::string& path, const std::string& what) {
+  const int error = errno;
+  throw InputError(path, "", what + ": " + (error != 0 ? std::strerror(error) : "unknown reason"));
+}
 
 }  // namespace npusim

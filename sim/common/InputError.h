@@ -21,4 +21,8 @@ class InputError : public std::runtime_error {
   std::string reason_;
 };
 
+// An output file that cannot be written (full disk, file size limit, read-only
+// place): an InputError naming it, with the system's reason taken from errno.
+[[noreturn]] void fail_writing(const std::string& path, const std::string& what = "cannot write the file");
+
 }  // namespace npusim

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
-#include "sim/report/AtomicFile.h"
+#include "sim/common/AtomicFile.h"
 
 namespace npusim {
 
@@ -39,16 +39,17 @@ OutputDirectory::OutputDirectory(const std::string& final_path, const std::strin
   const fs::path staging = hidden_sibling(final_dir, ".partial");
   create_parents(final_dir, final_path);
   remove_leftover(staging, final_path);
-  std::error_code ec;
-  fs::create_directory(staging, ec);
-  if (ec) throw InputError(final_path, option, fmt::format("cannot create the run directory: {}", ec.message()));
   final_path_ = final_dir.string();
   staging_path_ = staging.string();
   displaced_path_ = hidden_sibling(final_dir, ".old").string();
+  // Registered before the directory exists, so no moment is left uncovered.
   interrupt_.emplace("the unfinished run directory " + staging_path_, [staging] {
     std::error_code ignored;
     fs::remove_all(staging, ignored);
   });
+  std::error_code ec;
+  fs::create_directory(staging, ec);
+  if (ec) throw InputError(final_path, option, fmt::format("cannot create the run directory: {}", ec.message()));
   write_marker(staging, OutputKind::Run);
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/InputError.h"
 #include "sim/report/ReportJson.h"
 
 namespace npusim {
@@ -17,7 +18,7 @@ constexpr const char* kCsvHeader = "id,op,engine,core,dispatch,start,end,stall_c
 
 std::ofstream open_temp(const std::string& path) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw std::runtime_error("cannot create " + path);
+  if (!f) fail_writing(path, "cannot create the file");
   return f;
 }
 
@@ -28,7 +29,7 @@ double checked_clock(double clock_mhz) {
 
 void close_checked(std::ofstream& f, const std::string& path) {
   f.close();
-  if (!f) throw std::runtime_error("cannot write " + path);
+  if (!f) fail_writing(path);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/common/InputError.h"
 #include "sim/report/RunMetrics.h"
 
 namespace npusim {
@@ -44,7 +45,7 @@ std::string sort_event(std::size_t tid) {
 TimelineWriter::TimelineWriter(std::string temp_path, double clock_mhz)
     : temp_path_(std::move(temp_path)), clock_mhz_(clock_mhz) {
   events_.open(temp_path_, std::ios::binary | std::ios::trunc);
-  if (!events_) throw std::runtime_error("cannot create " + temp_path_);
+  if (!events_) fail_writing(temp_path_, "cannot create the file");
 }
 
 TimelineWriter::~TimelineWriter() {
@@ -91,7 +92,7 @@ std::vector<std::size_t> TimelineWriter::track_ids(
 
 void TimelineWriter::finish(const std::string& path, const std::vector<EngineStats>& engines) {
   events_.close();
-  if (!events_) throw std::runtime_error("cannot write " + temp_path_);
+  if (!events_) fail_writing(temp_path_);
 
   std::set<std::string> names(seen_order_.begin(), seen_order_.end());
   for (const auto& e : engines) names.insert(e.name);
@@ -114,7 +115,7 @@ void TimelineWriter::finish(const std::string& path, const std::vector<EngineSta
   }
   out << "\n]}\n";
   out.close();
-  if (!out) throw std::runtime_error("cannot write " + path);
+  if (!out) fail_writing(path);
   events.close();
   std::filesystem::remove(temp_path_);
   finished_ = true;

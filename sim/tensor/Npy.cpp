@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/common/AtomicFile.h"
 #include "sim/common/InputError.h"
 #include "sim/common/InputFile.h"
 #include "sim/common/StrictJson.h"
@@ -216,24 +217,10 @@ NpyArray read_npy(const std::string& path) {
 void write_npy(const std::string& path, const NpyArray& a) {
   if (a.data.size() != count_elements(a.shape, dtype_size(a.dtype)))
     throw std::invalid_argument("write_npy: data size does not match shape and dtype");
-  std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    std::string header = header_bytes(a);
-    out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    out.write(reinterpret_cast<const char*>(a.data.data()), static_cast<std::streamsize>(a.data.size()));
-    out.close();
-    if (!out) {
-      std::remove(partial.c_str());
-      throw InputError(path, "", "cannot write file");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  if (ec) {
-    std::remove(partial.c_str());
-    throw InputError(path, "", "cannot write file: " + ec.message());
-  }
+  AtomicFile out(path);
+  out.write(header_bytes(a));
+  out.write(std::string_view(reinterpret_cast<const char*>(a.data.data()), a.data.size()));
+  out.commit();
 }
 
 }  // namespace npusim

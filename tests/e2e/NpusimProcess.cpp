@@ -9,7 +9,9 @@
 #include <sstream>
 #include <stdexcept>
 
-NpusimResult run_npusim(const std::vector<std::string>& args) {
+NpusimResult run_npusim(const std::vector<std::string>& args) { return run_npusim(args, NpusimLaunch{}); }
+
+NpusimResult run_npusim(const std::vector<std::string>& args, const NpusimLaunch& launch) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
   pid_t pid = fork();
@@ -18,6 +20,7 @@ NpusimResult run_npusim(const std::vector<std::string>& args) {
     dup2(pipe_fds[1], STDERR_FILENO);
     close(pipe_fds[0]);
     close(pipe_fds[1]);
+    if (launch.in_child) launch.in_child();
     std::vector<char*> argv;
     std::string binary = NPUSIM_BINARY;
     argv.push_back(binary.data());
@@ -28,6 +31,7 @@ NpusimResult run_npusim(const std::vector<std::string>& args) {
     _exit(127);
   }
   close(pipe_fds[1]);
+  if (launch.while_running) launch.while_running(pid);
   NpusimResult result;
   char buffer[4096];
   ssize_t n;

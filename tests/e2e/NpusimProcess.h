@@ -1,4 +1,7 @@
 #pragma once
+#include <sys/types.h>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,6 +14,15 @@ struct NpusimResult {
 };
 
 NpusimResult run_npusim(const std::vector<std::string>& args);
+
+// Extra control over the child: `in_child` runs between fork and exec (limits,
+// signal dispositions: async-signal-safe calls only); `while_running` runs in the
+// test process once the child has started (e.g. to signal it).
+struct NpusimLaunch {
+  std::function<void()> in_child;
+  std::function<void(pid_t)> while_running;
+};
+NpusimResult run_npusim(const std::vector<std::string>& args, const NpusimLaunch& launch);
 
 // A fresh empty directory under scratch_root(), unique per test process.
 std::string scratch_dir(const std::string& name);

@@ -1,4 +1,4 @@
-#include "sim/report/AtomicFile.h"
+#include "sim/common/AtomicFile.h"
 
 #include <fcntl.h>
 #include <unistd.h>

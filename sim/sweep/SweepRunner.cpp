@@ -84,6 +84,7 @@ PointPlan plan_point(const SweepSpec& spec, const json& base, const SweepPoint& 
 void record_failure(const PointPlan& plan, const std::string& error) {
   fs::remove_all(plan.dir);
   fs::create_directories(plan.dir);
+  write_marker(plan.dir, OutputKind::Run);  // so a resumed sweep's rerun may replace it
   write_file_atomically((plan.dir / kPointFile).string(), plan.point_json);
   write_file_atomically((plan.dir / kConfigFile).string(), plan.config_json);
   write_file_atomically((plan.dir / kErrorFile).string(), error + "\n");

@@ -178,9 +178,9 @@ TEST_CASE("invalid sweep points are failed rows and the sweep finishes", "[sweep
   const std::string dir = scratch_dir("sweep-invalid");
   const std::string out = dir + "/out";
   // 0 slaves fails config validation; 1 KiB of NRAM cannot hold a row of the tiny net's conv1.
-  auto r = sweep(write_tiny_spec(dir, {{{"name", "slaves"}, {"pointer", "/core/matrix/slaves"}, {"values", {0, 16}}},
-                                       nram_axis({1024, 524288})}),
-                 out);
+  const std::string spec = write_tiny_spec(
+      dir, {{{"name", "slaves"}, {"pointer", "/core/matrix/slaves"}, {"values", {0, 16}}}, nram_axis({1024, 524288})});
+  auto r = sweep(spec, out);
   CHECK(r.output.find("4 points: 2 run, 0 skipped (already complete), 3 failed") != std::string::npos);
   const Results results = read_results(out);
   REQUIRE(results.table.rows.size() == 4);
@@ -193,6 +193,12 @@ TEST_CASE("invalid sweep points are failed rows and the sweep finishes", "[sweep
   }
   CHECK(results.cell(0, "error").find("/core/matrix/slaves") != std::string::npos);  // names the bad key
   CHECK(results.cell(2, "error").find("does not fit NRAM") != std::string::npos);
+  // A failed point's directory is npusim's, so a resumed sweep's rerun may replace it.
+  for (std::size_t i = 0; i < 4; ++i)
+    CHECK(fs::is_regular_file(out + "/points/" + results.cell(i, "point") + "/.npusim-run"));
+  auto again = sweep(spec, out);
+  CHECK(again.output.find("4 points: 1 run, 1 skipped (already complete), 3 failed") != std::string::npos);
+  CHECK(read_results(out).cell(2, "error").find("does not fit NRAM") != std::string::npos);
 }
 
 TEST_CASE("zip mode pairs axis values; spec errors are bad input", "[sweep]") {

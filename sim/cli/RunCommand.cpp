@@ -60,7 +60,8 @@ void add_run_command(CLI::App& app) {
                   "Workload to compile on the fly (JSON, or a SCALE-Sim layer table .csv); "
                   "default when neither --trace nor --workload is given: traces/workloads/resnet50.json");
   cmd->add_option("-o,--out", opt->out,
-                  "Run directory to write (replaced atomically); default: a fresh runs/<trace>-NNN");
+                  "Run directory to write, atomically; default: a fresh runs/<trace>-NNN. An existing one is "
+                  "replaced only if npusim made it (a previous run); anything else is refused, never deleted");
   cmd->add_flag("-f,--functional", opt->functional,
                 "Also compute real tensor values: load the trace's input .npy files, "
                 "write its outputs to OUT/tensors/<name>.npy (workloads: every layer's output, NHWC)");

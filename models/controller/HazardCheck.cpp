@@ -67,6 +67,26 @@ void check_overwrites(const Progress& writer, const Progress& reader) {
 
 }  // namespace
 
+void check_clobbered(const Progress& incoming, const std::vector<Progress>& retired) {
+  for (const Progress& writer : retired) {
+    if (writer.id < incoming.id) continue;
+    const TensorOperand& out = writer.output;
+    for (const ReadStep& step : incoming.steps) {
+      for (const ReadRange& r : step.reads) {
+        if (!same_memory(*r.operand, incoming.at, out, writer.at) || !out.touches(r.begin, r.end)) continue;
+        const std::uint64_t first = out.bytes_before(r.begin);
+        const Cycles overwritten = writer.time_written(first + 1);
+        if (overwritten >= step.read_done) continue;
+        fail(writer, fmt::format("write after write on a live value: {} overwrote {} bytes from offset {} at cycle {}, "
+                                 "but {}, earlier in program order, still needed the value written before and reads "
+                                 "them at cycle {}; {}",
+                                 describe(writer), address_space_name(out.space), out.address_of(first), overwritten,
+                                 describe(incoming), step.read_start, declared(writer, incoming.id)));
+      }
+    }
+  }
+}
+
 void check_hazards(const Progress& incoming, const std::unordered_map<std::uint64_t, Progress>& in_flight) {
   for (const auto& [id, other] : in_flight) {
     if (id < incoming.id) {

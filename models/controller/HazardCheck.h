@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "models/controller/Progress.h"
 
@@ -17,5 +18,12 @@ namespace npusim {
 // A violation means the trace declared a dependency too weak for the data
 // actually shared; it throws InputError naming both instructions.
 void check_hazards(const Progress& incoming, const std::unordered_map<std::uint64_t, Progress>& in_flight);
+
+// Write after write on a live value: `retired` are writers that already finished
+// while an instruction earlier in program order was still unfinished. If
+// `incoming` comes before one of them and reads bytes that writer overwrote before
+// `incoming` read them, the value `incoming` needed (the earlier write) was
+// clobbered; throws InputError naming the overwriting and the reading instruction.
+void check_clobbered(const Progress& incoming, const std::vector<Progress>& retired);
 
 }  // namespace npusim

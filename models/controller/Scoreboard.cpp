@@ -12,6 +12,7 @@ void Scoreboard::completed(std::uint64_t id) {
   auto it = std::lower_bound(window_.begin(), window_.end(), std::make_pair(id, false));
   if (it != window_.end() && it->first == id) it->second = true;
   while (!window_.empty() && window_.front().second) window_.pop_front();
+  retire(id);
   published_.erase(id);
   flagged_.erase(id);
   completed_event_.notify(sc_core::SC_ZERO_TIME);
@@ -33,16 +34,26 @@ bool Scoreboard::producers_known(const std::vector<Dependency>& deps) const {
   });
 }
 
+// A finished writer is kept while an instruction before it in program order is
+// unfinished: that one may still start and read what this one overwrote.
+void Scoreboard::retire(std::uint64_t id) {
+  const std::uint64_t oldest_unfinished = window_.empty() ? UINT64_MAX : window_.front().first;
+  retired_.erase(std::remove_if(retired_.begin(), retired_.end(),
+                                [&](const Progress& w) { return w.id < oldest_unfinished; }),
+                 retired_.end());
+  auto it = published_.find(id);
+  if (it == published_.end() || !it->second.writes || id < oldest_unfinished) return;
+  Progress kept = std::move(it->second);
+  kept.steps.clear();  // only its output and when it was written matter now
+  retired_.push_back(std::move(kept));
+}
+
 void Scoreboard::publish(Progress p) {
   check_hazards(p, published_);
+  check_clobbered(p, retired_);
   const std::uint64_t id = p.id;
   published_[id] = std::move(p);
   completed_event_.notify(sc_core::SC_ZERO_TIME);
-}
-
-const Progress* Scoreboard::progress_of(std::uint64_t id) const {
-  auto it = published_.find(id);
-  return it == published_.end() ? nullptr : &it->second;
 }
 
 std::vector<Dependency> resolve_dependency_modes(const std::vector<Dependency>& deps, const std::string& override_mode) {

@@ -38,7 +38,6 @@ class Scoreboard {
   // Checks `p` against the other instructions in flight (hazards are input
   // errors naming both instructions), then makes it visible to consumers.
   void publish(Progress p);
-  const Progress* progress_of(std::uint64_t id) const;
 
   // Earliest start of every step of `consumer`, given its dependencies (modes
   // already resolved) and the steps it will read. Records the waits.
@@ -56,9 +55,11 @@ class Scoreboard {
 
  private:
   void announce_flags(Progress& producer, const Dependency& dep);
+  void retire(std::uint64_t id);
 
   std::deque<std::pair<std::uint64_t, bool>> window_;  // (id, done), dispatch order
   std::unordered_map<std::uint64_t, Progress> published_;
+  std::vector<Progress> retired_;  // finished writers with unfinished predecessors
   std::unordered_map<std::uint64_t, bool> flagged_;  // producers whose flags reached the timeline
   SchedulingStats scheduling_;
   sc_core::sc_event completed_event_{"scoreboard_completed"};

@@ -6,7 +6,8 @@ namespace npusim {
 
 // A problem with something the user gave us (config, trace, workload, .npy).
 // It names the file, the place inside it (JSON path, line, field) and the reason,
-// and the CLI turns it into one message on stderr with exit status 2.
+// and the CLI turns it into one message on stderr with exit status 2. Long places
+// and reasons (they may echo a huge value) are shortened, keeping head and tail.
 class InputError : public std::runtime_error {
  public:
   InputError(std::string file, std::string location, std::string reason);

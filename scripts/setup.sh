@@ -2,8 +2,11 @@
 # Installs, with apt-get, whatever npusim needs that this Debian machine lacks.
 # Safe to run again: packages already present are skipped.
 set -euo pipefail
+# clang and its runtimes build the sanitizer and fuzzing checks; ccache shares
+# compiled objects between the Release and checking builds' reruns.
 PACKAGES=(cmake g++ make pkg-config libsystemc-dev libfmt-dev nlohmann-json3-dev
-          catch2 libcli11-dev python3 python3-numpy python3-matplotlib)
+          catch2 libcli11-dev python3 python3-numpy python3-matplotlib
+          clang libclang-rt-14-dev ccache)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,7 +17,7 @@ std::string long_trace(const std::string& dir, int instructions) {
 
 // The product promise: traces are streamed, so a 100x longer trace must not need
 // meaningfully more memory (issue 2 sets the bar at 1.5x).
-TEST_CASE("peak memory stays flat from 10k to 1M instructions", "[e2e][scale]") {
+TEST_CASE("peak memory stays flat from 10k to 1M instructions", "[e2e][scale][rss]") {
   std::string dir = scratch_dir("scale");
   long peak[2] = {0, 0};
   int sizes[2] = {10000, 1000000};

@@ -37,7 +37,7 @@ InstructionRecord nth_record(std::uint64_t i) {
 
 }  // namespace
 
-TEST_CASE("recording 500k instructions keeps resident memory flat", "[report]") {
+TEST_CASE("recording 500k instructions keeps resident memory flat", "[report][rss]") {
   constexpr std::uint64_t kWarmup = 20000;
   constexpr std::uint64_t kTotal = 500000;
   // Keeping the rows in memory would cost well over 50 MB; streaming costs buffers.

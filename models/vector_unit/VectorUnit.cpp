@@ -150,7 +150,7 @@ void VectorUnit::compute(const Instruction& inst) {
   } else if (inst.op == "add") {
     vector_add(out.dtype, a, nram_->data(inst.inputs.at(1).offset), dst, out.elements());
   } else if (inst.op == "requant") {
-    vector_requant(a, dst, out.elements(), inst.params.value("shift", 0u), inst.params.value("relu", false));
+    vector_requant(a, dst, out.elements(), param_value(inst.params, "shift", 0), inst.params.value("relu", false));
   } else if (inst.op == "pool") {
     vector_pool(window_of(inst), inst.params.value("mode", std::string("max")) == "max", a, dst);
   } else if (inst.op == "dwconv") {

@@ -11,6 +11,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/common/InputFile.h"
+#include "sim/common/JsonInteger.h"
 #include "sim/common/StrictJson.h"
 #include "sim/common/NearestName.h"
 
@@ -31,6 +32,9 @@ struct Place {
   }
 };
 
+// Every extent, count, stride and padding of a layer: more than any network needs.
+constexpr std::uint32_t kMaxExtent = 1u << 24;
+
 void reject_unknown_keys(const Json& obj, const std::vector<std::string>& known, const Place& place) {
   for (const auto& item : obj.items()) {
     if (std::find(known.begin(), known.end(), item.key()) != known.end()) continue;
@@ -44,10 +48,9 @@ std::uint32_t positive(const Json& obj, const char* key, const Place& place, std
     if (fallback == 0) place.fail(key, "is required");
     return fallback;
   }
-  const Json& v = obj.at(key);
-  if (!v.is_number_unsigned() || v.get<std::uint64_t>() == 0 || v.get<std::uint64_t>() > (1u << 24))
-    place.fail(key, "must be an integer from 1 to 16777216");
-  return v.get<std::uint32_t>();
+  const auto n = json_integer_as<std::uint32_t>(obj.at(key), 1, kMaxExtent);
+  if (!n) place.fail(key, fmt::format("must be an integer from 1 to {}", kMaxExtent));
+  return *n;
 }
 
 double fraction(const Json& obj, const char* key, const Place& place) {
@@ -87,10 +90,8 @@ std::array<std::uint32_t, 4> read_padding(const Json& obj, const Layer& l, std::
                                           const Place& place) {
   if (!obj.contains("padding")) return {0, 0, 0, 0};
   const Json& v = obj.at("padding");
-  if (v.is_number_unsigned()) {
-    auto p = v.get<std::uint32_t>();
-    return {p, p, p, p};
-  }
+  auto side = [](const Json& e) { return json_integer_as<std::uint32_t>(e, 0, kMaxExtent); };
+  if (const auto p = side(v)) return {*p, *p, *p, *p};
   if (v == "same") {
     auto total = [](std::uint32_t in, std::uint32_t k, std::uint32_t s) {
       std::int64_t need = std::int64_t((in + s - 1) / s - 1) * s + k - in;
@@ -99,9 +100,27 @@ std::array<std::uint32_t, 4> read_padding(const Json& obj, const Layer& l, std::
     std::uint32_t th = total(l.in.h, keh, l.sh), tw = total(l.in.w, kew, l.sw);
     return {th / 2, th - th / 2, tw / 2, tw - tw / 2};
   }
-  if (v.is_array() && v.size() == 4 && std::all_of(v.begin(), v.end(), [](const Json& e) { return e.is_number_unsigned(); }))
-    return {v[0].get<std::uint32_t>(), v[1].get<std::uint32_t>(), v[2].get<std::uint32_t>(), v[3].get<std::uint32_t>()};
-  place.fail("padding", "must be an integer, a list [top, bottom, left, right] or \"same\"");
+  if (v.is_array() && v.size() == 4 && std::all_of(v.begin(), v.end(), [&](const Json& e) { return side(e).has_value(); }))
+    return {*side(v[0]), *side(v[1]), *side(v[2]), *side(v[3])};
+  place.fail("padding", fmt::format("must be an integer from 0 to {}, a list [top, bottom, left, right] of them, or "
+                                    "\"same\"", kMaxExtent));
+}
+
+// A side padded by the kernel's whole extent or more gives output rows or columns
+// that see padding only. The compiler cuts a layer into bands of real input rows
+// and has none to give such rows (padding 40 on 12x12 wrapped a uint32_t in the
+// tiler), so the layer is refused here; the same rule as pool's.
+void check_conv_padding(const std::array<std::uint32_t, 4>& pad, std::uint32_t keh, std::uint32_t kew,
+                        const Place& place) {
+  static const char* const kSides[] = {"top", "bottom", "left", "right"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const std::uint32_t extent = i < 2 ? keh : kew;
+    if (pad[i] < extent) continue;
+    place.fail("padding", fmt::format("{} padding {} is not smaller than the kernel's extent {} ({}), so whole output "
+                                      "{} would see padding only; use at most {}",
+                                      kSides[i], pad[i], extent, i < 2 ? "kh after dilation" : "kw after dilation",
+                                      i < 2 ? "rows" : "columns", extent - 1));
+  }
 }
 
 void read_strides(const Json& obj, Layer& l, const Place& place) {
@@ -139,10 +158,11 @@ void read_conv(const Json& obj, Layer& l, const Place& place) {
     l.kind = LayerKind::Depthwise;
   }
   const std::uint64_t keh64 = std::uint64_t(l.kh - 1) * l.dilation + 1, kew64 = std::uint64_t(l.kw - 1) * l.dilation + 1;
-  if (std::max(keh64, kew64) > (1u << 24))
-    place.fail("dilation", fmt::format("the dilated kernel ({} x {}) is larger than 16777216", keh64, kew64));
+  if (std::max(keh64, kew64) > kMaxExtent)
+    place.fail("dilation", fmt::format("the dilated kernel ({} x {}) is larger than {}", keh64, kew64, kMaxExtent));
   const std::uint32_t keh = std::uint32_t(keh64), kew = std::uint32_t(kew64);
   l.pad = read_padding(obj, l, keh, kew, place);
+  check_conv_padding(l.pad, keh, kew, place);
   l.out = {window_out(l.in.h, l.pad[0], l.pad[1], keh, l.sh, place),
            window_out(l.in.w, l.pad[2], l.pad[3], kew, l.sw, place), co};
 }
@@ -236,9 +256,12 @@ class JsonReader {
     }
     if (l.has_weights()) {
       const std::uint64_t terms = l.kind == LayerKind::Depthwise ? std::uint64_t(l.kh) * l.kw : l.weight_elements() / l.out.c;
-      if (obj.contains("shift") && !obj.at("shift").is_number_unsigned()) place.fail("shift", "must be an integer from 0 to 31");
-      l.shift = obj.contains("shift") ? obj.at("shift").get<std::uint32_t>() : default_requant_shift(terms);
-      if (l.shift > 31) place.fail("shift", "must be at most 31");
+      l.shift = default_requant_shift(terms);
+      if (obj.contains("shift")) {
+        const auto shift = json_integer_as<std::uint32_t>(obj.at("shift"), 0, 31);
+        if (!shift) place.fail("shift", fmt::format("must be an integer from 0 to 31, got {}", obj.at("shift").dump()));
+        l.shift = *shift;
+      }
     }
     shapes_[l.name] = l.out;
     previous_ = l.name;
@@ -305,8 +328,9 @@ Workload parse_workload_json(const std::string& body, const std::string& path) {
   w.name = text(top, "name", place, "workload");
   w.batch = positive(top, "batch", place, 1);
   if (top.contains("seed")) {
-    if (!top["seed"].is_number_unsigned()) place.fail("seed", "must be a non-negative integer");
-    w.seed = top["seed"].get<std::uint64_t>();
+    const auto seed = json_integer(top["seed"]);
+    if (!seed) place.fail("seed", "must be a non-negative integer");
+    w.seed = *seed;
   }
   w.input = read_input_shape(top, top["layers"], place, w.input_file);
   JsonReader reader(path, w);
@@ -337,7 +361,7 @@ std::uint32_t csv_number(const std::string& cell, const char* column, const Plac
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || used != cell.size() || v == 0 || v > (1u << 24))
+  if (used == 0 || used != cell.size() || v == 0 || v > kMaxExtent)
     place.fail(column, fmt::format("must be a positive integer, got '{}'", cell));
   return std::uint32_t(v);
 }

@@ -11,13 +11,22 @@ namespace npusim {
 
 namespace {
 
+std::string engine_list_text() {
+  std::string text;
+  for (const auto& name : known_engine_names()) text += (text.empty() ? "'" : ", '") + name + "'";
+  return text;
+}
+
 void check_engines(const CoreConfig& core, const std::string& file) {
   const auto& engines = core.engines;
-  bool has_load = std::find(engines.begin(), engines.end(), "load") != engines.end();
-  // Every other engine works on data that a load brought on chip.
-  if (!engines.empty() && !has_load)
-    throw InputError(file, NPUSIM_CONFIG_PATH(core.engines),
-                     "'load' must be listed when any other engine is, since nothing else brings data on chip");
+  if (std::find(engines.begin(), engines.end(), "load") != engines.end()) return;
+  // Every other engine works on data that a load brought on chip, and a core
+  // without engines has nothing to run any instruction on.
+  throw InputError(file, NPUSIM_CONFIG_PATH(core.engines),
+                   fmt::format("{}; every core needs 'load', since nothing else brings data on chip, plus the engines "
+                               "its instructions use (of {})",
+                               engines.empty() ? "lists no engine" : "lists no 'load' engine",
+                               engine_list_text()));
 }
 
 void check_matrix(const MatrixUnitConfig& mx, const std::string& file) {

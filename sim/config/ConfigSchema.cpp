@@ -2,10 +2,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "sim/common/JsonInteger.h"
 
 namespace npusim {
 
@@ -18,8 +21,29 @@ constexpr double MiB = 1024.0 * KiB;
 constexpr double GiB = 1024.0 * MiB;
 constexpr double TiB = 1024.0 * GiB;
 constexpr double kMaxBandwidth = 4096;  // bytes/cycle: a 32 Kbit path is already beyond any real port
+// A port slower than a byte per thousand cycles models nothing real, and the
+// bound keeps the longest transfer (4 GiB of scratchpad) within 64-bit cycle counts
+// and SystemC's time range: 1e-300 once passed as "more than 0" and overflowed.
+constexpr double kMinBandwidth = 0.001;
 constexpr double kMaxLatency = 100000;  // cycles
 constexpr double kMaxQueue = 1024;
+
+// A checked value in the member's own type. Integers go through the checked
+// reader: a range in the schema wider than the member would be a bug here, never
+// a silently wrapped value.
+template <class T>
+T stored_as(const json& value) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (auto n = json_integer_as<T>(value)) return *n;
+    throw std::logic_error("config value " + value.dump() + " does not fit its field");
+  } else if constexpr (std::is_same_v<T, std::vector<std::uint32_t>>) {
+    T list;
+    for (const json& v : value) list.push_back(stored_as<std::uint32_t>(v));
+    return list;
+  } else {
+    return value.get<T>();
+  }
+}
 
 // Where one key lives: its pointer and how to move its value in and out of the struct.
 struct Field {
@@ -36,7 +60,7 @@ Field make_field(const std::string& dotted, Locate locate) {
   f.path = config_path_of(dotted.c_str());
   f.store = [locate](HardwareConfig& cfg, const json& value) {
     auto& slot = locate(cfg);
-    slot = value.get<std::decay_t<decltype(slot)>>();
+    slot = stored_as<std::decay_t<decltype(slot)>>(value);
   };
   f.fetch = [locate](const HardwareConfig& cfg) { return json(locate(cfg)); };
   return f;
@@ -71,12 +95,6 @@ Field field_in(const Block<T>& block, const char* member, Inner inner) {
 #define NPUSIM_IN(block, member) field_in(block, #member, [](auto& s) -> auto& { return s.member; })
 
 ValueLimits within(double min, double max) { return ValueLimits{min, max}; }
-
-ValueLimits above(double min, double max) {
-  ValueLimits l = within(min, max);
-  l.min_exclusive = true;
-  return l;
-}
 
 ValueLimits powers_of_two(double min, double max) {
   ValueLimits l = within(min, max);
@@ -117,7 +135,7 @@ ConfigKey number(Field f, double def, ValueLimits limits, std::string unit, std:
 }
 
 ConfigKey bandwidth(Field f, double def, std::string meaning) {
-  return number(std::move(f), def, above(0, kMaxBandwidth), "bytes/cycle", std::move(meaning));
+  return number(std::move(f), def, within(kMinBandwidth, kMaxBandwidth), "bytes/cycle", std::move(meaning));
 }
 
 ConfigKey latency(Field f, std::uint64_t def, std::string meaning) {
@@ -247,7 +265,7 @@ void add_matrix_keys(std::vector<ConfigKey>& keys) {
 
 void add_core_keys(std::vector<ConfigKey>& keys) {
   keys.push_back(name_list(NPUSIM_FIELD(core.engines), {"load", "store", "vector", "matrix"}, known_engine_names(),
-                           "engine slots of each core; load is required once any other engine is present"));
+                           "engine slots of each core; must include load, which brings all data on chip"));
   keys.push_back(integer(NPUSIM_FIELD(core.controller.dispatch_cycles), 1, within(0, 1000), "cycles",
                          "decode and issue cost of one instruction"));
   keys.push_back(choice(NPUSIM_FIELD(core.controller.dependency_mode), "as_traced",
@@ -283,9 +301,7 @@ std::string show_number(double v) {
 }
 
 std::string range_text(const ValueLimits& l) {
-  std::string text = l.min_exclusive
-                         ? fmt::format("more than {}, up to {}", show_number(l.min), show_number(l.max))
-                         : fmt::format("{}..{}", show_number(l.min), show_number(l.max));
+  std::string text = fmt::format("{}..{}", show_number(l.min), show_number(l.max));
   if (l.power_of_two) text = "a power of two in " + text;
   if (l.zero_allowed) text = "0, or " + text;
   return text;

@@ -19,7 +19,6 @@ enum class ValueType { Bool, Integer, Number, String, Choice, IntegerList, Strin
 struct ValueLimits {
   double min = 0;
   double max = 0;
-  bool min_exclusive = false;  // "> min" rather than ">= min"
   bool power_of_two = false;
   bool zero_allowed = false;   // 0 is accepted as an "off" value outside [min, max]
   bool non_empty = false;      // lists only

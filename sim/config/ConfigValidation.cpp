@@ -96,7 +96,7 @@ void check_scalar_number(const ConfigKey& key, const json& value, const std::str
   const ValueLimits& l = key.limits;
   double x = value.get<double>();
   if (l.zero_allowed && x == 0) return;
-  bool inside = (l.min_exclusive ? x > l.min : x >= l.min) && x <= l.max;
+  bool inside = x >= l.min && x <= l.max;
   if (!inside)
     throw InputError(file, location,
                      fmt::format("{} is out of range: allowed {}", value.dump(), allowed_values_text(key)));

@@ -1,6 +1,7 @@
 // The ops npusim ships with, and the shape/dtype/param rules of each.
 #include <fmt/format.h>
 
+#include "sim/common/JsonInteger.h"
 #include "sim/trace/OpCatalog.h"
 #include "sim/trace/TraceFields.h"
 
@@ -41,19 +42,21 @@ std::optional<OpProblem> elementwise(const Instruction& ins) {
   return same_shape_and_dtype(ins.outputs[0], "outputs[0]", ins.inputs[0], "inputs[0]");
 }
 
-// Reads params[key] as a list of `count` integers, each at least `minimum`.
+// Reads params[key] as a list of `count` integers, each from `minimum` to kMaxWindowParam.
 std::optional<OpProblem> read_int_list(const nlohmann::json& params, const char* key, std::size_t count,
                                        std::uint64_t minimum, std::vector<std::uint64_t>& out) {
   if (!params.contains(key)) return std::nullopt;
   const auto& v = params.at(key);
-  bool ok = v.is_array() && v.size() == count;
-  for (std::size_t i = 0; ok && i < count; ++i) ok = v[i].is_number_unsigned() && v[i].get<std::uint64_t>() >= minimum;
-  if (ok) {
-    out = v.get<std::vector<std::uint64_t>>();
+  std::vector<std::uint64_t> values;
+  for (std::size_t i = 0; v.is_array() && v.size() == count && i < count; ++i)
+    if (auto n = json_integer(v[i], minimum, kMaxWindowParam)) values.push_back(*n);
+  if (values.size() == count) {
+    out = values;
     return std::nullopt;
   }
   return OpProblem{fmt::format("params.{}", key),
-                   fmt::format("must be a list of {} integers, each at least {}", count, minimum)};
+                   fmt::format("must be a list of {} integers, each at least {} and at most {}", count, minimum,
+                               kMaxWindowParam)};
 }
 
 std::optional<OpProblem> rank4(const TensorOperand& t, const std::string& field, const char* dims) {
@@ -118,7 +121,7 @@ std::optional<OpProblem> requant(const Instruction& ins) {
   if (ins.outputs[0].shape != ins.inputs[0].shape)
     return OpProblem{"outputs[0].shape", "must equal inputs[0].shape"};
   const auto& p = ins.params;
-  if (p.contains("shift") && !(p["shift"].is_number_unsigned() && p["shift"].get<std::uint64_t>() < 32))
+  if (p.contains("shift") && !json_integer(p["shift"], 0, 31))
     return OpProblem{"params.shift", "must be an integer from 0 to 31"};
   if (p.contains("relu") && !p["relu"].is_boolean()) return OpProblem{"params.relu", "must be true or false"};
   return std::nullopt;

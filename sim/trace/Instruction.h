@@ -63,9 +63,15 @@ struct Instruction {
   std::uint64_t line = 0;                // line in the trace file, for messages
 };
 
+// Largest stride, padding or kernel extent a trace's params may give: more than any
+// layer needs, small enough that window arithmetic cannot overflow.
+inline constexpr std::uint32_t kMaxWindowParam = 1u << 24;
+
 // Element `index` of the integer list `key` in an instruction's params (e.g.
-// stride[1]), or `fallback` when the key is absent; the reader has checked types.
+// stride[1]), or `fallback` when the key is absent; the reader has checked them.
 std::uint32_t param_element(const nlohmann::json& params, const char* key, std::size_t index,
                             std::uint32_t fallback);
+// The integer param `key` (e.g. shift), or `fallback` when it is absent.
+std::uint32_t param_value(const nlohmann::json& params, const char* key, std::uint32_t fallback);
 
 }  // namespace npusim

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "sim/common/InputError.h"
+#include "sim/common/JsonInteger.h"
 #include "sim/common/NearestName.h"
 
 namespace npusim {
@@ -49,9 +50,9 @@ std::uint64_t read_uint(const nlohmann::json& v, const TracePlace& place, const 
                         std::uint64_t limit) {
   if (!v.is_number_unsigned())
     place.fail(field, fmt::format("must be a non-negative integer, got {} {}", v.type_name(), v.dump()));
-  auto n = v.get<std::uint64_t>();
-  if (n > limit) place.fail(field, fmt::format("{} is too large (at most {})", n, limit));
-  return n;
+  const auto n = json_integer(v, 0, limit);
+  if (!n) place.fail(field, fmt::format("{} is too large (at most {})", v.dump(), limit));
+  return *n;
 }
 
 std::string read_string(const nlohmann::json& v, const TracePlace& place, const std::string& field) {
@@ -63,10 +64,10 @@ std::vector<std::uint64_t> read_shape(const nlohmann::json& v, const TracePlace&
   if (!v.is_array() || v.empty()) place.fail(field, "must be a non-empty list of positive integers");
   std::vector<std::uint64_t> shape;
   for (std::size_t i = 0; i < v.size(); ++i) {
-    bool positive = v[i].is_number_unsigned() && v[i].get<std::uint64_t>() > 0;
-    if (!positive)
+    const auto dim = json_integer(v[i], 1);
+    if (!dim)
       place.fail(field, fmt::format("dimension {} is {}; every dimension must be a positive integer", i, v[i].dump()));
-    shape.push_back(v[i].get<std::uint64_t>());
+    shape.push_back(*dim);
   }
   return shape;
 }

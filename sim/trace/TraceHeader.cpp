@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
+#include "sim/common/JsonInteger.h"
 #include "sim/tensor/Npy.h"
 
 namespace npusim {
@@ -51,11 +53,13 @@ DataBinding read_location(const nlohmann::json& v, const HardwareConfig& cfg, co
   if (v.contains("core")) b.core = read_core(v.at("core"), cfg, place, field + ".core");
   if (v.contains("dilation")) {
     const auto& d = v.at("dilation");
-    bool ok = d.is_array() && d.size() == 2;
-    for (std::size_t i = 0; ok && i < 2; ++i) ok = d[i].is_number_unsigned() && d[i].get<std::uint64_t>() >= 1 &&
-                                                   d[i].get<std::uint64_t>() <= 1024;
-    if (!ok) place.fail(field + ".dilation", "must be a list of two integers [dh, dw], each from 1 to 1024");
-    b.dilation = {d[0].get<std::uint32_t>(), d[1].get<std::uint32_t>()};
+    std::optional<std::uint32_t> dh, dw;
+    if (d.is_array() && d.size() == 2) {
+      dh = json_integer_as<std::uint32_t>(d[0], 1, 1024);
+      dw = json_integer_as<std::uint32_t>(d[1], 1, 1024);
+    }
+    if (!dh || !dw) place.fail(field + ".dilation", "must be a list of two integers [dh, dw], each from 1 to 1024");
+    b.dilation = {*dh, *dw};
   }
   return b;
 }

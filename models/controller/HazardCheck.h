@@ -7,6 +7,14 @@
 
 namespace npusim {
 
+// The writers the checker can still see: those in flight, and finished ones the
+// scoreboard keeps because an unpublished instruction may yet read what they
+// overwrote, or may yet need the value they wrote (see Scoreboard::retire).
+struct KnownWriters {
+  const std::unordered_map<std::uint64_t, Progress>& in_flight;
+  const std::vector<Progress>& retired;  // without steps: only what they wrote, and when
+};
+
 // The run-time safety net of the dependency modes. `incoming` has just been
 // scheduled; against every other instruction still in flight it checks, byte
 // range by byte range:
@@ -14,16 +22,14 @@ namespace npusim {
 //    has not made final by the time the step reads them, and no later
 //    instruction already read bytes `incoming` writes before it wrote them;
 //  - write after read: `incoming` overwrites no bytes an earlier instruction
-//    (e.g. a store that released its bus early) is still reading.
+//    (e.g. a store that released its bus early) is still reading;
+//  - write after write on a live value: no later instruction, already finished,
+//    overwrote bytes `incoming` reads before it read them, i.e. the value of the
+//    earlier writer that `incoming` needed was clobbered.
 // A violation means the trace declared a dependency too weak for the data
-// actually shared; it throws InputError naming both instructions.
-void check_hazards(const Progress& incoming, const std::unordered_map<std::uint64_t, Progress>& in_flight);
-
-// Write after write on a live value: `retired` are writers that already finished
-// while an instruction earlier in program order was still unfinished. If
-// `incoming` comes before one of them and reads bytes that writer overwrote before
-// `incoming` read them, the value `incoming` needed (the earlier write) was
-// clobbered; throws InputError naming the overwriting and the reading instruction.
-void check_clobbered(const Progress& incoming, const std::vector<Progress>& retired);
+// actually shared; it throws InputError naming the instructions involved: the
+// overwriting one, the reader and, while the scoreboard knows it, the writer of
+// the value the reader lost.
+void check_hazards(const Progress& incoming, const KnownWriters& known);
 
 }  // namespace npusim

@@ -31,7 +31,7 @@ void InstructionController::dispatch_all() {
     if (dispatch_cycles_ > 0) sc_core::wait(cycles_to_time(dispatch_cycles_));
     Engine& engine = lookup_(inst);
     while (!engine.has_room()) sc_core::wait(engine.room_freed());
-    scoreboard_.dispatched(inst.id);
+    scoreboard_.dispatched(inst.id, inst.deps);
     engine.push(std::move(inst), now_cycles());
     inst = Instruction();
     ++dispatched_;

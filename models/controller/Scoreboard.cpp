@@ -6,7 +6,10 @@
 
 namespace npusim {
 
-void Scoreboard::dispatched(std::uint64_t id) { window_.emplace_back(id, false); }
+void Scoreboard::dispatched(std::uint64_t id, const std::vector<Dependency>& deps) {
+  window_.emplace_back(id, false);
+  for (const Dependency& d : deps) ++awaited_[d.producer];
+}
 
 void Scoreboard::completed(std::uint64_t id) {
   auto it = std::lower_bound(window_.begin(), window_.end(), std::make_pair(id, false));
@@ -35,22 +38,26 @@ bool Scoreboard::producers_known(const std::vector<Dependency>& deps) const {
 }
 
 // A finished writer is kept while an instruction before it in program order is
-// unfinished: that one may still start and read what this one overwrote.
+// unfinished: that one may still start and read what this one overwrote. It is
+// also kept while a dispatched consumer that depends on it has not started, so
+// that a clobber of the value it wrote can name it. Both are bounded by the
+// in-flight window, so memory stays flat.
 void Scoreboard::retire(std::uint64_t id) {
   const std::uint64_t oldest_unfinished = window_.empty() ? UINT64_MAX : window_.front().first;
-  retired_.erase(std::remove_if(retired_.begin(), retired_.end(),
-                                [&](const Progress& w) { return w.id < oldest_unfinished; }),
+  auto needed = [&](std::uint64_t w) { return w >= oldest_unfinished || awaited_.count(w) != 0; };
+  retired_.erase(std::remove_if(retired_.begin(), retired_.end(), [&](const Progress& w) { return !needed(w.id); }),
                  retired_.end());
   auto it = published_.find(id);
-  if (it == published_.end() || !it->second.writes || id < oldest_unfinished) return;
+  if (it == published_.end() || !it->second.writes || !needed(id)) return;
   Progress kept = std::move(it->second);
   kept.steps.clear();  // only its output and when it was written matter now
   retired_.push_back(std::move(kept));
 }
 
 void Scoreboard::publish(Progress p) {
-  check_hazards(p, published_);
-  check_clobbered(p, retired_);
+  check_hazards(p, KnownWriters{published_, retired_});
+  for (const Dependency& d : p.deps)
+    if (auto it = awaited_.find(d.producer); it != awaited_.end() && --it->second == 0) awaited_.erase(it);
   const std::uint64_t id = p.id;
   published_[id] = std::move(p);
   completed_event_.notify(sc_core::SC_ZERO_TIME);

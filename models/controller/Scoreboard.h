@@ -26,7 +26,9 @@ namespace npusim {
 // never touch bytes that are not final yet.
 class Scoreboard {
  public:
-  void dispatched(std::uint64_t id);
+  // `deps` as traced: their producers are kept for the hazard checker until this
+  // instruction publishes its progress.
+  void dispatched(std::uint64_t id, const std::vector<Dependency>& deps = {});
   void completed(std::uint64_t id);
 
   bool is_complete(std::uint64_t id) const;
@@ -59,7 +61,8 @@ class Scoreboard {
 
   std::deque<std::pair<std::uint64_t, bool>> window_;  // (id, done), dispatch order
   std::unordered_map<std::uint64_t, Progress> published_;
-  std::vector<Progress> retired_;  // finished writers with unfinished predecessors
+  std::vector<Progress> retired_;  // finished writers still needed by the hazard checker (retire)
+  std::unordered_map<std::uint64_t, std::uint32_t> awaited_;  // producer -> dispatched consumers not yet started
   std::unordered_map<std::uint64_t, bool> flagged_;  // producers whose flags reached the timeline
   SchedulingStats scheduling_;
   sc_core::sc_event completed_event_{"scoreboard_completed"};

@@ -82,8 +82,11 @@ TEST_CASE("scheduling: a write that clobbers a live value before its reader runs
   INFO(run.output);
   CHECK(run.status == 2);
   CHECK_THAT(run.output, Catch::Matchers::Contains("write after write on a live value"));
-  CHECK_THAT(run.output, Catch::Matchers::Contains("instruction 3 (load"));
-  CHECK_THAT(run.output, Catch::Matchers::Contains("instruction 2 (relu"));
+  // Both writers: load 3 clobbered the weights load 0 wrote (finished long before),
+  // and the reader whose value was lost.
+  CHECK_THAT(run.output, Catch::Matchers::Contains("instruction 3 (load, line 5) overwrote nram bytes from offset 0"));
+  CHECK_THAT(run.output, Catch::Matchers::Contains("that instruction 0 (load, line 2) wrote"));
+  CHECK_THAT(run.output, Catch::Matchers::Contains("instruction 2 (relu, line 4)"));
   CHECK_THAT(run.output, Catch::Matchers::Contains("it declares no dependency on it"));
   CHECK(std::count(run.output.begin(), run.output.end(), '\n') == 1);
 }
@@ -101,4 +104,22 @@ TEST_CASE("scheduling: reusing a buffer once its reader is done is not a hazard"
                               instruction(1, "load", tensor("dram", 4096, shape), tensor("nram", 0, shape))});
   INFO(overwrite.output);
   CHECK(overwrite.status == 0);
+}
+
+TEST_CASE("scheduling: a load overwriting a store's source mid-read names the value's writer too", "[scheduling]") {
+  TestMachine m;
+  m.store_bytes_per_cycle = 1;  // the store drains NRAM slowly; the next load lands much faster
+  const std::vector<std::uint64_t> shape = {1, 8, m.segment_bytes / 16, 16};
+  // Load 0 fills the buffer, store 1 writes it out, load 2 refills it without waiting for the store.
+  auto run = run_trace("sched-hazard-war-named", m,
+                       {instruction(0, "load", tensor("dram", 0, shape), tensor("nram", 0, shape)),
+                        instruction(1, "store", tensor("nram", 0, shape), tensor("dram", m.channel_bytes, shape),
+                                    {dependency(0, "full")}),
+                        instruction(2, "load", tensor("dram", 4096, shape), tensor("nram", 0, shape))});
+  INFO(run.output);
+  CHECK(run.status == 2);
+  CHECK_THAT(run.output, Catch::Matchers::Contains("instruction 2 (load, line 4) overwrites nram bytes"));
+  CHECK_THAT(run.output, Catch::Matchers::Contains(
+                             "instruction 1 (store, line 3) still reads them (the value instruction 0 (load, line 2) "
+                             "wrote)"));
 }

@@ -33,6 +33,10 @@ int run_cli(int argc, char** argv) {
   install_interruption_handling();
   CLI::App app{kDescription, "npusim"};
   app.footer(kFooter);
+  // A bad option value is echoed back; one pasted by mistake may be 100 KB long.
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    return shortened_for_message(CLI::FailureMessage::simple(a, e));
+  });
   app.require_subcommand(1);
   app.set_version_flag("--version", NPUSIM_VERSION);
   add_run_command(app);
@@ -59,7 +63,7 @@ int run_cli(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "internal error: " << e.what() << "\n";
+    std::cerr << "internal error: " << shortened_for_message(e.what()) << "\n";
     return kExitInternal;
   }
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -21,6 +22,12 @@ class InputError : public std::runtime_error {
   std::string location_;
   std::string reason_;
 };
+
+// `text` cut to about `limit` bytes for one line of a message: head and tail kept,
+// the middle replaced by " [... N of M characters cut ...] ", never splitting a
+// UTF-8 character. Every message that may echo what a user typed goes through it.
+inline constexpr std::size_t kMaxEchoedText = 600;
+std::string shortened_for_message(std::string text, std::size_t limit = kMaxEchoedText);
 
 // An output file that cannot be written (full disk, file size limit, read-only
 // place): an InputError naming it, with the system's reason taken from errno.

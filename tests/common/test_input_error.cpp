@@ -11,9 +11,11 @@ using Catch::Matchers::StartsWith;
 
 TEST_CASE("input errors shorten a huge echoed value, keeping head and tail", "[input]") {
   const std::string value(100000, 'x');
-  const npusim::InputError e("c.json", "/chip/clock_mhz", "\"" + value + "\" is not a number; allowed 1 to 10000");
+  const std::string reason = "\"" + value + "\" is not a number; allowed 1 to 10000";
+  const npusim::InputError e("c.json", "/chip/clock_mhz", reason);
   CHECK(std::string(e.what()).size() < 800);
   CHECK_THAT(e.reason(), StartsWith("\"xxx") && Contains("characters cut") && EndsWith("allowed 1 to 10000"));
+  CHECK_THAT(e.reason(), Contains(" of " + std::to_string(reason.size()) + " characters cut"));  // original length
   // A multi-byte character is never split at a cut.
   std::string accents;
   for (int i = 0; i < 2000; ++i) accents += "\xC3\xA9";  // é
@@ -36,4 +38,14 @@ TEST_CASE("audit: a 100 KB value in a config gives a short one-line error", "[ba
   CHECK(r.output.size() < 1200);
   CHECK(r.output.find("clock_mhz") != std::string::npos);
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}
+
+TEST_CASE("audit: a 100 KB option value gives a short message with its length", "[bad-input]") {
+  // CLI11 echoed the whole value of a bad option; the message now keeps its ends.
+  const std::string value(100000, 'x');
+  const NpusimResult r = run_npusim({"run", "--dependency-mode", value});
+  INFO(r.output.substr(0, 2000));
+  CHECK(r.status == 2);
+  CHECK(r.output.size() < 1200);
+  CHECK_THAT(r.output, Contains("--dependency-mode") && Contains("of 100") && Contains("characters cut"));
 }

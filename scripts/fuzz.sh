@@ -31,8 +31,8 @@ for t in "${targets[@]}"; do
     -artifact_prefix="$work/artifacts/" >"$work/fuzz.log" 2>&1
   code=$?
   set -e
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/fuzz.log" | grep -o '[0-9]*$' || echo "?")
-  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$work/fuzz.log" | grep -o '[0-9]*$' || echo "?")
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/fuzz.log" | grep -o '[0-9]*$' | tail -1 || echo "?")
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$work/fuzz.log" | grep -o '[0-9]*$' | tail -1 || echo "?")
   if [ $code -ne 0 ]; then
     crash=$(grep -o "Test unit written to .*" "$work/fuzz.log" | tail -1 | sed 's/Test unit written to //')
     echo "fuzz $t: FINDING after ${runs} runs: ${crash:-see $work/fuzz.log}"

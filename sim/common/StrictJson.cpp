@@ -80,6 +80,11 @@ std::string OpenContainers::pointer_of_top() const {
   return pointer.empty() ? "/" : pointer;
 }
 
+void fail_number(std::string_view text, const std::string& file, std::size_t first_line, std::size_t read) {
+  throw InputError(file, text_position(text, read == 0 ? 0 : read - 1, first_line),
+                   "a number too large to represent (beyond about 1.8e308)");
+}
+
 // nlohmann says "[json.exception.parse_error.101] parse error at line 1, column 14:
 // <detail>"; keep the detail, and give the place in the file's own numbering.
 void fail_malformed(std::string_view text, const std::string& file, std::size_t first_line,

@@ -76,6 +76,8 @@ class OpenContainers {
   std::vector<Frame> frames_;
 };
 
+[[noreturn]] void fail_number(std::string_view text, const std::string& file, std::size_t first_line,
+                              std::size_t read);
 [[noreturn]] void fail_malformed(std::string_view text, const std::string& file, std::size_t first_line,
                                  const nlohmann::json::parse_error& e);
 
@@ -96,6 +98,9 @@ Json parse_strict_json(std::string_view text, const std::string& file, std::size
                        strict_json::CountingIterator(begin, begin + text.size(), &read), watch);
   } catch (const nlohmann::json::parse_error& e) {
     strict_json::fail_malformed(text, file, first_line, e);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond double's range, e.g. 1E99999 (found by fuzzing).
+    strict_json::fail_number(text, file, first_line, read);
   }
 }
 

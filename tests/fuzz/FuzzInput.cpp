@@ -10,17 +10,21 @@ namespace npusim::fuzz {
 
 namespace {
 
-std::filesystem::path scratch_directory() {
-  static const std::filesystem::path dir = [] {
+// Made once and never freed: the exit handler that removes it runs after static
+// destructors would have destroyed a static path.
+const std::filesystem::path& scratch_directory() {
+  static const std::filesystem::path* dir = [] {
     std::string pattern = (std::filesystem::temp_directory_path() / "npusim-fuzz-XXXXXX").string();
     if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    std::atexit([] {
-      std::error_code ignored;
-      std::filesystem::remove_all(scratch_directory(), ignored);
-    });
-    return std::filesystem::path(pattern);
+    return new std::filesystem::path(pattern);
   }();
-  return dir;
+  static const bool cleanup = (std::atexit([] {
+                                 std::error_code ignored;
+                                 std::filesystem::remove_all(*dir, ignored);
+                               }),
+                               true);
+  (void)cleanup;
+  return *dir;
 }
 
 }  // namespace
@@ -35,3 +39,7 @@ std::string write_input_file(const std::uint8_t* data, std::size_t size, const s
 }
 
 }  // namespace npusim::fuzz
+
+// libsystemc.so refers to the program's sc_main; the fuzz targets link the model
+// library but never start the SystemC kernel.
+extern "C" int sc_main(int, char**) { return 0; }

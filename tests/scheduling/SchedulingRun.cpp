@@ -34,8 +34,12 @@ nlohmann::json dependency(std::uint64_t id, const std::string& mode, const std::
 }
 
 nlohmann::json instruction(std::uint64_t id, const std::string& op, nlohmann::json in, nlohmann::json out,
-                           nlohmann::json deps) {
-  return {{"id", id}, {"op", op}, {"inputs", {in}}, {"outputs", {out}}, {"deps", deps}};
+                           std::vector<nlohmann::json> deps) {
+  return {{"id", id},
+          {"op", op},
+          {"inputs", nlohmann::json::array({in})},
+          {"outputs", nlohmann::json::array({out})},
+          {"deps", nlohmann::json(deps)}};
 }
 
 SchedulingRun run_trace(const std::string& name, const TestMachine& machine, const std::vector<nlohmann::json>& lines,

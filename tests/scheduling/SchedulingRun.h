@@ -30,8 +30,10 @@ struct TestMachine {
 // A dense int8 tensor operand.
 nlohmann::json tensor(const std::string& space, std::uint64_t offset, std::vector<std::uint64_t> shape);
 nlohmann::json dependency(std::uint64_t id, const std::string& mode, const std::string& granularity = "");
+// `deps` is a vector, not a json: clang and gcc read a one-element braced list
+// `{dependency(...)}` differently for nlohmann::json (array vs copy).
 nlohmann::json instruction(std::uint64_t id, const std::string& op, nlohmann::json in, nlohmann::json out,
-                           nlohmann::json deps = nlohmann::json::array());
+                           std::vector<nlohmann::json> deps = {});
 
 struct Timing {
   std::uint64_t start = 0;

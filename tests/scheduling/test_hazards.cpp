@@ -52,7 +52,7 @@ TEST_CASE("scheduling: a load that overwrites a store's source while it is read 
   CHECK_THAT(run.output, Catch::Matchers::Contains("overwrites"));
   CHECK_THAT(run.output, Catch::Matchers::Contains("instruction 0 (store"));
   // Waiting for the store's two-phase end flag (its data has left NRAM) is enough.
-  lines[1]["deps"] = {dependency(0, "two_phase")};
+  lines[1]["deps"] = nlohmann::json::array({dependency(0, "two_phase")});
   auto safe = run_trace("sched-hazard-war-ok", m, lines);
   CHECK(safe.status == 0);
 }
@@ -66,7 +66,7 @@ std::vector<nlohmann::json> weights_reused_too_early(const TestMachine& m, bool 
   const std::vector<std::uint64_t> weights = {1, 8, m.segment_bytes / 16, 16};  // 2 KiB at NRAM 0
   const std::vector<std::uint64_t> big = {1, 256, m.segment_bytes / 16, 16};    // 64 KiB elsewhere
   const std::uint64_t big_at = 16 * m.segment_bytes;
-  nlohmann::json deps3 = nlohmann::json::array();
+  std::vector<nlohmann::json> deps3;
   if (reader_dep) deps3.push_back(dependency(2, "full"));
   return {instruction(0, "load", tensor("dram", 0, weights), tensor("nram", 0, weights)),
           instruction(1, "relu", tensor("nram", big_at, big), tensor("nram", big_at + (1 << 16), big)),

@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
-# Fresh machine to full test run: install what is missing, build, run every test.
+# Fresh machine to full test run: install what is missing, build, then run
+#   1. every test on the Release build (ctest -j2);
+#   2. every test again under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   3. each input reader's fuzz target for 30 s, after replaying its regressions.
+# `scripts/test.sh --release` stops after step 1 (a quick check while developing).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+release_only=0
+if [ "${1:-}" = "--release" ]; then release_only=1; shift; fi
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-cd "$root/build" && ctest -j2 --output-on-failure "$@"
+(cd "$root/build" && ctest -j2 --output-on-failure "$@")
+[ $release_only -eq 1 ] && exit 0
+echo "== the same tests under AddressSanitizer and UndefinedBehaviorSanitizer =="
+"$root/scripts/test-sanitized.sh" "$@"
+echo "== fuzzing every input reader (30 s each) =="
+"$root/scripts/fuzz.sh" "${NPUSIM_FUZZ_SECONDS:-30}"

@@ -99,3 +99,10 @@ TEST_CASE("audit: /dev/zero as a config, an extends target or a trace is exit 2 
   expect_rejected({"validate", dir + "/c.json"}, dir + "/run", {"c.json", "not an ordinary file"});
   expect_rejected({"run", "--trace", "/dev/zero", "--out", dir + "/run"}, dir + "/run", {"not an ordinary file"});
 }
+
+TEST_CASE("a file name too long for the system is exit 2, not an internal error", "[bad-input]") {
+  const std::string dir = scratch_dir("long-name");
+  expect_rejected({"run", "--trace", std::string(100000, 'a'), "--out", dir + "/run"}, dir + "/run",
+                  {"File name too long"});
+  expect_rejected({"validate", dir + "/" + std::string(300, 'b') + ".json"}, dir + "/run", {"File name too long"});
+}

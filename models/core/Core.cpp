@@ -9,13 +9,15 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t clus
            const std::function<void(const InstructionRecord&)>& on_complete)
     : sc_module(name), index_(index) {
   const std::string prefix = "core" + std::to_string(index) + ".";
-  nram_ = std::make_unique<Scratchpad>("nram", prefix + "nram", hw.core.nram, functional);
-  wram_ = std::make_unique<Scratchpad>("wram", prefix + "wram", hw.core.wram, functional);
+  const CoreConfig& kind_config = hw.core_of(index);
+  nram_ = std::make_unique<Scratchpad>("nram", prefix + "nram", kind_config.nram, functional);
+  wram_ = std::make_unique<Scratchpad>("wram", prefix + "wram", kind_config.wram, functional);
   CoreWiring wiring{*nram_, *wram_, interconnect, cluster, cluster_cache};
-  for (const std::string& kind : hw.core.engines) {
+  for (const std::string& kind : kind_config.engines) {
     EngineSetup setup;
     setup.core = index;
     setup.hardware = &hw;
+    setup.core_config = &kind_config;
     setup.functional = functional;
     setup.scoreboard = &scoreboard;
     setup.on_complete = on_complete;

@@ -11,8 +11,8 @@
 
 namespace npusim {
 
-// One processor core (seed000 Fig. 3): NRAM, WRAM and the engine slots the
-// config lists, each built through the engine registry and wired to the core's
+// One processor core (seed000 Fig. 3): NRAM, WRAM and the engine slots its core
+// kind lists, each built through the engine registry and wired to the core's
 // memories and to the chip interconnect.
 class Core : public sc_core::sc_module {
  public:

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/engine/EngineRegistry.h"
 #include "models/interconnect/Interconnect.h"
 #include "models/kernel/SimTime.h"
 #include "models/scratchpad/Scratchpad.h"
@@ -147,5 +148,26 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
   wait_until(done);
   return {total, 0};
 }
+
+}  // namespace npusim
+
+namespace npusim {
+
+namespace {
+// The load and store DMAs are one model with their own sections.
+EngineKind dma_kind(const std::string& engine, const std::string& what) {
+  EngineKind kind;
+  kind.name = engine;
+  kind.config = dma_config_section(engine + "_dma", engine, what);
+  kind.create = [section = kind.config.name](const char* name, EngineSetup setup) {
+    const auto& cfg = setup.core_config->block<DmaConfig>(section);
+    return std::make_unique<DmaEngine>(name, std::move(setup), cfg);
+  };
+  return kind;
+}
+
+const bool kLoadRegistered = register_engine(dma_kind("load", "load DMA (DRAM to NRAM/WRAM):"));
+const bool kStoreRegistered = register_engine(dma_kind("store", "store DMA (NRAM to DRAM):"));
+}  // namespace
 
 }  // namespace npusim

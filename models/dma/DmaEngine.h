@@ -4,6 +4,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "models/dma/DmaConfig.h"
 #include "models/engine/Engine.h"
 
 namespace npusim {

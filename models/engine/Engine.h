@@ -33,6 +33,7 @@ struct EngineSetup {
   std::string kind;        // registered engine name: "load", "vector", ...
   std::uint32_t core = 0;
   const HardwareConfig* hardware = nullptr;
+  const CoreConfig* core_config = nullptr;  // this core's kind: memories, engines, engine sections
   bool functional = false;
   Scoreboard* scoreboard = nullptr;
   std::function<void(const InstructionRecord&)> on_complete;  // may be empty

@@ -2,54 +2,45 @@
 
 #include <stdexcept>
 
-#include "models/dma/DmaEngine.h"
-#include "models/matrix_unit/MatrixUnit.h"
-#include "models/vector_unit/VectorUnit.h"
-
 namespace npusim {
 
-void EngineRegistry::add(const std::string& name, Factory factory) { factories_[name] = std::move(factory); }
+void EngineRegistry::add(EngineKind kind) {
+  if (find(kind.name)) throw std::logic_error("engine '" + kind.name + "' is registered twice");
+  kinds_.push_back(std::move(kind));
+}
+
+const EngineKind* EngineRegistry::find(const std::string& name) const {
+  for (const auto& k : kinds_)
+    if (k.name == name) return &k;
+  return nullptr;
+}
 
 std::unique_ptr<Engine> EngineRegistry::create(const std::string& name, const char* module_name,
                                                EngineSetup setup) const {
-  auto it = factories_.find(name);
-  if (it == factories_.end()) throw std::logic_error("no engine registered as '" + name + "'");
+  const EngineKind* kind = find(name);
+  if (!kind) throw std::logic_error("no engine registered as '" + name + "'");
   setup.kind = name;
-  return it->second(module_name, std::move(setup));
+  return kind->create(module_name, std::move(setup));
 }
 
-std::vector<std::string> EngineRegistry::names() const {
-  std::vector<std::string> out;
-  for (const auto& entry : factories_) out.push_back(entry.first);
-  return out;
+double EngineRegistry::peak_macs_per_cycle(const CoreConfig& core) const {
+  double peak = 0;
+  for (const auto& name : core.engines) {
+    const EngineKind* kind = find(name);
+    if (kind && kind->peak_macs_per_cycle) peak += kind->peak_macs_per_cycle(core);
+  }
+  return peak;
 }
 
-namespace {
-EngineRegistry build_registry() {
-  EngineRegistry r;
-  r.add("load", [](const char* n, EngineSetup s) {
-    const DmaConfig& cfg = s.hardware->core.load_dma;
-    return std::make_unique<DmaEngine>(n, std::move(s), cfg);
-  });
-  r.add("store", [](const char* n, EngineSetup s) {
-    const DmaConfig& cfg = s.hardware->core.store_dma;
-    return std::make_unique<DmaEngine>(n, std::move(s), cfg);
-  });
-  r.add("vector", [](const char* n, EngineSetup s) {
-    const VectorUnitConfig& cfg = s.hardware->core.vector;
-    return std::make_unique<VectorUnit>(n, std::move(s), cfg);
-  });
-  r.add("matrix", [](const char* n, EngineSetup s) {
-    const MatrixUnitConfig& cfg = s.hardware->core.matrix;
-    return std::make_unique<MatrixUnit>(n, std::move(s), cfg);
-  });
-  return r;
-}
-}  // namespace
-
-const EngineRegistry& engine_registry() {
-  static const EngineRegistry registry = build_registry();
+EngineRegistry& engine_registry() {
+  static EngineRegistry registry;
   return registry;
+}
+
+bool register_engine(EngineKind kind) {
+  register_core_section(kind.config);
+  engine_registry().add(std::move(kind));
+  return true;
 }
 
 }  // namespace npusim

@@ -1,30 +1,50 @@
 #pragma once
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "models/engine/Engine.h"
+#include "sim/config/CoreSections.h"
 
 namespace npusim {
 
-// Engine implementations registered by name (as ramulator2 registers its
-// components), so a core is assembled from the `core.engines` list of the config.
-class EngineRegistry {
- public:
+// What a kind of engine tells the rest of npusim about itself. Each engine
+// registers one from its own .cpp (as ramulator2 registers its components), so
+// a core is assembled from the names in its config and nothing central lists engines.
+struct EngineKind {
   using Factory = std::function<std::unique_ptr<Engine>(const char* module_name, EngineSetup setup)>;
 
-  void add(const std::string& name, Factory factory);
-  std::unique_ptr<Engine> create(const std::string& name, const char* module_name, EngineSetup setup) const;
-  bool contains(const std::string& name) const { return factories_.count(name) != 0; }
-  std::vector<std::string> names() const;
-
- private:
-  std::map<std::string, Factory> factories_;
+  std::string name;     // the slot name configs and trace ops use: "matrix"
+  CoreSection config;   // its config section: keys, defaults, cross-field checks
+  Factory create;
+  // Multiply-accumulates per cycle at full use, for roofline bounds; empty when it does none.
+  std::function<double(const CoreConfig&)> peak_macs_per_cycle;
 };
 
-// The registry with every engine this build knows.
-const EngineRegistry& engine_registry();
+class EngineRegistry {
+ public:
+  void add(EngineKind kind);
+  std::unique_ptr<Engine> create(const std::string& name, const char* module_name, EngineSetup setup) const;
+  const EngineKind* find(const std::string& name) const;
+  // Peak MACs per cycle of one core of this kind: the sum over its engines.
+  double peak_macs_per_cycle(const CoreConfig& core) const;
+
+ private:
+  std::vector<EngineKind> kinds_;
+};
+
+// Every engine this build links in.
+EngineRegistry& engine_registry();
+
+// Registers the engine and its config section; returns true for a namespace-scope constant.
+bool register_engine(EngineKind kind);
 
 }  // namespace npusim
+
+// In an engine's .cpp: NPUSIM_REGISTER_ENGINE(matrix_unit_kind());  The library is an
+// object library (CMakeLists.txt), so no registration is dropped by the linker.
+#define NPUSIM_REGISTER_ENGINE(kind_expression) \
+  namespace {                                   \
+  const bool kEngineRegistered = ::npusim::register_engine(kind_expression); \
+  }

@@ -138,7 +138,14 @@ std::string explain_wfold_plan(const WfoldPlan& p) {
 }
 
 std::string explain_conv_layer(const HardwareConfig& cfg, const ConvShape& layer) {
-  return explain_wfold_plan(plan_wfold_conv(cfg.core.matrix, layer));
+  // The first core kind with a matrix unit: the one whose mapping applies.
+  const CoreConfig* kind = &cfg.core;
+  for (const CoreConfig* k : cfg.kinds())
+    if (k->has_engine("matrix")) {
+      kind = k;
+      break;
+    }
+  return explain_wfold_plan(plan_wfold_conv(kind->block<MatrixUnitConfig>(MatrixUnitConfig::kSection), layer));
 }
 
 }  // namespace npusim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/engine/EngineRegistry.h"
 #include "models/kernel/SimTime.h"
 #include "models/matrix_unit/WfoldDatapath.h"
 #include "models/scratchpad/Scratchpad.h"
@@ -240,3 +241,27 @@ void MatrixUnit::compute(const WfoldPlan& plan, const Instruction& inst) {
 }
 
 }  // namespace npusim
+
+namespace npusim {
+
+namespace {
+EngineKind matrix_unit_kind() {
+  EngineKind kind;
+  kind.name = "matrix";
+  kind.config = matrix_unit_config_section();
+  kind.create = [](const char* name, EngineSetup setup) {
+    const auto& cfg = setup.core_config->block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
+    return std::make_unique<MatrixUnit>(name, std::move(setup), cfg);
+  };
+  // Every slave's CUs on full int8 data rows.
+  kind.peak_macs_per_cycle = [](const CoreConfig& core) {
+    const auto& mx = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
+    return double(mx.slaves) * mx.cus_per_slave * mx.row_bytes;
+  };
+  return kind;
+}
+}  // namespace
+
+}  // namespace npusim
+
+NPUSIM_REGISTER_ENGINE(npusim::matrix_unit_kind())

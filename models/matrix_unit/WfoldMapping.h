@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "models/matrix_unit/ConvShape.h"
+#include "models/matrix_unit/MatrixUnitConfig.h"
 #include "sim/common/Cycles.h"
-#include "sim/config/HardwareConfig.h"
 
 namespace npusim {
 

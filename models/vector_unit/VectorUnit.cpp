@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "models/engine/EngineRegistry.h"
 #include "models/kernel/SimTime.h"
 #include "models/scratchpad/Scratchpad.h"
 #include "models/vector_unit/VectorKernels.h"
@@ -161,3 +162,22 @@ void VectorUnit::compute(const Instruction& inst) {
 }
 
 }  // namespace npusim
+
+namespace npusim {
+
+namespace {
+EngineKind vector_unit_kind() {
+  EngineKind kind;
+  kind.name = "vector";
+  kind.config = vector_unit_config_section();
+  kind.create = [](const char* name, EngineSetup setup) {
+    const auto& cfg = setup.core_config->block<VectorUnitConfig>(VectorUnitConfig::kSection);
+    return std::make_unique<VectorUnit>(name, std::move(setup), cfg);
+  };
+  return kind;
+}
+}  // namespace
+
+}  // namespace npusim
+
+NPUSIM_REGISTER_ENGINE(npusim::vector_unit_kind())

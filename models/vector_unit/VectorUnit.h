@@ -1,6 +1,7 @@
 #pragma once
 #include "models/engine/Engine.h"
 #include "models/vector_unit/VectorKernels.h"
+#include "models/vector_unit/VectorUnitConfig.h"
 
 namespace npusim {
 

@@ -5,28 +5,33 @@
 
 #include <fmt/format.h>
 
+#include "models/engine/EngineRegistry.h"
+
 namespace npusim {
 
 LayerReport::LayerReport(const TraceEmitter& emitter, const HardwareConfig& hw) : emitter_(emitter) {
-  // Peak MACs per cycle of one core is the matrix unit's: every slave's CUs on full data rows.
-  // Take it from a plan of the mapping (all layers share the config) rather than re-deriving it.
-  double per_core = 0;
-  for (const auto& c : emitter.layers())
-    if (c.tiling.on_matrix_unit) {
-      const WfoldPlan& p = c.tiling.band_plan;
-      per_core = double(p.ns) * p.ncu * p.lanes;
-      break;
-    }
-  if (per_core == 0) per_core = double(hw.core.matrix.slaves) * hw.core.matrix.cus_per_slave * hw.core.matrix.row_bytes;
-  peak_macs_ = per_core * hw.chip.cores();
+  // The chip's peak: each core's engines at full use, as each engine states its own.
+  auto peak_of = [&](const std::vector<std::uint32_t>& cores) {
+    double peak = 0;
+    for (std::uint32_t i : cores) peak += engine_registry().peak_macs_per_cycle(hw.core_of(i));
+    return peak;
+  };
+  std::vector<std::uint32_t> all(hw.chip.cores());
+  for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  peak_macs_ = peak_of(all);
   dram_bpc_ = hw.chip.dram.channels * hw.chip.dram.bytes_per_cycle;
   for (const auto& c : emitter.layers()) {
     LayerRow row;
     row.name = c.layer.name;
     row.kind = layer_kind_name(c.layer.kind);
     row.macs = c.layer.macs() * emitter.workload().batch;
+    row.engine = c.tiling.engine;
+    row.core_kind = c.tiling.kind(hw).kind;
+    row.cores = std::uint32_t(c.tiling.cores.size());
     row.compulsory_bytes = c.input_bytes + c.weight_bytes + c.output_bytes;
-    const double compute = row.macs / peak_macs_, memory = row.compulsory_bytes / dram_bpc_;
+    // Only the layer's own cores compute it; cores without a MAC engine leave the bound to memory.
+    const double layer_peak = peak_of(c.tiling.cores);
+    const double compute = layer_peak > 0 ? row.macs / layer_peak : 0, memory = row.compulsory_bytes / dram_bpc_;
     row.bound_cycles = std::max(compute, memory);
     row.bound = compute >= memory ? "compute" : "memory";
     rows_.push_back(row);
@@ -49,6 +54,9 @@ nlohmann::json LayerReport::to_json() const {
     const double cycles = double(r.cycles());
     layers.push_back({{"name", r.name},
                       {"kind", r.kind},
+                      {"engine", r.engine},
+                      {"core_kind", r.core_kind},
+                      {"cores", r.cores},
                       {"instructions", r.instructions},
                       {"start_cycle", r.first_start},
                       {"end_cycle", r.last_end},
@@ -73,18 +81,19 @@ nlohmann::json LayerReport::to_json() const {
 }
 
 void LayerReport::print_table(std::ostream& os, Cycles total_cycles) const {
-  os << fmt::format("\n{:<24} {:<9} {:>12} {:>14} {:>7} {:>12} {:>7} {:>8}\n", "layer", "kind", "cycles", "MACs",
-                    "util", "bound", "by", "achieved");
+  os << fmt::format("\n{:<24} {:<9} {:<7} {:>12} {:>14} {:>7} {:>12} {:>7} {:>8}\n", "layer", "kind", "engine",
+                    "cycles", "MACs", "util", "bound", "by", "achieved");
   std::uint64_t macs = 0;
   for (const auto& r : rows_) {
     const double cycles = double(r.cycles());
     macs += r.macs;
-    os << fmt::format("{:<24} {:<9} {:>12} {:>14} {:>6.1f}% {:>12.0f} {:>7} {:>7.1f}%\n", r.name, r.kind, r.cycles(),
+    os << fmt::format("{:<24} {:<9} {:<7} {:>12} {:>14} {:>6.1f}% {:>12.0f} {:>7} {:>7.1f}%\n", r.name, r.kind,
+                      r.engine, r.cycles(),
                       r.macs, cycles > 0 ? 100.0 * r.macs / (cycles * peak_macs_) : 0.0, r.bound_cycles, r.bound,
                       cycles > 0 ? 100.0 * r.bound_cycles / cycles : 0.0);
   }
   const double total = double(total_cycles);
-  os << fmt::format("{:<24} {:<9} {:>12} {:>14} {:>6.1f}%\n", "total", "", total_cycles, macs,
+  os << fmt::format("{:<24} {:<9} {:<7} {:>12} {:>14} {:>6.1f}%\n", "total", "", "", total_cycles, macs,
                     total > 0 ? 100.0 * macs / (total * peak_macs_) : 0.0);
 }
 

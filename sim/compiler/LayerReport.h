@@ -15,6 +15,9 @@ namespace npusim {
 struct LayerRow {
   std::string name;
   std::string kind;
+  std::string engine;                 // the engine that computed it
+  std::string core_kind;              // the kind of core it ran on ("core" unless /core_kinds says otherwise)
+  std::uint32_t cores = 0;            // how many cores shared it
   Cycles first_start = 0, last_end = 0;
   std::uint64_t instructions = 0;
   std::uint64_t dram_bytes = 0;       // moved by this layer's loads and stores

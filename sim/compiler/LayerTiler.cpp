@@ -23,10 +23,10 @@ bool windowed(const Layer& l) {
 
 // Channel blocking: the whole weight tensor when it fits, else the largest block that
 // fits half of WRAM (aligned to the slave count so no round is padded), else all of WRAM.
-void choose_co_block(const Layer& l, LayerTiling& t, const HardwareConfig& hw, const std::string& file) {
-  const std::uint64_t wram = hw.core.wram.capacity_bytes;
+void choose_co_block(const Layer& l, LayerTiling& t, const CoreConfig& core, const std::string& file) {
+  const std::uint64_t wram = core.wram.capacity_bytes;
   const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c;
-  const std::uint32_t co = l.out.c, ns = hw.core.matrix.slaves;
+  const std::uint32_t co = l.out.c, ns = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).slaves;
   if (per_co > wram)
     throw InputError(file, layer_place(l),
                      fmt::format("one output channel needs {} bytes of weights but WRAM holds {} bytes", per_co, wram));
@@ -61,8 +61,8 @@ bool fits(const Layer& l, LayerTiling& t, std::uint32_t rows, std::uint32_t buff
   return t.fixed_bytes + buffers * t.slot_bytes <= nram;
 }
 
-void choose_rows(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw, std::uint32_t cores) {
-  const std::uint64_t nram = hw.core.nram.capacity_bytes;
+void choose_rows(const Workload& w, const Layer& l, LayerTiling& t, const CoreConfig& core, std::uint32_t cores) {
+  const std::uint64_t nram = core.nram.capacity_bytes;
   for (t.buffers = 2; t.buffers >= 1; --t.buffers) {
     if (!fits(l, t, 1, t.buffers, nram)) continue;
     std::uint32_t lo = 1, hi = l.out.h;  // largest rows that fit
@@ -86,7 +86,39 @@ void choose_rows(const Workload& w, const Layer& l, LayerTiling& t, const Hardwa
                                t.fixed_bytes + t.slot_bytes, t.fixed_bytes, t.in_bytes, t.acc_bytes, t.out_bytes, nram));
 }
 
+// Weighted layers compute on the matrix unit and requantize on the vector unit;
+// every other layer runs on the vector unit. Data always moves by load and store.
+std::vector<std::string> engines_used(const Layer& l) {
+  if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) return {"load", "store", "matrix", "vector"};
+  return {"load", "store", "vector"};
+}
+
+// The core kind with every engine the layer uses and the most cores (the earlier
+// kind on a tie), and those cores. One kind per layer keeps one tiling per layer.
+void place_layer(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) {
+  const auto needed = engines_used(l);
+  t.engine = needed[2];
+  const auto kinds = hw.kinds();
+  std::size_t best = kinds.size(), best_count = 0;
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    if (!std::all_of(needed.begin(), needed.end(), [&](const std::string& e) { return kinds[k]->has_engine(e); }))
+      continue;
+    std::size_t count = 0;
+    for (std::uint32_t i = 0; i < hw.chip.cores(); ++i) count += &hw.core_of(i) == kinds[k];
+    if (count > best_count) best = k, best_count = count;
+  }
+  if (best == kinds.size())
+    throw InputError(w.file, layer_place(l),
+                     fmt::format("needs a core with engines {}, and no core of this chip has them all",
+                                 fmt::join(needed, ", ")));
+  t.core_kind = std::uint32_t(best);
+  for (std::uint32_t i = 0; i < hw.chip.cores(); ++i)
+    if (&hw.core_of(i) == kinds[best]) t.cores.push_back(i);
+}
+
 }  // namespace
+
+const CoreConfig& LayerTiling::kind(const HardwareConfig& hw) const { return *hw.kinds().at(core_kind); }
 
 BandWindow LayerTiling::band(const Layer& l, std::uint32_t row0, std::uint32_t n) const {
   BandWindow b;
@@ -139,16 +171,18 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   LayerTiling t;
   t.kernel_h = (l.kh - 1) * l.dilation + 1;
   t.kernel_w = (l.kw - 1) * l.dilation + 1;
+  place_layer(w, l, t, hw);
+  const CoreConfig& core = t.kind(hw);
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
-    choose_co_block(l, t, hw, w.file);
+    choose_co_block(l, t, core, w.file);
     t.on_matrix_unit = true;
   }
   // Depthwise weights as loaded: the kernel after dilation.
   if (l.kind == LayerKind::Depthwise) t.fixed_bytes = aligned(std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c);
-  choose_rows(w, l, t, hw, hw.chip.cores());
+  choose_rows(w, l, t, core, std::uint32_t(t.cores.size()));
   if (t.on_matrix_unit) {
     try {
-      t.band_plan = plan_wfold_conv(hw.core.matrix, band_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block));
+      t.band_plan = plan_wfold_conv(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection), band_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block));
     } catch (const InputError& e) {
       throw InputError(w.file, layer_place(l), "the matrix unit cannot map it: " + e.reason());
     }

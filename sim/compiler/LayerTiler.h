@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/matrix_unit/WfoldMapping.h"
@@ -32,10 +33,16 @@ struct LayerTiling {
   std::uint64_t out_bytes = 0;
   std::uint64_t slot_bytes = 0;
   std::uint64_t weight_block_bytes = 0;  // WRAM bytes of one full co block
+  // Where it runs: the engine that computes it, and the cores of one core kind
+  // that have every engine the layer's instructions use.
+  std::string engine;
+  std::uint32_t core_kind = 0;        // index into HardwareConfig::kinds()
+  std::vector<std::uint32_t> cores;   // global core indices, ascending
   // The Wfold mapping of one full band (weighted layers on the matrix unit).
   bool on_matrix_unit = false;
   WfoldPlan band_plan;
 
+  const CoreConfig& kind(const HardwareConfig& hw) const;
   BandWindow band(const Layer& l, std::uint32_t row0, std::uint32_t rows) const;
   std::uint32_t block_first_co(std::uint32_t b) const { return b * co_block; }
   std::uint32_t block_count(const Layer& l, std::uint32_t b) const;

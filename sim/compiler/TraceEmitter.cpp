@@ -193,14 +193,16 @@ bool TraceEmitter::next(Instruction& out) {
   return true;
 }
 
-// Deals the layer's tiles (image-major bands) to the cores in contiguous runs.
+// Deals the layer's tiles (image-major bands) to its cores in contiguous runs.
 void TraceEmitter::start_layer() {
   const CompiledLayer& c = layers_[layer_];
   const std::uint64_t tiles = std::uint64_t(w_.batch) * c.tiling.bands;
-  const std::uint64_t count = cores_.size();
+  const auto& cores = c.tiling.cores;
+  const std::uint64_t count = cores.size();
   steps_ = 0;
+  for (auto& cs : cores_) cs.first_tile = cs.end_tile = 0;
   for (std::uint64_t k = 0; k < count; ++k) {
-    CoreState& cs = cores_[k];
+    CoreState& cs = cores_[cores[k]];
     cs.first_tile = tiles * k / count;
     cs.end_tile = tiles * (k + 1) / count;
     cs.emitted = 0;
@@ -217,7 +219,7 @@ void TraceEmitter::start_layer() {
 // controller while another core's queue is full.
 void TraceEmitter::emit_step() {
   const CompiledLayer& c = layers_[layer_];
-  for (std::uint32_t k = 0; k < cores_.size(); ++k) {
+  for (std::uint32_t k : c.tiling.cores) {
     CoreState& cs = cores_[k];
     const std::uint64_t tile = cs.first_tile + step_;
     if (tile >= cs.end_tile) continue;
@@ -248,7 +250,7 @@ void TraceEmitter::emit_weights(std::uint32_t core, CoreState& cs) {
     load.outputs = {tensor(AddressSpace::Nram, 0, shape, DType::Int8)};
     depend(load, cs.last_store);
   } else {
-    const std::uint64_t half = hw_.core.wram.capacity_bytes / 2;
+    const std::uint64_t half = t.kind(hw_).wram.capacity_bytes / 2;
     cs.block_half = t.weights_in_half ? cs.wram_half : 2;
     if (t.weights_in_half) cs.wram_half ^= 1;
     load.outputs = {tensor(AddressSpace::Wram, cs.block_half == 1 ? half : 0, shape, DType::Int8)};
@@ -299,7 +301,7 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     depend(op, std::int64_t(loads[i]), DependencyMode::Staged);
   }
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
-    const std::uint64_t wram_at = cs.block_half == 1 ? hw_.core.wram.capacity_bytes / 2 : 0;
+    const std::uint64_t wram_at = cs.block_half == 1 ? t.kind(hw_).wram.capacity_bytes / 2 : 0;
     op.inputs.push_back(tensor(AddressSpace::Wram, wram_at, weight_shape(l, t, co), DType::Int8));
     op.params = {{"stride", stride}, {"padding", pad}};
   } else if (l.kind == LayerKind::Depthwise) {

@@ -17,41 +17,53 @@ std::string engine_list_text() {
   return text;
 }
 
+std::string kind_pointer(const CoreConfig& core) {
+  return core.kind == "core" ? "/core" : "/core_kinds/" + pointer_token(core.kind);
+}
+
 void check_engines(const CoreConfig& core, const std::string& file) {
   const auto& engines = core.engines;
-  if (std::find(engines.begin(), engines.end(), "load") != engines.end()) return;
+  if (core.has_engine("load")) return;
   // Every other engine works on data that a load brought on chip, and a core
   // without engines has nothing to run any instruction on.
-  throw InputError(file, NPUSIM_CONFIG_PATH(core.engines),
+  throw InputError(file, kind_pointer(core) + "/engines",
                    fmt::format("{}; every core needs 'load', since nothing else brings data on chip, plus the engines "
                                "its instructions use (of {})",
                                engines.empty() ? "lists no engine" : "lists no 'load' engine",
                                engine_list_text()));
 }
 
-void check_matrix(const MatrixUnitConfig& mx, const std::string& file) {
-  // Pci must divide the row (Ws = M / Pci); the Pci search walks the list largest first.
-  const auto& pci = mx.pci_candidates;
-  for (std::size_t i = 0; i < pci.size(); ++i) {
-    std::string location = fmt::format("{}/{}", NPUSIM_CONFIG_PATH(core.matrix.pci_candidates), i);
-    if (pci[i] > mx.row_bytes)
-      throw InputError(file, location,
-                       fmt::format("Pci {} is larger than row_bytes ({}); Ws = row_bytes / Pci must be at least 1",
-                                   pci[i], mx.row_bytes));
-    if (i > 0 && pci[i] >= pci[i - 1])
-      throw InputError(file, location,
-                       fmt::format("list Pci candidates from largest to smallest without repeats; {} follows {}",
-                                   pci[i], pci[i - 1]));
+// Each registered section's own rules, for one core kind.
+void check_sections(const CoreConfig& core, const std::string& file) {
+  for (const CoreSection& section : core_sections())
+    if (section.check) section.check(core, SectionPlace{file, kind_pointer(core) + "/" + section.name});
+}
+
+// Cores of `kind` in `cluster`.
+std::uint32_t cores_in(const CoreConfig& kind, std::uint32_t cluster) {
+  const auto& in = kind.in_clusters;
+  bool present = in.empty() || std::find(in.begin(), in.end(), cluster) != in.end();
+  return present ? kind.per_cluster : 0;
+}
+
+void check_core_kinds(const HardwareConfig& cfg, const std::string& file) {
+  for (const auto& kind : cfg.core_kinds)
+    for (std::size_t i = 0; i < kind.in_clusters.size(); ++i)
+      if (kind.in_clusters[i] >= cfg.chip.clusters)
+        throw InputError(file, fmt::format("{}/in_clusters/{}", kind_pointer(kind), i),
+                         fmt::format("cluster {} does not exist; the chip has {} cluster(s), numbered 0..{}",
+                                     kind.in_clusters[i], cfg.chip.clusters, cfg.chip.clusters - 1));
+  for (std::uint32_t c = 0; c < cfg.chip.clusters; ++c) {
+    std::uint32_t taken = 0;
+    for (const auto& kind : cfg.core_kinds) {
+      taken += cores_in(kind, c);
+      if (taken > cfg.chip.cores_per_cluster)
+        throw InputError(file, kind_pointer(kind) + "/per_cluster",
+                         fmt::format("cluster {} would hold {} cores of the kinds so far, more than "
+                                     "/chip/cores_per_cluster ({})",
+                                     c, taken, cfg.chip.cores_per_cluster));
+    }
   }
-  // kmax = (L1 - Ncu) * Ws + 1 needs at least one row per CU in the first buffer.
-  if (mx.first_buffer_rows < mx.cus_per_slave)
-    throw InputError(file, NPUSIM_CONFIG_PATH(core.matrix.first_buffer_rows),
-                     fmt::format("{} rows is fewer than cus_per_slave ({}); each CU needs its own row",
-                                 mx.first_buffer_rows, mx.cus_per_slave));
-  if (mx.relay_enabled && mx.relay_bytes < mx.row_bytes)
-    throw InputError(file, NPUSIM_CONFIG_PATH(core.matrix.relay_bytes),
-                     fmt::format("{} bytes cannot hold one data row of row_bytes ({})", mx.relay_bytes,
-                                 mx.row_bytes));
 }
 
 void check_chip(const ChipConfig& chip, const std::string& file) {
@@ -75,8 +87,23 @@ void check_chip(const ChipConfig& chip, const std::string& file) {
 
 void check_cross_fields(const HardwareConfig& cfg, const std::string& file) {
   check_chip(cfg.chip, file);
-  check_engines(cfg.core, file);
-  check_matrix(cfg.core.matrix, file);
+  for (const CoreConfig* kind : cfg.kinds()) {
+    check_engines(*kind, file);
+    check_sections(*kind, file);
+  }
+  check_core_kinds(cfg, file);
+}
+
+std::vector<std::uint32_t> place_core_kinds(const HardwareConfig& cfg) {
+  std::vector<std::uint32_t> kind_of_core;
+  for (std::uint32_t c = 0; c < cfg.chip.clusters; ++c) {
+    std::vector<std::uint32_t> cluster;
+    for (std::uint32_t k = 0; k < cfg.core_kinds.size(); ++k)
+      cluster.insert(cluster.end(), cores_in(cfg.core_kinds[k], c), k + 1);
+    cluster.insert(cluster.begin(), cfg.chip.cores_per_cluster - cluster.size(), 0);
+    kind_of_core.insert(kind_of_core.end(), cluster.begin(), cluster.end());
+  }
+  return kind_of_core;
 }
 
 }  // namespace npusim

@@ -1,5 +1,7 @@
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/config/HardwareConfig.h"
 
@@ -8,5 +10,9 @@ namespace npusim {
 // Rules that tie several keys together (each key alone already passed its limits).
 // Throws InputError naming the key that has to change.
 void check_cross_fields(const HardwareConfig& cfg, const std::string& file);
+
+// Which kind each core is (HardwareConfig::kind_of_core): in every cluster the
+// /core kind comes first, then each core kind in name order.
+std::vector<std::uint32_t> place_core_kinds(const HardwareConfig& cfg);
 
 }  // namespace npusim

@@ -1,45 +1,28 @@
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "sim/config/HardwareConfig.h"
+#include "sim/config/ConfigKeys.h"
+#include "sim/config/CoreSections.h"
 
 namespace npusim {
 
-// The one table of hardware config keys: path, type, unit, default, allowed values,
-// meaning and where the value lives in HardwareConfig. The loader, the resolved-config
-// printer and docs/config.md are all driven from it, so a key is described only here.
-
-enum class ValueType { Bool, Integer, Number, String, Choice, IntegerList, StringList };
-
-// Allowed values of a number, or of each entry of a list.
-struct ValueLimits {
-  double min = 0;
-  double max = 0;
-  bool power_of_two = false;
-  bool zero_allowed = false;   // 0 is accepted as an "off" value outside [min, max]
-  bool non_empty = false;      // lists only
-};
-
-struct ConfigKey {
-  std::string path;  // JSON pointer, e.g. "/chip/dram/channels"
-  ValueType type;
-  std::string unit;
-  nlohmann::json default_value;
-  ValueLimits limits;
-  std::vector<std::string> choices;  // Choice, and the entries of a StringList
-  std::string meaning;
-  std::function<void(HardwareConfig&, const nlohmann::json&)> store;
-  std::function<nlohmann::json(const HardwareConfig&)> fetch;
-};
+// The one table of hardware config keys: the chip's, then the keys every core
+// kind has, then the sections each engine registered from its own folder. The
+// loader, the resolved-config printer and docs/config.md are all driven from it.
 
 const std::vector<ConfigKey>& config_schema();
 
-// Engine names a core may list in core.engines; new engine kinds are added here.
-const std::vector<std::string>& known_engine_names();
+// The keys a /core_kinds/<name> section adds to the core keys (per_cluster, in_clusters).
+const std::vector<ConfigKey>& core_kind_keys();
+
+// Why `name` cannot name a core kind, if it cannot.
+std::optional<std::string> core_kind_name_problem(const std::string& name);
+
 
 // "expected an integer", "1..64", "`smp`, `numa`": shared by error messages and docs.
 std::string type_name(ValueType type);

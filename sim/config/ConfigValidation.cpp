@@ -26,25 +26,40 @@ void add_child(KeyTree& tree, const std::string& parent, const std::string& name
   if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
 }
 
-KeyTree build_key_tree() {
-  KeyTree tree;
-  for (const auto& key : config_schema()) {
-    tree.values.insert(key.path);
-    // Walk "/a/b/c" registering a under "", b under "/a", c under "/a/b".
-    std::size_t slash = 0;
-    while (slash != std::string::npos) {
-      std::size_t next = key.path.find('/', slash + 1);
-      std::string parent = key.path.substr(0, slash);
-      std::string name = key.path.substr(slash + 1, next == std::string::npos ? std::string::npos : next - slash - 1);
-      add_child(tree, parent, name);
-      slash = next;
-    }
+// Walks "/a/b/c" registering a under "", b under "/a", c under "/a/b".
+void add_path(KeyTree& tree, const std::string& path) {
+  tree.values.insert(path);
+  std::size_t slash = 0;
+  while (slash != std::string::npos) {
+    std::size_t next = path.find('/', slash + 1);
+    std::string parent = path.substr(0, slash);
+    std::string name = path.substr(slash + 1, next == std::string::npos ? std::string::npos : next - slash - 1);
+    add_child(tree, parent, name);
+    slash = next;
   }
+}
+
+// The whole document: chip keys and the /core section, plus /core_kinds as a group
+// of named kinds (checked against kind_tree()).
+const KeyTree& key_tree() {
+  static const KeyTree tree = [] {
+    KeyTree t;
+    for (const auto& key : config_schema()) add_path(t, key.path);
+    add_child(t, "", "core_kinds");
+    return t;
+  }();
   return tree;
 }
 
-const KeyTree& key_tree() {
-  static const KeyTree tree = build_key_tree();
+// One core kind: the per-kind keys of a core section plus the kind's own keys.
+const KeyTree& kind_tree() {
+  static const KeyTree tree = [] {
+    KeyTree t;
+    for (const auto& key : config_schema())
+      if (key.scope == KeyScope::Core) add_path(t, key.core_path);
+    for (const auto& key : core_kind_keys()) add_path(t, key.core_path);
+    return t;
+  }();
   return tree;
 }
 
@@ -69,16 +84,38 @@ std::string unknown_key_reason(const std::string& name, const std::string& paren
   return fmt::format("unknown key '{}'; keys allowed here: {}", name, joined(siblings));
 }
 
-void check_group(const json& group, const std::string& pointer, const std::string& file) {
-  const KeyTree& tree = key_tree();
-  const auto& children = tree.groups.at(pointer);
+void check_kinds(const json& kinds, const std::string& file);
+
+// `pointer` is where the group sits in the document; `schema` is the same place in `tree`.
+void check_group(const KeyTree& tree, const json& group, const std::string& schema, const std::string& pointer,
+                 const std::string& file) {
+  const auto& children = tree.groups.at(schema);
   for (const auto& item : group.items()) {
     std::string child = pointer + "/" + pointer_token(item.key());
-    if (tree.values.count(child)) continue;  // its type is checked with its value
-    if (!tree.groups.count(child)) throw InputError(file, child, unknown_key_reason(item.key(), pointer, children));
+    std::string child_schema = schema + "/" + pointer_token(item.key());
+    if (tree.values.count(child_schema)) continue;  // its type is checked with its value
+    if (&tree == &key_tree() && child == "/core_kinds") {
+      check_kinds(item.value(), file);
+      continue;
+    }
+    if (!tree.groups.count(child_schema))
+      throw InputError(file, child, unknown_key_reason(item.key(), pointer, children));
     if (!item.value().is_object())
       throw InputError(file, child, fmt::format("expected an object of keys, got {}", describe(item.value())));
-    check_group(item.value(), child, file);
+    check_group(tree, item.value(), child_schema, child, file);
+  }
+}
+
+void check_kinds(const json& kinds, const std::string& file) {
+  if (!kinds.is_object())
+    throw InputError(file, "/core_kinds",
+                     fmt::format("expected an object of core kinds by name, got {}", describe(kinds)));
+  for (const auto& kind : kinds.items()) {
+    const std::string pointer = "/core_kinds/" + pointer_token(kind.key());
+    if (auto problem = core_kind_name_problem(kind.key())) throw InputError(file, pointer, *problem);
+    if (!kind.value().is_object())
+      throw InputError(file, pointer, fmt::format("expected an object of keys, got {}", describe(kind.value())));
+    check_group(kind_tree(), kind.value(), "", pointer, file);
   }
 }
 
@@ -115,18 +152,18 @@ void check_name(const ConfigKey& key, const json& value, const std::string& loca
   throw InputError(file, location, reason);
 }
 
-void check_list(const ConfigKey& key, const json& value, const std::string& file) {
-  if (!value.is_array()) wrong_type(value, key.path, file, type_name(key.type));
-  if (key.limits.non_empty && value.empty()) throw InputError(file, key.path, "must not be empty");
+void check_list(const ConfigKey& key, const json& value, const std::string& location, const std::string& file) {
+  if (!value.is_array()) wrong_type(value, location, file, type_name(key.type));
+  if (key.limits.non_empty && value.empty()) throw InputError(file, location, "must not be empty");
   std::set<std::string> seen;
   for (std::size_t i = 0; i < value.size(); ++i) {
-    std::string location = fmt::format("{}/{}", key.path, i);
+    std::string entry = fmt::format("{}/{}", location, i);
     if (key.type == ValueType::IntegerList) {
-      check_scalar_number(key, value[i], location, file, true);
+      check_scalar_number(key, value[i], entry, file, true);
     } else {
-      check_name(key, value[i], location, file);
+      check_name(key, value[i], entry, file);
       if (!seen.insert(value[i].get<std::string>()).second)
-        throw InputError(file, location, fmt::format("'{}' is listed twice", value[i].get<std::string>()));
+        throw InputError(file, entry, fmt::format("'{}' is listed twice", value[i].get<std::string>()));
     }
   }
 }
@@ -135,23 +172,23 @@ void check_list(const ConfigKey& key, const json& value, const std::string& file
 
 void check_known_keys(const json& doc, const std::string& file) {
   if (!doc.is_object()) throw InputError(file, "top level", fmt::format("expected an object of keys, got {}", describe(doc)));
-  check_group(doc, "", file);
+  check_group(key_tree(), doc, "", "", file);
 }
 
-void check_value(const ConfigKey& key, const json& value, const std::string& file) {
+void check_value(const ConfigKey& key, const json& value, const std::string& location, const std::string& file) {
   switch (key.type) {
     case ValueType::Bool:
-      if (!value.is_boolean()) wrong_type(value, key.path, file, "true or false");
+      if (!value.is_boolean()) wrong_type(value, location, file, "true or false");
       return;
     case ValueType::String:
-      if (!value.is_string()) wrong_type(value, key.path, file, "a string");
-      if (value.get<std::string>().empty()) throw InputError(file, key.path, "must not be empty");
+      if (!value.is_string()) wrong_type(value, location, file, "a string");
+      if (value.get<std::string>().empty()) throw InputError(file, location, "must not be empty");
       return;
-    case ValueType::Choice: check_name(key, value, key.path, file); return;
-    case ValueType::Integer: check_scalar_number(key, value, key.path, file, true); return;
-    case ValueType::Number: check_scalar_number(key, value, key.path, file, false); return;
+    case ValueType::Choice: check_name(key, value, location, file); return;
+    case ValueType::Integer: check_scalar_number(key, value, location, file, true); return;
+    case ValueType::Number: check_scalar_number(key, value, location, file, false); return;
     case ValueType::IntegerList:
-    case ValueType::StringList: check_list(key, value, file); return;
+    case ValueType::StringList: check_list(key, value, location, file); return;
   }
 }
 

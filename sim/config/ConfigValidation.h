@@ -11,7 +11,8 @@ namespace npusim {
 // at that key's JSON pointer, with the nearest valid sibling as a suggestion.
 void check_known_keys(const nlohmann::json& doc, const std::string& file);
 
-// `value` must have the key's type and lie within its limits; otherwise InputError.
-void check_value(const ConfigKey& key, const nlohmann::json& value, const std::string& file);
+// `value` must have the key's type and lie within its limits; otherwise InputError at `location`.
+void check_value(const ConfigKey& key, const nlohmann::json& value, const std::string& location,
+                 const std::string& file);
 
 }  // namespace npusim

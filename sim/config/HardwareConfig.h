@@ -1,9 +1,11 @@
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "sim/common/Cycles.h"
+#include "sim/config/BlockConfigs.h"
 
 namespace npusim {
 
@@ -40,56 +42,30 @@ struct ScratchpadConfig {
   Cycles access_latency;
 };
 
-struct DmaConfig {
-  std::uint32_t queue_depth;
-  double bytes_per_cycle;
-  Cycles setup_cycles;
-  std::uint64_t segment_bytes;     // the DMA hands traffic to the memory system in pieces this large
-};
-
-struct VectorUnitConfig {
-  std::uint32_t queue_depth;
-  double bytes_per_cycle;
-  Cycles pipeline_latency;
-};
-
-struct BusConfig {
-  double bytes_per_cycle;
-  Cycles latency;
-};
-
-struct MatrixUnitConfig {
-  std::uint32_t queue_depth;
-  std::uint32_t slaves;                       // N slave circuits
-  std::uint32_t cus_per_slave;                // Ncu
-  std::uint32_t row_bytes;                    // M, bytes per data row
-  std::uint32_t first_buffer_rows;            // L1
-  std::uint32_t second_buffer_rows;           // L2
-  std::uint32_t third_buffer_bytes;
-  std::vector<std::uint32_t> pci_candidates;  // bytes, largest first
-  std::uint32_t pci_padding_tolerance;        // bytes; see models/matrix_unit
-  std::uint32_t co_block;                     // output channels per outer round
-  Cycles mac_latency;
-  BusConfig broadcast_bus;
-  BusConfig distribution_bus;
-  bool relay_enabled;
-  std::uint32_t relay_bytes;
-};
-
 struct ControllerConfig {
   Cycles dispatch_cycles;          // decode + issue cost per instruction
   std::string dependency_mode;     // "as_traced" or a mode forced on every dependency (seed004)
 };
 
+// One kind of core: its memories and engine slots, and each engine's own config
+// section (a struct the engine's folder defines; see BlockConfigs).
 struct CoreConfig {
+  std::string kind;                  // "core" for the /core section, else its name under /core_kinds
   std::vector<std::string> engines;  // engine slots, by registered name
-  ControllerConfig controller;
+  ControllerConfig controller;       // chip-wide: only the /core section's is used
   ScratchpadConfig nram;
   ScratchpadConfig wram;
-  DmaConfig load_dma;
-  DmaConfig store_dma;
-  VectorUnitConfig vector;
-  MatrixUnitConfig matrix;
+  BlockConfigs blocks;
+  std::uint32_t per_cluster = 0;           // core kinds: cores of this kind in each cluster that has it
+  std::vector<std::uint32_t> in_clusters;  // core kinds: clusters that have it; empty = every cluster
+
+  template <class T>
+  const T& block(const std::string& section) const { return blocks.get<T>(section); }
+  template <class T>
+  T& block(const std::string& section) { return blocks.get<T>(section); }
+  bool has_engine(const std::string& name) const {
+    return std::find(engines.begin(), engines.end(), name) != engines.end();
+  }
 };
 
 struct ChipConfig {
@@ -106,7 +82,27 @@ struct ChipConfig {
 
 struct HardwareConfig {
   ChipConfig chip;
-  CoreConfig core;
+  CoreConfig core;                     // every core not given another kind
+  std::vector<CoreConfig> core_kinds;  // /core_kinds, in name order
+  std::vector<std::uint32_t> kind_of_core;  // per core: 0 = core, i + 1 = core_kinds[i]; empty = all "core"
+
+  const CoreConfig& core_of(std::uint32_t core_index) const {
+    const std::uint32_t k = core_index < kind_of_core.size() ? kind_of_core[core_index] : 0;
+    return k == 0 ? core : core_kinds.at(k - 1);
+  }
+  // The /core section first, then every core kind.
+  std::vector<const CoreConfig*> kinds() const {
+    std::vector<const CoreConfig*> all{&core};
+    for (const auto& k : core_kinds) all.push_back(&k);
+    return all;
+  }
+  // Cores (by index) whose kind has the engine.
+  std::vector<std::uint32_t> cores_with(const std::string& engine) const {
+    std::vector<std::uint32_t> found;
+    for (std::uint32_t i = 0; i < chip.cores(); ++i)
+      if (core_of(i).has_engine(engine)) found.push_back(i);
+    return found;
+  }
 };
 
 }  // namespace npusim

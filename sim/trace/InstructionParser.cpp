@@ -22,10 +22,14 @@ const OpSpec& read_op(const nlohmann::json& line, const TracePlace& place) {
   place.fail("op", fmt::format("unknown op '{}'{}; known ops: {}", name, did_you_mean(name, names), fmt::join(names, ", ")));
 }
 
+std::string core_list_text(const std::vector<std::uint32_t>& cores) {
+  return cores.empty() ? std::string("none") : fmt::format("{}", fmt::join(cores, ", "));
+}
+
 // The op decides the engine; an explicit "engine" must agree, and the config
 // must have that engine slot.
-std::string read_engine(const nlohmann::json& line, const OpSpec& spec, const HardwareConfig& cfg,
-                        const TracePlace& place) {
+std::string read_engine(const nlohmann::json& line, const OpSpec& spec, std::uint32_t core,
+                        const HardwareConfig& cfg, const TracePlace& place) {
   if (line.contains("engine")) {
     std::string engine = read_string(line.at("engine"), place, "engine");
     auto known = op_engine_names();
@@ -35,10 +39,16 @@ std::string read_engine(const nlohmann::json& line, const OpSpec& spec, const Ha
     if (engine != spec.engine)
       place.fail("engine", fmt::format("op '{}' runs on engine '{}', not '{}'", spec.name, spec.engine, engine));
   }
-  if (!contains(cfg.core.engines, spec.engine))
+  const CoreConfig& kind = cfg.core_of(core);
+  if (!kind.has_engine(spec.engine))
     place.fail(line.contains("engine") ? "engine" : "op",
-               fmt::format("op '{}' needs engine '{}', which this config's cores do not have (engines: {})", spec.name,
-                           spec.engine, fmt::join(cfg.core.engines, ", ")));
+               cfg.core_kinds.empty()
+                   ? fmt::format("op '{}' needs engine '{}', which this config's cores do not have (engines: {})",
+                                 spec.name, spec.engine, fmt::join(kind.engines, ", "))
+                   : fmt::format("op '{}' needs engine '{}', which core {} (kind '{}') does not have (engines: {}); "
+                                 "cores with it: {}",
+                                 spec.name, spec.engine, core, kind.kind, fmt::join(kind.engines, ", "),
+                                 core_list_text(cfg.cores_with(spec.engine))));
   return spec.engine;
 }
 
@@ -50,7 +60,7 @@ std::string space_list(const std::vector<AddressSpace>& spaces) {
 
 std::vector<TensorOperand> read_operands(const nlohmann::json& line, const char* key,
                                          const std::vector<OperandSlot>& slots, const std::string& op,
-                                         const HardwareConfig& cfg, const TracePlace& place) {
+                                         std::uint32_t core, const HardwareConfig& cfg, const TracePlace& place) {
   const auto& list = required_field(line, key, place, key);
   if (!list.is_array()) place.fail(key, fmt::format("must be a list of tensors, got {}", list.type_name()));
   if (list.size() != slots.size())
@@ -58,7 +68,7 @@ std::vector<TensorOperand> read_operands(const nlohmann::json& line, const char*
   std::vector<TensorOperand> operands;
   for (std::size_t i = 0; i < slots.size(); ++i) {
     std::string field = fmt::format("{}[{}]", key, i);
-    TensorOperand t = read_tensor(list[i], cfg, place, field);
+    TensorOperand t = read_tensor(list[i], core, cfg, place, field);
     const auto& allowed = slots[i].spaces;
     if (std::find(allowed.begin(), allowed.end(), t.space) == allowed.end())
       place.fail(field + ".space", fmt::format("{} of '{}' must be in {}, not {}", slots[i].role, op,
@@ -140,10 +150,10 @@ Instruction parse_instruction(const nlohmann::json& line, const HardwareConfig& 
   ins.id = read_uint(required_field(line, "id", place, "id"), place, "id", kMaxInstructionId);
   const OpSpec& spec = read_op(line, place);
   ins.op = spec.name;
-  ins.engine = read_engine(line, spec, cfg, place);
   if (line.contains("core")) ins.core = read_core(line.at("core"), cfg, place, "core");
-  ins.inputs = read_operands(line, "inputs", spec.inputs, spec.name, cfg, place);
-  ins.outputs = read_operands(line, "outputs", spec.outputs, spec.name, cfg, place);
+  ins.engine = read_engine(line, spec, ins.core, cfg, place);
+  ins.inputs = read_operands(line, "inputs", spec.inputs, spec.name, ins.core, cfg, place);
+  ins.outputs = read_operands(line, "outputs", spec.outputs, spec.name, ins.core, cfg, place);
   if (auto problem = operand_overlap(ins)) place.fail(problem->field, problem->reason);
   ins.params = read_params(line, spec, place);
   ins.deps = read_dependencies(line, place);

@@ -102,22 +102,22 @@ std::uint32_t read_core(const nlohmann::json& v, const HardwareConfig& cfg, cons
   return static_cast<std::uint32_t>(core);
 }
 
-std::uint64_t space_capacity(AddressSpace space, const HardwareConfig& cfg) {
+std::uint64_t space_capacity(AddressSpace space, std::uint32_t core, const HardwareConfig& cfg) {
   switch (space) {
     case AddressSpace::Dram: return cfg.chip.dram.capacity_bytes;
-    case AddressSpace::Nram: return cfg.core.nram.capacity_bytes;
-    case AddressSpace::Wram: return cfg.core.wram.capacity_bytes;
+    case AddressSpace::Nram: return cfg.core_of(core).nram.capacity_bytes;
+    case AddressSpace::Wram: return cfg.core_of(core).wram.capacity_bytes;
     case AddressSpace::Cluster: return cfg.chip.cluster_cache.enabled ? cfg.chip.cluster_cache.capacity_bytes : 0;
   }
   return 0;
 }
 
-void check_fits(AddressSpace space, std::uint64_t offset, std::uint64_t bytes, const HardwareConfig& cfg,
-                const TracePlace& place, const std::string& field) {
+void check_fits(AddressSpace space, std::uint32_t core, std::uint64_t offset, std::uint64_t bytes,
+                const HardwareConfig& cfg, const TracePlace& place, const std::string& field) {
   if (space == AddressSpace::Cluster && !cfg.chip.cluster_cache.enabled)
     place.fail(field, "this chip has no cluster cache; set /chip/cluster_cache/enabled to true in the config "
                       "(as configs/smp-2x2-cache.json does) or use dram");
-  std::uint64_t capacity = space_capacity(space, cfg);
+  std::uint64_t capacity = space_capacity(space, core, cfg);
   std::uint64_t end = 0;
   bool overflow = __builtin_add_overflow(offset, bytes, &end);
   if (!overflow && end <= capacity) return;
@@ -135,8 +135,8 @@ std::uint64_t checked_bytes(const std::vector<std::uint64_t>& shape, DType dtype
   return bytes;
 }
 
-TensorOperand read_tensor(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
-                          const std::string& field) {
+TensorOperand read_tensor(const nlohmann::json& v, std::uint32_t core, const HardwareConfig& cfg,
+                          const TracePlace& place, const std::string& field) {
   if (!v.is_object()) place.fail(field, fmt::format("a tensor must be an object, got {}", v.type_name()));
   reject_unknown_keys(v, {"space", "offset", "shape", "layout", "dtype", "tags", "pitch"}, place, field);
   TensorOperand t;
@@ -164,7 +164,7 @@ TensorOperand read_tensor(const nlohmann::json& v, const HardwareConfig& cfg, co
       (__builtin_mul_overflow(bytes / t.row_bytes() - 1, t.pitch, &span) ||
        __builtin_add_overflow(span, t.row_bytes(), &span)))
     place.fail(field + ".pitch", fmt::format("pitch {} makes the tensor too large to address", t.pitch));
-  check_fits(t.space, t.offset, span, cfg, place, field);
+  check_fits(t.space, core, t.offset, span, cfg, place, field);
   return t;
 }
 

@@ -35,18 +35,18 @@ AddressSpace read_space(const nlohmann::json& v, const TracePlace& place, const 
 std::uint32_t read_core(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
                         const std::string& field);
 
-// Bytes one space holds: DRAM for the chip, NRAM and WRAM per core.
-std::uint64_t space_capacity(AddressSpace space, const HardwareConfig& cfg);
-// Fails unless [offset, offset + bytes) lies inside the space.
-void check_fits(AddressSpace space, std::uint64_t offset, std::uint64_t bytes, const HardwareConfig& cfg,
-                const TracePlace& place, const std::string& field);
+// Bytes one space holds: DRAM for the chip, NRAM and WRAM of `core`'s kind.
+std::uint64_t space_capacity(AddressSpace space, std::uint32_t core, const HardwareConfig& cfg);
+// Fails unless [offset, offset + bytes) lies inside the space as `core` sees it.
+void check_fits(AddressSpace space, std::uint32_t core, std::uint64_t offset, std::uint64_t bytes,
+                const HardwareConfig& cfg, const TracePlace& place, const std::string& field);
 // Element count times element size, failing instead of overflowing.
 std::uint64_t checked_bytes(const std::vector<std::uint64_t>& shape, DType dtype, const TracePlace& place,
                             const std::string& field);
 
 // {"space","offset","shape","layout","dtype","tags"}, checked against capacity.
-TensorOperand read_tensor(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
-                          const std::string& field);
+TensorOperand read_tensor(const nlohmann::json& v, std::uint32_t core, const HardwareConfig& cfg,
+                          const TracePlace& place, const std::string& field);
 
 std::string shape_text(const std::vector<std::uint64_t>& shape);
 // " (did you mean 'x'?)" for the nearest choice, or "" when none is close.

@@ -146,7 +146,7 @@ std::vector<DataBinding> read_bindings(const nlohmann::json& line, const char* k
     DataBinding b = read_one(list[i], field);
     for (const auto& earlier : bindings)
       if (earlier.name == b.name) place.fail(field + ".name", fmt::format("name '{}' is used twice", b.name));
-    check_fits(b.region.space, b.region.offset, checked_bytes(b.region.shape, b.region.dtype, place, field + ".shape"), cfg, place, field);
+    check_fits(b.region.space, b.core, b.region.offset, checked_bytes(b.region.shape, b.region.dtype, place, field + ".shape"), cfg, place, field);
     bindings.push_back(std::move(b));
   }
   return bindings;

@@ -2,6 +2,9 @@
 
 #include <set>
 
+#include "models/dma/DmaConfig.h"
+#include "models/matrix_unit/MatrixUnitConfig.h"
+#include "models/vector_unit/VectorUnitConfig.h"
 #include "sim/common/InputError.h"
 #include "sim/config/ConfigLoader.h"
 #include "sim/config/ConfigSchema.h"
@@ -42,19 +45,20 @@ TEST_CASE("config: defaults: core values from the brief", "[config]") {
     CHECK(ram.port_bytes_per_cycle == 128);
     CHECK(ram.access_latency == 2);
   }
-  for (const DmaConfig& dma : {core.load_dma, core.store_dma}) {
+  for (const DmaConfig& dma : {core.block<DmaConfig>("load_dma"), core.block<DmaConfig>("store_dma")}) {
     CHECK(dma.queue_depth == 8);
     CHECK(dma.bytes_per_cycle == 64);
     CHECK(dma.setup_cycles == 20);
     CHECK(dma.segment_bytes == 4096);
   }
-  CHECK(core.vector.queue_depth == 8);
-  CHECK(core.vector.bytes_per_cycle == 64);
-  CHECK(core.vector.pipeline_latency == 8);
+  const auto& vector = core.block<VectorUnitConfig>("vector");
+  CHECK(vector.queue_depth == 8);
+  CHECK(vector.bytes_per_cycle == 64);
+  CHECK(vector.pipeline_latency == 8);
 }
 
 TEST_CASE("config: defaults: matrix unit is the seed000 embodiment", "[config]") {
-  const MatrixUnitConfig mx = default_hardware_config().core.matrix;
+  const MatrixUnitConfig mx = default_hardware_config().core.block<MatrixUnitConfig>("matrix");
   CHECK(mx.queue_depth == 4);
   CHECK(mx.slaves == 16);
   CHECK(mx.cus_per_slave == 4);

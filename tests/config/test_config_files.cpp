@@ -4,6 +4,7 @@
 
 #include "config/ScratchDir.h"
 #include "sim/common/InputError.h"
+#include "models/matrix_unit/MatrixUnitConfig.h"
 #include "sim/config/ConfigLoader.h"
 
 using namespace npusim;
@@ -76,7 +77,7 @@ TEST_CASE("config: extends: keys deep-merge over the base, lists replace", "[con
   CHECK(cfg.chip.clusters == 2);          // from the base
   CHECK(cfg.chip.dram.channels == 8);     // sibling of an overridden key survives
   CHECK(cfg.chip.dram.latency == 70);     // override wins
-  CHECK(cfg.core.matrix.pci_candidates == std::vector<std::uint32_t>{32});
+  CHECK(cfg.core.block<MatrixUnitConfig>("matrix").pci_candidates == std::vector<std::uint32_t>{32});
   CHECK(cfg.chip.cores_per_cluster == default_hardware_config().chip.cores_per_cluster);
 
   json raw = load_config_json(top);

@@ -3,7 +3,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/config/HardwareConfig.h"
+#include "models/matrix_unit/MatrixUnitConfig.h"
 
 namespace npusim::test {
 

@@ -8,6 +8,7 @@
 #include "models/matrix_unit/Explain.h"
 #include "models/matrix_unit/WfoldMapping.h"
 #include "sim/common/InputError.h"
+#include "sim/config/ConfigLoader.h"
 
 using namespace npusim;
 using npusim::test::seed_matrix_config;
@@ -117,8 +118,8 @@ TEST_CASE("Wfold mapping rejects configs and layers it cannot map", "[matrix_uni
 }
 
 TEST_CASE("explain reports the Embodiment 1 mapping", "[matrix_unit]") {
-  HardwareConfig hw{};
-  hw.core.matrix = seed_matrix_config();
+  HardwareConfig hw = default_hardware_config();
+  hw.core.block<MatrixUnitConfig>("matrix") = seed_matrix_config();
   ConvShape s = conv(3, 18, 16, 64, 3, 3);
   std::string text = explain_conv_layer(hw, s);
   INFO(text);

@@ -1,0 +1,21 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sim/common/Cycles.h"
+#include "sim/config/CoreSections.h"
+
+namespace npusim {
+
+// The "load_dma" and "store_dma" sections of a core (keys: DmaConfig.cpp).
+struct DmaConfig {
+  std::uint32_t queue_depth;
+  double bytes_per_cycle;
+  Cycles setup_cycles;
+  std::uint64_t segment_bytes;     // the DMA hands traffic to the memory system in pieces this large
+};
+
+// One DMA direction's section ("load_dma" for engine "load"); `what` starts each key's meaning.
+CoreSection dma_config_section(const std::string& section, const std::string& engine, const std::string& what);
+
+}  // namespace npusim

@@ -1,0 +1,76 @@
+#include "models/matrix_unit/MatrixUnitConfig.h"
+
+#include <fmt/format.h>
+
+namespace npusim {
+
+namespace {
+
+void add_bus_keys(std::vector<ConfigKey>& keys, const SectionFields<BusConfig>& bus, const std::string& what) {
+  keys.push_back(bandwidth(bus("bytes_per_cycle", &BusConfig::bytes_per_cycle), 64, what + " bandwidth"));
+  keys.push_back(integer(bus("latency", &BusConfig::latency), 2, within(0, 10000), "cycles", what + " transfer delay"));
+}
+
+std::vector<ConfigKey> matrix_keys() {
+  using M = MatrixUnitConfig;
+  SectionFields<M> mx(M::kSection);
+  std::vector<ConfigKey> keys;
+  keys.push_back(queue_depth(mx("queue_depth", &M::queue_depth), 4, "matrix instructions waiting to issue"));
+  keys.push_back(integer(mx("slaves", &M::slaves), 16, within(1, 256), "count", "slave circuits (N)"));
+  keys.push_back(integer(mx("cus_per_slave", &M::cus_per_slave), 4, within(1, 64), "count", "CUs in each slave (Ncu)"));
+  keys.push_back(integer(mx("row_bytes", &M::row_bytes), 64, powers_of_two(8, 4096), "bytes",
+                         "one data row, the amount a CU takes per compute cycle (M)"));
+  keys.push_back(integer(mx("first_buffer_rows", &M::first_buffer_rows), 8, within(1, 4096), "rows",
+                         "feature-map rows each slave's first buffer holds (L1); >= cus_per_slave"));
+  keys.push_back(integer(mx("second_buffer_rows", &M::second_buffer_rows), 9, within(1, 4096), "rows",
+                         "weight rows each slave's second buffer holds (L2)"));
+  keys.push_back(integer(mx("third_buffer_bytes", &M::third_buffer_bytes), 4096, within(1, 64 * MiB), "bytes",
+                         "each slave's third (result) buffer"));
+  keys.push_back(integer_list(mx("pci_candidates", &M::pci_candidates), {64, 32, 16, 8},
+                              non_empty(powers_of_two(1, 4096)), "bytes",
+                              "input-channel split sizes Pci to choose from, largest first, each <= row_bytes"));
+  keys.push_back(integer(mx("pci_padding_tolerance", &M::pci_padding_tolerance), 16, within(0, 4096), "bytes",
+                         "a larger Pci is kept while its padding exceeds the least padding by less than this"));
+  keys.push_back(integer(mx("co_block", &M::co_block), 64, within(1, 65536), "count",
+                         "output channels computed per outer round"));
+  keys.push_back(integer(mx("mac_latency", &M::mac_latency), 4, within(0, 10000), "cycles",
+                         "pipeline delay of one CU multiply-accumulate"));
+  add_bus_keys(keys, mx.nested("broadcast_bus", &M::broadcast_bus), "feature-map broadcast bus (master to all slaves):");
+  add_bus_keys(keys, mx.nested("distribution_bus", &M::distribution_bus),
+               "weight distribution bus (master to one slave):");
+  keys.push_back(flag(mx("relay_enabled", &M::relay_enabled), true,
+                      "rows pass through the relay store, which inserts the Pci padding"));
+  keys.push_back(integer(mx("relay_bytes", &M::relay_bytes), 256, within(1, 16 * MiB), "bytes",
+                         "relay store capacity; >= row_bytes when the relay is enabled"));
+  return keys;
+}
+
+void check_matrix(const CoreConfig& core, const SectionPlace& place) {
+  const MatrixUnitConfig& mx = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
+  // Pci must divide the row (Ws = M / Pci); the Pci search walks the list largest first.
+  const auto& pci = mx.pci_candidates;
+  for (std::size_t i = 0; i < pci.size(); ++i) {
+    const std::string key = fmt::format("pci_candidates/{}", i);
+    if (pci[i] > mx.row_bytes)
+      place.fail(key, fmt::format("Pci {} is larger than row_bytes ({}); Ws = row_bytes / Pci must be at least 1",
+                                  pci[i], mx.row_bytes));
+    if (i > 0 && pci[i] >= pci[i - 1])
+      place.fail(key, fmt::format("list Pci candidates from largest to smallest without repeats; {} follows {}",
+                                  pci[i], pci[i - 1]));
+  }
+  // kmax = (L1 - Ncu) * Ws + 1 needs at least one row per CU in the first buffer.
+  if (mx.first_buffer_rows < mx.cus_per_slave)
+    place.fail("first_buffer_rows", fmt::format("{} rows is fewer than cus_per_slave ({}); each CU needs its own row",
+                                                mx.first_buffer_rows, mx.cus_per_slave));
+  if (mx.relay_enabled && mx.relay_bytes < mx.row_bytes)
+    place.fail("relay_bytes", fmt::format("{} bytes cannot hold one data row of row_bytes ({})", mx.relay_bytes,
+                                          mx.row_bytes));
+}
+
+}  // namespace
+
+CoreSection matrix_unit_config_section() {
+  return {MatrixUnitConfig::kSection, "matrix", MatrixUnitConfig{}, matrix_keys(), check_matrix};
+}
+
+}  // namespace npusim

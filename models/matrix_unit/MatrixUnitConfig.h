@@ -1,0 +1,38 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/common/Cycles.h"
+#include "sim/config/CoreSections.h"
+
+namespace npusim {
+
+struct BusConfig {
+  double bytes_per_cycle;
+  Cycles latency;
+};
+
+// The "matrix" section of a core (keys: MatrixUnitConfig.cpp).
+struct MatrixUnitConfig {
+  static constexpr const char* kSection = "matrix";
+  std::uint32_t queue_depth;
+  std::uint32_t slaves;                       // N slave circuits
+  std::uint32_t cus_per_slave;                // Ncu
+  std::uint32_t row_bytes;                    // M, bytes per data row
+  std::uint32_t first_buffer_rows;            // L1
+  std::uint32_t second_buffer_rows;           // L2
+  std::uint32_t third_buffer_bytes;
+  std::vector<std::uint32_t> pci_candidates;  // bytes, largest first
+  std::uint32_t pci_padding_tolerance;        // bytes; see models/matrix_unit
+  std::uint32_t co_block;                     // output channels per outer round
+  Cycles mac_latency;
+  BusConfig broadcast_bus;
+  BusConfig distribution_bus;
+  bool relay_enabled;
+  std::uint32_t relay_bytes;
+};
+
+// Its keys, defaults and checks, for the engine registration.
+CoreSection matrix_unit_config_section();
+
+}  // namespace npusim

@@ -1,0 +1,19 @@
+#pragma once
+#include <cstdint>
+
+#include "sim/common/Cycles.h"
+#include "sim/config/CoreSections.h"
+
+namespace npusim {
+
+// The "vector" section of a core (keys: VectorUnitConfig.cpp).
+struct VectorUnitConfig {
+  static constexpr const char* kSection = "vector";
+  std::uint32_t queue_depth;
+  double bytes_per_cycle;
+  Cycles pipeline_latency;
+};
+
+CoreSection vector_unit_config_section();
+
+}  // namespace npusim

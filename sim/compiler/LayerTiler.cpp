@@ -93,19 +93,27 @@ std::vector<std::string> engines_used(const Layer& l) {
   return {"load", "store", "vector"};
 }
 
-// The core kind with every engine the layer uses and the most cores (the earlier
-// kind on a tie), and those cores. One kind per layer keeps one tiling per layer.
+// The core kind that runs a layer: of the kinds with every engine it uses, the
+// most specialised one (fewest other engines), then the one with most cores, then
+// the earlier one. So on a chip of Wfold cores and vector-only cores, convs run on
+// the former and pooling and adds on the latter. One kind per layer keeps one tiling per layer.
 void place_layer(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) {
   const auto needed = engines_used(l);
   t.engine = needed[2];
   const auto kinds = hw.kinds();
-  std::size_t best = kinds.size(), best_count = 0;
+  auto cores_of = [&](const CoreConfig* kind) {
+    std::size_t count = 0;
+    for (std::uint32_t i = 0; i < hw.chip.cores(); ++i) count += &hw.core_of(i) == kind;
+    return count;
+  };
+  std::size_t best = kinds.size();
   for (std::size_t k = 0; k < kinds.size(); ++k) {
     if (!std::all_of(needed.begin(), needed.end(), [&](const std::string& e) { return kinds[k]->has_engine(e); }))
       continue;
-    std::size_t count = 0;
-    for (std::uint32_t i = 0; i < hw.chip.cores(); ++i) count += &hw.core_of(i) == kinds[k];
-    if (count > best_count) best = k, best_count = count;
+    if (cores_of(kinds[k]) == 0) continue;
+    if (best == kinds.size() || kinds[k]->engines.size() < kinds[best]->engines.size() ||
+        (kinds[k]->engines.size() == kinds[best]->engines.size() && cores_of(kinds[k]) > cores_of(kinds[best])))
+      best = k;
   }
   if (best == kinds.size())
     throw InputError(w.file, layer_place(l),

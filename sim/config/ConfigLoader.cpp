@@ -64,6 +64,13 @@ CoreConfig read_core_kind(const std::string& name, const json& body, const json&
   return kind;
 }
 
+// A key of an engine section the kind has no slot for: left out of its resolved form.
+bool unused_by(const CoreConfig& kind, const ConfigKey& key) {
+  for (const CoreSection& section : core_sections())
+    if (key.core_path.rfind("/" + section.name + "/", 0) == 0) return !kind.has_engine(section.engine);
+  return false;
+}
+
 }  // namespace
 
 HardwareConfig load_hardware_config(const std::string& path) {
@@ -90,7 +97,8 @@ HardwareConfig parse_hardware_config(const json& doc, const std::string& file_fo
   }
   const json core_doc = doc.value("core", json::object());
   read_core_keys(core_doc, json::object(), "/core", cfg, cfg.core, file_for_messages);
-  for (const auto& kind : doc.value("core_kinds", json::object()).items())
+  const json kinds = doc.value("core_kinds", json::object());
+  for (const auto& kind : kinds.items())
     cfg.core_kinds.push_back(read_core_kind(kind.key(), kind.value(), core_doc, cfg, file_for_messages));
   check_cross_fields(cfg, file_for_messages);
   cfg.kind_of_core = place_core_kinds(cfg);
@@ -105,7 +113,8 @@ json resolved_config_json(const HardwareConfig& cfg) {
   for (const auto& kind : cfg.core_kinds) {
     const std::string pointer = "/core_kinds/" + pointer_token(kind.kind);
     for (const auto& key : config_schema())
-      if (key.scope == KeyScope::Core) doc[json::json_pointer(pointer + key.core_path)] = key.fetch(cfg, kind);
+      if (key.scope == KeyScope::Core && !unused_by(kind, key))
+        doc[json::json_pointer(pointer + key.core_path)] = key.fetch(cfg, kind);
     for (const auto& key : core_kind_keys()) doc[json::json_pointer(pointer + key.core_path)] = key.fetch(cfg, kind);
   }
   return doc;

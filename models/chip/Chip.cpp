@@ -19,7 +19,7 @@ Chip::Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool function
     const std::string core_name = "core" + std::to_string(i);
     const std::uint32_t cluster = i / hw_.chip.cores_per_cluster;
     Scratchpad* cache = caches_.empty() ? nullptr : caches_[cluster].get();
-    cores_.push_back(std::make_unique<Core>(core_name.c_str(), i, cluster, hw_, functional, scoreboard_,
+    cores_.push_back(std::make_unique<Core>(core_name.c_str(), i, cluster, hw_, functional, scoreboard_, stats_,
                                             *interconnect_, cache, on_complete));
   }
   controller_ = std::make_unique<InstructionController>(
@@ -53,6 +53,8 @@ RunStats Chip::collect_stats(Cycles total_cycles) const {
   for (const auto& core : cores_) core->collect(stats.engines, stats.ports);
   for (const auto& cache : caches_) stats.ports.push_back(cache->stats());
   for (auto& channel : dram_->channel_stats()) stats.ports.push_back(channel);
+  stats.registered = stats_.values();
+  stats.registered_catalogue = stats_.catalogue();
   return stats;
 }
 

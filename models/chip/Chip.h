@@ -40,6 +40,7 @@ class Chip : public sc_core::sc_module {
 
   HardwareConfig hw_;
   Scoreboard scoreboard_;
+  StatRegistry stats_;  // counters the blocks registered for themselves
   std::unique_ptr<Dram> dram_;
   std::unique_ptr<Interconnect> interconnect_;
   std::vector<std::unique_ptr<ClusterCache>> caches_;  // one per cluster, when enabled

@@ -5,8 +5,8 @@
 namespace npusim {
 
 Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t cluster, const HardwareConfig& hw,
-           bool functional, Scoreboard& scoreboard, Interconnect& interconnect, Scratchpad* cluster_cache,
-           const std::function<void(const InstructionRecord&)>& on_complete)
+           bool functional, Scoreboard& scoreboard, StatRegistry& stats, Interconnect& interconnect,
+           Scratchpad* cluster_cache, const std::function<void(const InstructionRecord&)>& on_complete)
     : sc_module(name), index_(index) {
   const std::string prefix = "core" + std::to_string(index) + ".";
   const CoreConfig& kind_config = hw.core_of(index);
@@ -20,6 +20,7 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t clus
     setup.core_config = &kind_config;
     setup.functional = functional;
     setup.scoreboard = &scoreboard;
+    setup.stats = &stats;
     setup.on_complete = on_complete;
     engines_.push_back(engine_registry().create(kind, kind.c_str(), std::move(setup)));
     engines_.back()->connect(wiring);

@@ -19,6 +19,8 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, EngineSetup setup, const DmaC
       cluster_port("cluster_port"),
       cfg_(cfg) {
   if (this->setup().functional) bounce_.resize(cfg.segment_bytes);
+  transactions_ = &stat_group().counter("transactions", "count",
+                                        "memory transactions issued (one per segment of each contiguous run)");
 }
 
 void DmaEngine::connect(CoreWiring& wiring) {
@@ -53,6 +55,7 @@ Cycles DmaEngine::transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cm
   const Cycles now = now_cycles();
   sc_core::sc_time delay = cycles_to_time(earliest - now);
   port.b_transport(trans, delay);
+  ++*transactions_;
   if (trans.is_response_error())
     throw std::logic_error(name() + std::string(": transfer outside memory at address ") + std::to_string(address));
   return now + to_cycles(delay);

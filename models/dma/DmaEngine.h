@@ -39,6 +39,7 @@ class DmaEngine : public Engine {
                       Cycles issue, Cycles& arrived);
 
   DmaConfig cfg_;
+  std::uint64_t* transactions_ = nullptr;  // registered counter
   std::vector<std::uint8_t> bounce_;  // one segment in flight (functional runs)
 };
 

@@ -13,6 +13,12 @@ Engine::Engine(sc_core::sc_module_name name, EngineSetup setup, std::uint32_t qu
   stats_.name = "core" + std::to_string(setup_.core) + "." + setup_.kind;
   stats_.kind = setup_.kind;
   stats_.core = setup_.core;
+  if (setup_.stats) {
+    stat_group_ = &setup_.stats->group(stats_.name, setup_.kind);
+  } else {
+    own_stat_group_ = std::make_unique<StatGroup>(stats_.name, setup_.kind);
+    stat_group_ = own_stat_group_.get();
+  }
   SC_THREAD(run);
 }
 

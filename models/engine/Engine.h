@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "models/controller/Progress.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/report/RunStats.h"
+#include "sim/stats/StatRegistry.h"
 #include "sim/trace/Instruction.h"
 
 namespace npusim {
@@ -36,6 +38,7 @@ struct EngineSetup {
   const CoreConfig* core_config = nullptr;  // this core's kind: memories, engines, engine sections
   bool functional = false;
   Scoreboard* scoreboard = nullptr;
+  StatRegistry* stats = nullptr;  // where the engine registers its own counters (may be null in unit tests)
   std::function<void(const InstructionRecord&)> on_complete;  // may be empty
 };
 
@@ -77,6 +80,8 @@ class Engine : public sc_core::sc_module {
   virtual Work execute(const Instruction& inst) = 0;
 
   const EngineSetup& setup() const { return setup_; }
+  // This engine's counters ("core0.matrix"): register in the constructor, add while running.
+  StatGroup& stat_group() { return *stat_group_; }
 
   // The steps `execute` will take and what each reads, in order; the base class
   // uses them to release each step as soon as its producers allow (seed004).
@@ -118,6 +123,8 @@ class Engine : public sc_core::sc_module {
   sc_core::sc_event pushed_;
   sc_core::sc_event room_freed_;
   EngineStats stats_;
+  std::unique_ptr<StatGroup> own_stat_group_;  // when no registry was given
+  StatGroup* stat_group_ = nullptr;
 };
 
 }  // namespace npusim

@@ -52,6 +52,28 @@ MatrixUnit::MatrixUnit(sc_core::sc_module_name name, EngineSetup setup, const Ma
     slaves_.push_back(std::make_unique<SlaveCircuit>(
         slave.c_str(), s, port_name(setup, (slave + ".distribution_link").c_str()), cfg.distribution_bus.bytes_per_cycle));
   }
+  register_counters();
+}
+
+void MatrixUnit::register_counters() {
+  StatGroup& g = stat_group();
+  counters_.useful_macs = &g.counter("useful_macs", "MACs", "multiply-accumulates the layers need (formula (1))");
+  counters_.issued_macs = &g.counter("issued_macs", "MACs", "MAC slots issued, padding included: cycles x N x Ncu x lanes");
+  counters_.data_rows = &g.counter("data_rows", "rows", "feature-map data rows formed and broadcast");
+  counters_.broadcast_bytes = &g.counter("broadcast_bytes", "bytes", "bytes on the broadcast bus");
+  counters_.weight_rows = &g.counter("weight_rows", "rows", "extended weight rows distributed to slaves");
+  counters_.distribution_bytes = &g.counter("distribution_bytes", "bytes", "bytes on the slaves' distribution links");
+  counters_.output_bytes = &g.counter("output_bytes", "bytes", "valid results written back");
+}
+
+void MatrixUnit::count(const WfoldPlan& plan) {
+  *counters_.useful_macs += plan.macs.useful;
+  *counters_.issued_macs += plan.macs.issued;
+  *counters_.data_rows += plan.data_rows;
+  *counters_.broadcast_bytes += plan.broadcast_bytes;
+  *counters_.weight_rows += plan.weight_rows;
+  *counters_.distribution_bytes += plan.distribution_bytes;
+  *counters_.output_bytes += plan.output_bytes;
 }
 
 void MatrixUnit::connect(CoreWiring& wiring) {
@@ -106,6 +128,7 @@ Engine::Work MatrixUnit::execute(const Instruction& inst) {
   Schedule schedule = stream_tiles(plan, inst);
   const Cycles done = schedule.done;
   layer_stats_.add(plan, done - now_cycles());
+  count(plan);
   account_slaves(plan, done - now_cycles());
   publish(inst, std::move(schedule));
   if (setup().functional) compute(plan, inst);

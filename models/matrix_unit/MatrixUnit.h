@@ -48,6 +48,18 @@ class MatrixUnit : public Engine {
   void compute(const WfoldPlan& plan, const Instruction& inst);
 
   MatrixUnitConfig cfg_;
+  // Registered counters (stat_group): the Wfold mapping's accounting, summed over conv instructions.
+  struct Counters {
+    std::uint64_t* useful_macs;
+    std::uint64_t* issued_macs;
+    std::uint64_t* data_rows;
+    std::uint64_t* broadcast_bytes;
+    std::uint64_t* weight_rows;
+    std::uint64_t* distribution_bytes;
+    std::uint64_t* output_bytes;
+  } counters_;
+  void register_counters();
+  void count(const WfoldPlan& plan);
   Scratchpad* nram_ = nullptr;
   Scratchpad* wram_ = nullptr;
   BroadcastBus broadcast_bus_;

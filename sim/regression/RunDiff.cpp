@@ -62,7 +62,10 @@ std::string item_key(const ordered_json& row, std::size_t index) {
 
 // dram_channels repeats rows of memories, and instruction_rows repeats
 // instructions.csv, so comparing them again would only double the output.
-bool is_duplicate_section(const std::string& key) { return key == "dram_channels" || key == "instruction_rows"; }
+// Repeats of other sections, or descriptions rather than results.
+bool is_duplicate_section(const std::string& key) {
+  return key == "dram_channels" || key == "instruction_rows" || key == "stat_units";
+}
 
 bool is_object_array(const ordered_json& v) {
   if (!v.is_array() || v.empty()) return false;

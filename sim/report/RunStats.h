@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/common/Cycles.h"
 
 namespace npusim {
@@ -52,6 +54,9 @@ struct RunStats {
   std::uint64_t instructions = 0;
   std::vector<EngineStats> engines;
   std::vector<PortStats> ports;
+  // Counters blocks registered for themselves (StatRegistry): values by module, and units/meanings by kind.
+  nlohmann::ordered_json registered = nlohmann::ordered_json::object();
+  nlohmann::ordered_json registered_catalogue = nlohmann::ordered_json::object();
 };
 
 }  // namespace npusim

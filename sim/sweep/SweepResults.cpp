@@ -56,6 +56,18 @@ double peak_macs_per_cycle(const json& config) {
          mx.at("slaves").get<double>() * mx.at("cus_per_slave").get<double>() * mx.at("row_bytes").get<double>();
 }
 
+// stat.<kind>.<counter>: each registered counter summed over the blocks of one kind
+// ("stat.matrix.useful_macs" over every core's matrix unit).
+void add_registered_stats(const json& report, Cells& cells) {
+  if (!report.contains("stats")) return;  // runs of npusim before registered stats
+  std::map<std::string, double> sums;
+  for (const auto& [owner, counters] : report.at("stats").items()) {
+    const std::string kind = owner.substr(owner.rfind('.') + 1);
+    for (const auto& [name, value] : counters.items()) sums["stat." + kind + "." + name] += value.get<double>();
+  }
+  for (const auto& [column, sum] : sums) cells[column] = number(sum);
+}
+
 void add_run_metrics(const std::string& dir, Cells& cells) {
   const json report = json::parse(read_input_file((fs::path(dir) / "report.json").string()));
   const double cycles = report.at("total_cycles").get<double>();
@@ -78,6 +90,7 @@ void add_run_metrics(const std::string& dir, Cells& cells) {
   for (const auto& m : report.at("memories"))
     if (m.at("kind") == "bus")
       cells["bw." + m.at("name").get<std::string>()] = number(m.at("bandwidth_utilization").get<double>());
+  add_registered_stats(report, cells);
 }
 
 std::string one_line(std::string text) {
@@ -111,7 +124,7 @@ Cells point_cells(const std::string& dir) {
 const std::vector<std::string> kPointColumns = {"index", "point", "status", "error"};
 
 bool is_chip_column(const std::string& column) {
-  return column.rfind("util.", 0) == 0 || column.rfind("bw.", 0) == 0;
+  return column.rfind("util.", 0) == 0 || column.rfind("bw.", 0) == 0 || column.rfind("stat.", 0) == 0;
 }
 
 }  // namespace

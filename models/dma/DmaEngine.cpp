@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/dma/DmaOps.h"
 #include "models/engine/EngineRegistry.h"
 #include "models/interconnect/Interconnect.h"
 #include "models/kernel/SimTime.h"
@@ -158,10 +159,11 @@ namespace npusim {
 
 namespace {
 // The load and store DMAs are one model with their own sections.
-EngineKind dma_kind(const std::string& engine, const std::string& what) {
+EngineKind dma_kind(const std::string& engine, const std::string& what, std::vector<OpSpec> ops) {
   EngineKind kind;
   kind.name = engine;
   kind.config = dma_config_section(engine + "_dma", engine, what);
+  kind.ops = std::move(ops);
   kind.create = [section = kind.config.name](const char* name, EngineSetup setup) {
     const auto& cfg = setup.core_config->block<DmaConfig>(section);
     return std::make_unique<DmaEngine>(name, std::move(setup), cfg);
@@ -169,8 +171,8 @@ EngineKind dma_kind(const std::string& engine, const std::string& what) {
   return kind;
 }
 
-const bool kLoadRegistered = register_engine(dma_kind("load", "load DMA (DRAM to NRAM/WRAM):"));
-const bool kStoreRegistered = register_engine(dma_kind("store", "store DMA (NRAM to DRAM):"));
+const bool kLoadRegistered = register_engine(dma_kind("load", "load DMA (DRAM to NRAM/WRAM):", load_ops()));
+const bool kStoreRegistered = register_engine(dma_kind("store", "store DMA (NRAM to DRAM):", store_ops()));
 }  // namespace
 
 }  // namespace npusim

@@ -39,6 +39,10 @@ EngineRegistry& engine_registry() {
 
 bool register_engine(EngineKind kind) {
   register_core_section(kind.config);
+  for (OpSpec op : kind.ops) {
+    op.engine = kind.name;
+    register_op(std::move(op));
+  }
   engine_registry().add(std::move(kind));
   return true;
 }

@@ -6,6 +6,7 @@
 
 #include "models/engine/Engine.h"
 #include "sim/config/CoreSections.h"
+#include "sim/trace/OpCatalog.h"
 
 namespace npusim {
 
@@ -17,6 +18,7 @@ struct EngineKind {
 
   std::string name;     // the slot name configs and trace ops use: "matrix"
   CoreSection config;   // its config section: keys, defaults, cross-field checks
+  std::vector<OpSpec> ops;  // the trace ops it runs (their `engine` is this name)
   Factory create;
   // Multiply-accumulates per cycle at full use, for roofline bounds; empty when it does none.
   std::function<double(const CoreConfig&)> peak_macs_per_cycle;

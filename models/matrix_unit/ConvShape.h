@@ -2,25 +2,19 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/tensor/WindowGeometry.h"
+
 namespace npusim {
 
 // One convolution layer as the seed writes it (seed000 §2): input [n hi wi ci] (NHWC),
 // kernel [co kh kw ci], output [n ho wo co], strides sh/sw and explicit zero padding.
 // Channel counts are in elements; element_bytes converts them to the byte sizes the seed
 // reasons in (Pci, M and the padding rules are all in bytes).
-struct ConvShape {
-  std::uint32_t n = 1;
-  std::uint32_t hi = 0, wi = 0, ci = 0, co = 0;
-  std::uint32_t kh = 0, kw = 0;
-  std::uint32_t sh = 1, sw = 1;
-  std::uint32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+// The window (sizes, kernel, strides, padding, output size) is the shared WindowGeometry.
+struct ConvShape : WindowGeometry {
+  std::uint32_t ci = 0, co = 0;
   std::uint32_t element_bytes = 1;  // 1 = int8, 4 = float32
 
-  std::uint32_t padded_hi() const { return pad_top + hi + pad_bottom; }
-  std::uint32_t padded_wi() const { return pad_left + wi + pad_right; }
-  // True output size (formula (1) with padding): floor((padded - k) / s) + 1.
-  std::uint32_t ho() const { return (padded_hi() - kh) / sh + 1; }
-  std::uint32_t wo() const { return (padded_wi() - kw) / sw + 1; }
   // Multiply-accumulates formula (1) needs, counted in elements.
   std::uint64_t useful_macs() const;
   std::string to_string() const;

@@ -4,6 +4,7 @@
 
 #include "models/engine/EngineRegistry.h"
 #include "models/kernel/SimTime.h"
+#include "models/matrix_unit/ConvOp.h"
 #include "models/matrix_unit/WfoldDatapath.h"
 #include "models/scratchpad/Scratchpad.h"
 
@@ -31,12 +32,7 @@ ConvShape conv_shape_of(const Instruction& inst) {
   s.co = static_cast<std::uint32_t>(w.at(0));
   s.kh = static_cast<std::uint32_t>(w.at(1));
   s.kw = static_cast<std::uint32_t>(w.at(2));
-  s.sh = param_element(inst.params, "stride", 0, 1);
-  s.sw = param_element(inst.params, "stride", 1, 1);
-  s.pad_top = param_element(inst.params, "padding", 0, 0);
-  s.pad_bottom = param_element(inst.params, "padding", 1, 0);
-  s.pad_left = param_element(inst.params, "padding", 2, 0);
-  s.pad_right = param_element(inst.params, "padding", 3, 0);
+  s.read_params(inst.params);
   s.element_bytes = static_cast<std::uint32_t>(dtype_size(inst.inputs.at(0).dtype));
   return s;
 }
@@ -272,6 +268,7 @@ EngineKind matrix_unit_kind() {
   EngineKind kind;
   kind.name = "matrix";
   kind.config = matrix_unit_config_section();
+  kind.ops = matrix_unit_ops();
   kind.create = [](const char* name, EngineSetup setup) {
     const auto& cfg = setup.core_config->block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
     return std::make_unique<MatrixUnit>(name, std::move(setup), cfg);

@@ -91,7 +91,7 @@ namespace {
 
 // Calls visit(out_index, channel, in_index, tap) for every real (non-padding) tap.
 template <typename Visit, typename Finish>
-void slide_window(const WindowGeometry& g, Visit visit, Finish finish) {
+void slide_window(const ChannelWindow& g, Visit visit, Finish finish) {
   const long ho = g.ho(), wo = g.wo();
   for (long b = 0; b < long(g.n); ++b)
     for (long oh = 0; oh < ho; ++oh)
@@ -113,7 +113,7 @@ void slide_window(const WindowGeometry& g, Visit visit, Finish finish) {
 
 }  // namespace
 
-void vector_pool(const WindowGeometry& g, bool max, const std::uint8_t* src, std::uint8_t* dst) {
+void vector_pool(const ChannelWindow& g, bool max, const std::uint8_t* src, std::uint8_t* dst) {
   std::vector<std::int64_t> acc(g.c);
   std::int64_t count = 0;
   auto reset = [&] {
@@ -147,7 +147,7 @@ void vector_pool(const WindowGeometry& g, bool max, const std::uint8_t* src, std
       });
 }
 
-void vector_depthwise(const WindowGeometry& g, const std::uint8_t* src, const std::uint8_t* weights,
+void vector_depthwise(const ChannelWindow& g, const std::uint8_t* src, const std::uint8_t* weights,
                       std::uint8_t* dst) {
   std::vector<std::int32_t> acc(g.c, 0);
   slide_window(

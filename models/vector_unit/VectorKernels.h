@@ -2,6 +2,7 @@
 #include <cstdint>
 
 #include "sim/tensor/DType.h"
+#include "sim/tensor/WindowGeometry.h"
 
 namespace npusim {
 
@@ -13,13 +14,10 @@ void vector_relu(DType type, const std::uint8_t* src, std::uint8_t* dst, std::ui
 void vector_add(DType type, const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* dst,
                 std::uint64_t elements);
 
-// A sliding window over an NHWC int8 map [n hi wi c]; output [n ho wo c].
-struct WindowGeometry {
-  std::uint32_t n = 1, hi = 0, wi = 0, c = 0;
-  std::uint32_t kh = 1, kw = 1, sh = 1, sw = 1;
-  std::uint32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
-  std::uint32_t ho() const { return (pad_top + hi + pad_bottom - kh) / sh + 1; }
-  std::uint32_t wo() const { return (pad_left + wi + pad_right - kw) / sw + 1; }
+// A sliding window over an NHWC int8 map [n hi wi c] with one output channel per
+// input channel (pooling, depthwise); output [n ho wo c].
+struct ChannelWindow : WindowGeometry {
+  std::uint32_t c = 0;
 };
 
 // int32 accumulators -> int8: round half up after an arithmetic right shift by
@@ -28,9 +26,9 @@ void vector_requant(const std::uint8_t* src, std::uint8_t* dst, std::uint64_t el
                     bool relu);
 // int8 pooling. Padding positions are skipped; avg divides by the count of real
 // positions in the window, rounding half up (floor((2*sum + count) / (2*count))).
-void vector_pool(const WindowGeometry& g, bool max, const std::uint8_t* src, std::uint8_t* dst);
+void vector_pool(const ChannelWindow& g, bool max, const std::uint8_t* src, std::uint8_t* dst);
 // int8 depthwise convolution, weights [kh kw c], int32 output (one filter per channel).
-void vector_depthwise(const WindowGeometry& g, const std::uint8_t* src, const std::uint8_t* weights,
+void vector_depthwise(const ChannelWindow& g, const std::uint8_t* src, const std::uint8_t* weights,
                       std::uint8_t* dst);
 
 }  // namespace npusim

@@ -9,13 +9,14 @@
 #include "models/kernel/SimTime.h"
 #include "models/scratchpad/Scratchpad.h"
 #include "models/vector_unit/VectorKernels.h"
+#include "models/vector_unit/VectorOps.h"
 
 namespace npusim {
 
 // Window of a pool or dwconv instruction; the kernel size of dwconv comes from its weights [kh kw c].
-WindowGeometry window_of(const Instruction& inst) {
+ChannelWindow window_of(const Instruction& inst) {
   const auto& x = inst.inputs.at(0).shape;
-  WindowGeometry g;
+  ChannelWindow g;
   g.n = std::uint32_t(x.at(0));
   g.hi = std::uint32_t(x.at(1));
   g.wi = std::uint32_t(x.at(2));
@@ -23,18 +24,13 @@ WindowGeometry window_of(const Instruction& inst) {
   const bool weighted = inst.inputs.size() > 1;
   g.kh = weighted ? std::uint32_t(inst.inputs[1].shape.at(0)) : param_element(inst.params, "kernel", 0, 1);
   g.kw = weighted ? std::uint32_t(inst.inputs[1].shape.at(1)) : param_element(inst.params, "kernel", 1, 1);
-  g.sh = param_element(inst.params, "stride", 0, 1);
-  g.sw = param_element(inst.params, "stride", 1, 1);
-  g.pad_top = param_element(inst.params, "padding", 0, 0);
-  g.pad_bottom = param_element(inst.params, "padding", 1, 0);
-  g.pad_left = param_element(inst.params, "padding", 2, 0);
-  g.pad_right = param_element(inst.params, "padding", 3, 0);
+  g.read_params(inst.params);
   return g;
 }
 
 std::uint64_t window_taps(const Instruction& inst) {
   if (inst.op != "pool" && inst.op != "dwconv") return 0;
-  const WindowGeometry g = window_of(inst);
+  const ChannelWindow g = window_of(inst);
   return std::uint64_t(g.kh) * g.kw;
 }
 
@@ -68,7 +64,7 @@ std::vector<std::uint64_t> VectorUnit::chunk_bounds(const TensorOperand& out) co
 // Input rows under the windows of output rows [first, last) of a pool or
 // dwconv, as a byte range of its feature map (rows are counted over n * ho).
 static std::pair<std::uint64_t, std::uint64_t> window_rows(const Instruction& inst, std::uint64_t first, std::uint64_t last) {
-  const WindowGeometry g = window_of(inst);
+  const ChannelWindow g = window_of(inst);
   const TensorOperand& in = inst.inputs.at(0);
   const std::uint64_t ho = std::max<std::uint64_t>(1, g.ho());
   const std::uint64_t row_bytes = std::uint64_t(g.wi) * g.c * dtype_size(in.dtype);
@@ -170,6 +166,7 @@ EngineKind vector_unit_kind() {
   EngineKind kind;
   kind.name = "vector";
   kind.config = vector_unit_config_section();
+  kind.ops = vector_ops();
   kind.create = [](const char* name, EngineSetup setup) {
     const auto& cfg = setup.core_config->block<VectorUnitConfig>(VectorUnitConfig::kSection);
     return std::make_unique<VectorUnit>(name, std::move(setup), cfg);

@@ -8,7 +8,7 @@ namespace npusim {
 class Scratchpad;
 
 // Window shape of a pool / dwconv instruction, and its taps per output element (0 otherwise).
-WindowGeometry window_of(const Instruction& inst);
+ChannelWindow window_of(const Instruction& inst);
 std::uint64_t window_taps(const Instruction& inst);
 
 // The core's vector unit (seed000 §1.3, unit 321): element-wise work on NRAM

@@ -27,4 +27,11 @@ std::optional<T> json_integer_as(const nlohmann::json& v, std::uint64_t min = 0,
   return static_cast<T>(*n);
 }
 
+// Element `index` of the integer list `key` in an instruction's params (e.g.
+// stride[1]), or `fallback` when the key is absent; the reader has checked them.
+std::uint32_t param_element(const nlohmann::json& params, const char* key, std::size_t index,
+                            std::uint32_t fallback);
+// The integer param `key` (e.g. shift), or `fallback` when it is absent.
+std::uint32_t param_value(const nlohmann::json& params, const char* key, std::uint32_t fallback);
+
 }  // namespace npusim

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
+#include "sim/tensor/WindowGeometry.h"
 
 namespace npusim {
 
@@ -177,8 +178,8 @@ ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow
 
 LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw) {
   LayerTiling t;
-  t.kernel_h = (l.kh - 1) * l.dilation + 1;
-  t.kernel_w = (l.kw - 1) * l.dilation + 1;
+  t.kernel_h = std::uint32_t(dilated_extent(l.kh, l.dilation));
+  t.kernel_w = std::uint32_t(dilated_extent(l.kw, l.dilation));
   place_layer(w, l, t, hw);
   const CoreConfig& core = t.kind(hw);
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/common/InputError.h"
+#include "sim/tensor/WindowGeometry.h"
 #include "sim/common/InputFile.h"
 #include "sim/common/JsonInteger.h"
 #include "sim/common/StrictJson.h"
@@ -80,9 +81,9 @@ void check_dtype(const Json& obj, const Place& place) {
 // Output extent of a window; fails when the kernel is larger than the padded input.
 std::uint32_t window_out(std::uint32_t in, std::uint32_t lo, std::uint32_t hi, std::uint32_t k, std::uint32_t s,
                          const Place& place) {
-  if (in + lo + hi < k)
-    place.fail("", fmt::format("kernel {} is larger than the padded input {}", k, in + lo + hi));
-  return (in + lo + hi - k) / s + 1;
+  const std::uint64_t out = window_outputs(in, lo, hi, k, s);
+  if (out == 0) place.fail("", fmt::format("kernel {} is larger than the padded input {}", k, in + lo + hi));
+  return std::uint32_t(out);
 }
 
 // "padding": P, [t, b, l, r] or "same" (TensorFlow rule: extra row/column at the bottom/right).
@@ -93,11 +94,7 @@ std::array<std::uint32_t, 4> read_padding(const Json& obj, const Layer& l, std::
   auto side = [](const Json& e) { return json_integer_as<std::uint32_t>(e, 0, kMaxExtent); };
   if (const auto p = side(v)) return {*p, *p, *p, *p};
   if (v == "same") {
-    auto total = [](std::uint32_t in, std::uint32_t k, std::uint32_t s) {
-      std::int64_t need = std::int64_t((in + s - 1) / s - 1) * s + k - in;
-      return std::uint32_t(std::max<std::int64_t>(need, 0));
-    };
-    std::uint32_t th = total(l.in.h, keh, l.sh), tw = total(l.in.w, kew, l.sw);
+    const auto th = std::uint32_t(same_padding(l.in.h, keh, l.sh)), tw = std::uint32_t(same_padding(l.in.w, kew, l.sw));
     return {th / 2, th - th / 2, tw / 2, tw - tw / 2};
   }
   if (v.is_array() && v.size() == 4 && std::all_of(v.begin(), v.end(), [&](const Json& e) { return side(e).has_value(); }))
@@ -157,7 +154,7 @@ void read_conv(const Json& obj, Layer& l, const Place& place) {
                                        l.in.c, groups, co));
     l.kind = LayerKind::Depthwise;
   }
-  const std::uint64_t keh64 = std::uint64_t(l.kh - 1) * l.dilation + 1, kew64 = std::uint64_t(l.kw - 1) * l.dilation + 1;
+  const std::uint64_t keh64 = dilated_extent(l.kh, l.dilation), kew64 = dilated_extent(l.kw, l.dilation);
   if (std::max(keh64, kew64) > kMaxExtent)
     place.fail("dilation", fmt::format("the dilated kernel ({} x {}) is larger than {}", keh64, kew64, kMaxExtent));
   const std::uint32_t keh = std::uint32_t(keh64), kew = std::uint32_t(kew64);

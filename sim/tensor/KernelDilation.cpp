@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "sim/tensor/WindowGeometry.h"
+
 namespace npusim {
 
 namespace {
@@ -17,7 +19,7 @@ template <typename Copy>
 void for_each_tap(const std::vector<std::uint64_t>& dense, std::size_t element_bytes, KernelDilation d, Copy copy) {
   const std::size_t r = dense.size();
   const std::uint64_t kh = dense[r - 3], kw = dense[r - 2], run = dense[r - 1] * element_bytes;
-  const std::uint64_t dkh = (kh - 1) * d[0] + 1, dkw = (kw - 1) * d[1] + 1;
+  const std::uint64_t dkh = dilated_extent(kh, d[0]), dkw = dilated_extent(kw, d[1]);
   for (std::uint64_t o = 0; o < outer_count(dense); ++o)
     for (std::uint64_t i = 0; i < kh; ++i)
       for (std::uint64_t j = 0; j < kw; ++j)
@@ -36,8 +38,8 @@ std::vector<std::uint64_t> dilated_kernel_shape(const std::vector<std::uint64_t>
   std::vector<std::uint64_t> s = dense;
   const std::size_t r = s.size();
   if (r < 3) return s;  // not a kernel: callers reject it
-  s[r - 3] = (s[r - 3] - 1) * d[0] + 1;
-  s[r - 2] = (s[r - 2] - 1) * d[1] + 1;
+  s[r - 3] = dilated_extent(s[r - 3], d[0]);
+  s[r - 2] = dilated_extent(s[r - 2], d[1]);
   return s;
 }
 

@@ -55,24 +55,4 @@ std::uint64_t TensorOperand::address_of(std::uint64_t index) const {
   return row == 0 ? offset : offset + index / row * row_pitch() + index % row;
 }
 
-namespace {
-// The op's checks bounded every integer param when the line was read; reading
-// through the checked path keeps a model from ever narrowing one silently.
-std::uint32_t checked_param(const nlohmann::json& v, const char* key) {
-  if (auto n = json_integer_as<std::uint32_t>(v)) return *n;
-  throw std::logic_error(std::string("params.") + key + " reached a model unchecked");
-}
-}  // namespace
-
-std::uint32_t param_element(const nlohmann::json& params, const char* key, std::size_t index,
-                            std::uint32_t fallback) {
-  if (!params.contains(key)) return fallback;
-  return checked_param(params.at(key).at(index), key);
-}
-
-std::uint32_t param_value(const nlohmann::json& params, const char* key, std::uint32_t fallback) {
-  if (!params.contains(key)) return fallback;
-  return checked_param(params.at(key), key);
-}
-
 }  // namespace npusim

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/common/JsonInteger.h"
 #include "sim/tensor/DType.h"
 
 namespace npusim {
@@ -67,11 +68,5 @@ struct Instruction {
 // layer needs, small enough that window arithmetic cannot overflow.
 inline constexpr std::uint32_t kMaxWindowParam = 1u << 24;
 
-// Element `index` of the integer list `key` in an instruction's params (e.g.
-// stride[1]), or `fallback` when the key is absent; the reader has checked them.
-std::uint32_t param_element(const nlohmann::json& params, const char* key, std::size_t index,
-                            std::uint32_t fallback);
-// The integer param `key` (e.g. shift), or `fallback` when it is absent.
-std::uint32_t param_value(const nlohmann::json& params, const char* key, std::uint32_t fallback);
 
 }  // namespace npusim

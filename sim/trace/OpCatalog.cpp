@@ -9,11 +9,7 @@ namespace npusim {
 
 namespace {
 std::map<std::string, OpSpec>& catalog() {
-  static std::map<std::string, OpSpec> ops = [] {
-    std::map<std::string, OpSpec> m;
-    for (auto& spec : builtin_ops()) m[spec.name] = std::move(spec);
-    return m;
-  }();
+  static std::map<std::string, OpSpec> ops;  // filled by the engines' registrations
   return ops;
 }
 }  // namespace

@@ -36,7 +36,8 @@ struct OpSpec {
 };
 
 // Adds an op, or replaces the one with the same name. Ops are looked up by name
-// only, so a new op needs no change anywhere else in the trace reader.
+// only, so a new op needs no change anywhere else in the trace reader. Each
+// engine registers its own ops with itself (models/engine/EngineRegistry.h).
 void register_op(OpSpec spec);
 const OpSpec* find_op(const std::string& name);
 std::vector<std::string> op_names();
@@ -48,8 +49,5 @@ std::vector<std::string> op_engine_names();
 // another (a feature-map band loaded over the tail of a kernel). Checked for
 // every instruction, whether it comes from a trace file or the compiler.
 std::optional<OpProblem> operand_overlap(const Instruction& ins);
-
-// The ops npusim ships: load, store, relu, add, conv.
-std::vector<OpSpec> builtin_ops();
 
 }  // namespace npusim

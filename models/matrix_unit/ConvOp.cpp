@@ -1,0 +1,57 @@
+// The conv op the matrix unit runs, and its shape/dtype/param rules.
+#include "models/matrix_unit/ConvOp.h"
+
+#include <fmt/format.h>
+
+#include "sim/trace/OpChecks.h"
+
+namespace npusim {
+
+namespace {
+
+std::optional<OpProblem> conv_dtypes(const Instruction& ins) {
+  DType in = ins.inputs[0].dtype;
+  if (in != DType::Int8 && in != DType::Float32)
+    return OpProblem{"inputs[0].dtype", fmt::format("conv takes int8 or float32 ifmaps, got {}", dtype_name(in))};
+  if (ins.inputs[1].dtype != in)
+    return OpProblem{"inputs[1].dtype", fmt::format("weights dtype {} differs from ifmap dtype {}",
+                                                    dtype_name(ins.inputs[1].dtype), dtype_name(in))};
+  DType acc = in == DType::Int8 ? DType::Int32 : DType::Float32;
+  if (ins.outputs[0].dtype != acc)
+    return OpProblem{"outputs[0].dtype", fmt::format("conv of {} produces {}, got {}", dtype_name(in), dtype_name(acc),
+                                                     dtype_name(ins.outputs[0].dtype))};
+  return std::nullopt;
+}
+
+std::optional<OpProblem> conv(const Instruction& ins) {
+  if (auto p = rank4(ins.inputs[0], "inputs[0]", "conv", "[n, hi, wi, ci]")) return p;
+  if (auto p = rank4(ins.inputs[1], "inputs[1]", "conv", "[co, kh, kw, ci]")) return p;
+  if (auto p = rank4(ins.outputs[0], "outputs[0]", "conv", "[n, ho, wo, co]")) return p;
+  if (auto p = conv_dtypes(ins)) return p;
+  WindowParams window;
+  if (auto p = read_window(ins, window)) return p;
+
+  const Shape& x = ins.inputs[0].shape;  // n, hi, wi, ci
+  const Shape& w = ins.inputs[1].shape;  // co, kh, kw, ci
+  if (w[3] != x[3])
+    return OpProblem{"inputs[1].shape", fmt::format("weights have ci={} but the ifmap has ci={}", w[3], x[3])};
+  const std::uint64_t ho = window.ho(x[1], w[1]), wo = window.wo(x[2], w[2]);
+  const auto& pad = window.pad;
+  if (ho == 0 || wo == 0)
+    return OpProblem{"inputs[1].shape", fmt::format("kernel {}x{} does not fit the padded ifmap {}x{}", w[1], w[2],
+                                                    x[1] + pad[0] + pad[1], x[2] + pad[2] + pad[3])};
+  Shape expected = {x[0], ho, wo, w[0]};
+  if (ins.outputs[0].shape != expected)
+    return OpProblem{"outputs[0].shape", fmt::format("conv output must be [n, ho, wo, co] = {}, got {}",
+                                                     shape_text(expected), shape_text(ins.outputs[0].shape))};
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<OpSpec> matrix_unit_ops() {
+  return {{"conv", "matrix", {{"ifmap", {AddressSpace::Nram}}, {"weights", {AddressSpace::Wram}}},
+           {{"ofmap", {AddressSpace::Nram}}}, {"stride", "padding"}, conv}};
+}
+
+}  // namespace npusim

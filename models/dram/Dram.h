@@ -22,7 +22,6 @@ class Dram : public sc_core::sc_module {
 
   Dram(sc_core::sc_module_name name, const DramConfig& cfg, bool functional);
 
-  const DramAddressMap& address_map() const { return map_; }
   DramStorage& storage() { return storage_; }
   std::vector<PortStats> channel_stats() const;
 

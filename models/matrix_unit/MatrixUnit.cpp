@@ -98,7 +98,7 @@ void MatrixUnit::add_report_sections(nlohmann::json& sections) const {
   for (auto& row : layer_stats_.rows(setup().core, cfg_)) rows.push_back(std::move(row));
   nlohmann::json& slaves = sections["matrix_unit_slaves"];
   if (slaves.is_null()) slaves = nlohmann::json::array();
-  const double peak = double(cfg_.cus_per_slave) * cfg_.row_bytes;  // int8 MACs per cycle
+  const double peak = slave_peak_macs_per_cycle(cfg_);  // int8
   for (const auto& slave : slaves_) {
     const SlaveCircuit::Stats& st = slave->stats();
     const PortStats& link = slave->link_stats();
@@ -273,10 +273,8 @@ EngineKind matrix_unit_kind() {
     const auto& cfg = setup.core_config->block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
     return std::make_unique<MatrixUnit>(name, std::move(setup), cfg);
   };
-  // Every slave's CUs on full int8 data rows.
   kind.peak_macs_per_cycle = [](const CoreConfig& core) {
-    const auto& mx = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
-    return double(mx.slaves) * mx.cus_per_slave * mx.row_bytes;
+    return peak_macs_per_cycle(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection));  // int8
   };
   return kind;
 }

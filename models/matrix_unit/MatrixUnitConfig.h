@@ -32,6 +32,15 @@ struct MatrixUnitConfig {
   std::uint32_t relay_bytes;
 };
 
+// MACs per cycle with every CU busy on full data rows of `element_bytes` elements:
+// one slave's share (Ncu x M / element size), and the whole unit's (x N).
+inline double slave_peak_macs_per_cycle(const MatrixUnitConfig& cfg, std::uint32_t element_bytes = 1) {
+  return double(cfg.cus_per_slave) * (cfg.row_bytes / element_bytes);
+}
+inline double peak_macs_per_cycle(const MatrixUnitConfig& cfg, std::uint32_t element_bytes = 1) {
+  return cfg.slaves * slave_peak_macs_per_cycle(cfg, element_bytes);
+}
+
 // Its keys, defaults and checks, for the engine registration.
 CoreSection matrix_unit_config_section();
 

@@ -203,7 +203,7 @@ void estimate_traffic_and_cycles(WfoldPlan& p, const MatrixUnitConfig& cfg) {
 
 void fill_ratios(WfoldPlan& p, const MatrixUnitConfig& cfg) {
   double cycles = static_cast<double>(p.cycles.total);
-  double peak = double(p.ns) * p.ncu * p.lanes;
+  double peak = peak_macs_per_cycle(cfg, p.layer.element_bytes);
   p.mac_utilization = double(p.macs.useful) / (cycles * peak);
   p.compute_efficiency = double(p.macs.useful) / double(p.macs.issued);
   p.broadcast_utilization = double(p.broadcast_bytes) / (cycles * cfg.broadcast_bus.bytes_per_cycle);

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
+#include "sim/common/Interruption.h"
 
 namespace npusim {
 
@@ -27,6 +28,7 @@ int create_temp(const fs::path& target, std::string& temp) {
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   for (int attempt = 0; attempt < 100; ++attempt) {
     temp = (dir / fmt::format(".{}.{}-{}.partial", target.filename().string(), getpid(), counter++)).string();
+    CreationGuard guard;
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0 || errno != EEXIST) return fd;
   }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <thread>
 
 namespace npusim {
@@ -20,6 +21,7 @@ struct Cleanup {
 std::mutex registry_mutex;
 std::map<std::uint64_t, Cleanup> registry;  // by registration order
 std::uint64_t next_id = 0;
+std::shared_mutex creations;  // shared: a creation in flight; exclusive: the watcher, until exit
 
 sigset_t interruption_signals() {
   sigset_t set;
@@ -33,6 +35,7 @@ sigset_t interruption_signals() {
   int signal = 0;
   while (sigwait(&set, &signal) != 0) {
   }
+  creations.lock();                                   // held until exit: nothing is created any more
   std::lock_guard<std::mutex> lock(registry_mutex);  // held until exit: nothing registers any more
   std::string removed;
   for (auto it = registry.rbegin(); it != registry.rend(); ++it) {
@@ -65,6 +68,9 @@ OnInterrupt::OnInterrupt(std::string what, std::function<void()> cleanup) {
   id_ = next_id++;
   registry.emplace(id_, Cleanup{std::move(what), std::move(cleanup)});
 }
+
+CreationGuard::CreationGuard() { creations.lock_shared(); }
+CreationGuard::~CreationGuard() { creations.unlock_shared(); }
 
 OnInterrupt::~OnInterrupt() {
   std::lock_guard<std::mutex> lock(registry_mutex);

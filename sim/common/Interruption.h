@@ -26,4 +26,17 @@ class OnInterrupt {
   std::uint64_t id_;
 };
 
+// Held while npusim creates a file or directory inside a place an OnInterrupt
+// cleanup removes. The watcher takes it exclusively before cleaning up, so a
+// creation in flight finishes first and none starts afterwards: without it a run
+// interrupted under load could recreate its staging directory (tensors/) right
+// after the cleanup removed it.
+class CreationGuard {
+ public:
+  CreationGuard();
+  ~CreationGuard();
+  CreationGuard(const CreationGuard&) = delete;
+  CreationGuard& operator=(const CreationGuard&) = delete;
+};
+
 }  // namespace npusim

@@ -15,7 +15,6 @@ RunStats simulate_workload(SimulationRequest request, const std::string& workloa
   LayerReport layers(emitter, request.hardware);
 
   std::ostream* summary = request.summary;
-  request.summary = summary;
   request.trace_path = workload_path;
   request.source = &emitter;
   request.source_header = &emitter.header();

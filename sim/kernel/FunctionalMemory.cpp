@@ -6,6 +6,7 @@
 #include "models/chip/Chip.h"
 #include "sim/tensor/Npy.h"
 #include "sim/tensor/RandomTensor.h"
+#include "sim/common/Interruption.h"
 
 namespace npusim {
 
@@ -45,7 +46,10 @@ void preload_inputs(Chip& chip, const TraceHeader& header) {
 
 void dump_outputs(Chip& chip, const TraceHeader& header, const std::string& directory) {
   if (header.outputs.empty()) return;
-  std::filesystem::create_directories(directory);
+  {
+    CreationGuard guard;
+    std::filesystem::create_directories(directory);
+  }
   for (const DataBinding& output : header.outputs) {
     NpyArray array;
     array.dtype = output.region.dtype;

@@ -8,6 +8,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/common/AtomicFile.h"
+#include "sim/common/Interruption.h"
 
 namespace npusim {
 
@@ -48,7 +49,10 @@ OutputDirectory::OutputDirectory(const std::string& final_path, const std::strin
     fs::remove_all(staging, ignored);
   });
   std::error_code ec;
-  fs::create_directory(staging, ec);
+  {
+    CreationGuard guard;
+    fs::create_directory(staging, ec);
+  }
   if (ec) throw InputError(final_path, option, fmt::format("cannot create the run directory: {}", ec.message()));
   write_marker(staging, OutputKind::Run);
 }
@@ -67,6 +71,9 @@ void OutputDirectory::commit() {
   if (committed_) throw std::logic_error("OutputDirectory committed twice: " + final_path_);
   // Checked again: the place may have changed while the run was simulating.
   check_output_place(given_, OutputKind::Run, option_);
+  // An interruption waits for the swap to finish: it never sees the old run moved
+  // aside with the new one not yet in place.
+  CreationGuard guard;
   const bool replacing = fs::exists(fs::symlink_status(final_path_));
   if (replacing) {
     remove_leftover(displaced_path_, given_);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
+#include "sim/common/Interruption.h"
 
 namespace npusim {
 
@@ -40,6 +41,7 @@ std::string refusal(const fs::path& p, OutputKind kind) {
 const char* marker_name(OutputKind kind) { return kind == OutputKind::Run ? ".npusim-run" : ".npusim-sweep"; }
 
 void write_marker(const fs::path& dir, OutputKind kind) {
+  CreationGuard guard;
   std::ofstream marker(dir / marker_name(kind), std::ios::binary | std::ios::trunc);
   marker << fmt::format("This {} was made by npusim; the next npusim run with the same output path may "
                         "replace it.\n",
@@ -84,6 +86,7 @@ void check_leftover(const fs::path& path, OutputKind kind) {
 void create_parents(const fs::path& path, const std::string& given) {
   const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
   std::error_code ec;
+  CreationGuard guard;
   fs::create_directories(parent, ec);
   if (ec) throw InputError(given, "", fmt::format("cannot create its parent directory {}: {}", parent.string(), ec.message()));
 }

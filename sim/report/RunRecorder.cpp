@@ -9,6 +9,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/report/ReportJson.h"
+#include "sim/common/Interruption.h"
 
 namespace npusim {
 
@@ -17,6 +18,7 @@ namespace {
 constexpr const char* kCsvHeader = "id,op,engine,core,dispatch,start,end,stall_cycles,bytes,macs\n";
 
 std::ofstream open_temp(const std::string& path) {
+  CreationGuard guard;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f) fail_writing(path, "cannot create the file");
   return f;
@@ -75,7 +77,7 @@ void RunRecorder::finish(const RunStats& stats, const ReportContext& ctx) {
   const auto summary = report_summary(stats, ctx, clock_mhz_, recorded_);
   {
     std::ifstream rows(rows_temp_, std::ios::binary);
-    std::ofstream report(out_.file("report.json"), std::ios::binary | std::ios::trunc);
+    std::ofstream report = open_temp(out_.file("report.json"));
     write_report_json(report, summary, rows, recorded_ > 0);
     close_checked(report, out_.file("report.json"));
   }

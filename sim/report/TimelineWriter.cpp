@@ -12,6 +12,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/report/RunMetrics.h"
+#include "sim/common/Interruption.h"
 
 namespace npusim {
 
@@ -99,7 +100,11 @@ void TimelineWriter::finish(const std::string& path, const std::vector<EngineSta
   const std::vector<std::string> sorted(names.begin(), names.end());
   const std::vector<std::size_t> tid = track_ids(sorted);
 
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::ofstream out;
+  {
+    CreationGuard guard;
+    out.open(path, std::ios::binary | std::ios::trunc);
+  }
   out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   out << name_event("process_name", 0, "npusim");
   for (std::size_t i = 0; i < sorted.size(); ++i)

@@ -9,8 +9,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "models/engine/EngineRegistry.h"
 #include "sim/common/InputError.h"
 #include "sim/common/InputFile.h"
+#include "sim/config/ConfigLoader.h"
 #include "sim/regression/CsvTable.h"
 #include "sim/report/QuotedNames.h"
 
@@ -45,15 +47,12 @@ double sum_macs(const std::string& run_dir) {
   return total;
 }
 
-// Peak int8 MACs per cycle of every matrix unit: cores x slaves x CUs x row
-// bytes (one MAC per byte lane), as in models/matrix_unit/README.md.
-double peak_macs_per_cycle(const json& config) {
-  const auto& engines = config.at("core").at("engines");
-  if (std::find(engines.begin(), engines.end(), "matrix") == engines.end()) return 0;
-  const auto& chip = config.at("chip");
-  const auto& mx = config.at("core").at("matrix");
-  return chip.at("clusters").get<double>() * chip.at("cores_per_cluster").get<double>() *
-         mx.at("slaves").get<double>() * mx.at("cus_per_slave").get<double>() * mx.at("row_bytes").get<double>();
+// The chip's peak MACs per cycle, as each core's engines state it, from the run's resolved config.
+double chip_peak_macs_per_cycle(const json& config, const std::string& file) {
+  const HardwareConfig hw = parse_hardware_config(config, file);
+  double peak = 0;
+  for (std::uint32_t i = 0; i < hw.chip.cores(); ++i) peak += engine_registry().peak_macs_per_cycle(hw.core_of(i));
+  return peak;
 }
 
 // stat.<kind>.<counter>: each registered counter summed over the blocks of one kind
@@ -75,7 +74,8 @@ void add_run_metrics(const std::string& dir, Cells& cells) {
   cells["time_us"] = number(report.at("time_us").get<double>());
   const double macs = sum_macs(dir);
   cells["macs"] = number(macs);
-  const double peak = peak_macs_per_cycle(json::parse(read_input_file((fs::path(dir) / kConfigFile).string())));
+  const std::string config = (fs::path(dir) / kConfigFile).string();
+  const double peak = chip_peak_macs_per_cycle(json::parse(read_input_file(config)), config);
   if (peak > 0 && cycles > 0) cells["mac_utilization"] = number(macs / (peak * cycles));
   double dram_bytes = 0, dram_util = 0;
   const auto& channels = report.at("dram_channels");

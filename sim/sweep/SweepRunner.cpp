@@ -17,6 +17,7 @@
 #include "sim/sweep/ChildProcess.h"
 #include "sim/sweep/SweepPoints.h"
 #include "sim/sweep/SweepResults.h"
+#include "sim/common/Interruption.h"
 
 namespace npusim {
 
@@ -83,7 +84,10 @@ PointPlan plan_point(const SweepSpec& spec, const json& base, const SweepPoint& 
 
 void record_failure(const PointPlan& plan, const std::string& error) {
   fs::remove_all(plan.dir);
-  fs::create_directories(plan.dir);
+  {
+    CreationGuard guard;
+    fs::create_directories(plan.dir);
+  }
   write_marker(plan.dir, OutputKind::Run);  // so a resumed sweep's rerun may replace it
   write_file_atomically((plan.dir / kPointFile).string(), plan.point_json);
   write_file_atomically((plan.dir / kConfigFile).string(), plan.config_json);
@@ -164,10 +168,16 @@ SweepCounts run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   check_output_place(options.out, OutputKind::Sweep, "--out");
   const fs::path out = output_path(options.out);
   create_parents(out, options.out);
-  fs::create_directories(out);
+  {
+    CreationGuard guard;
+    fs::create_directories(out);
+  }
   if (!has_marker(out, OutputKind::Sweep)) write_marker(out, OutputKind::Sweep);
-  fs::create_directories(out / "points");
-  fs::create_directories(out / ".inputs");
+  {
+    CreationGuard guard;
+    fs::create_directories(out / "points");
+    fs::create_directories(out / ".inputs");
+  }
 
   SweepCounts counts;
   counts.points = points.size();

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/common/Cycles.h"
+#include "sim/common/DependencyModes.h"
 #include "sim/report/RunStats.h"
 
 namespace npusim {
@@ -19,7 +20,7 @@ class SchedulingStats {
   void dependency_wait(const std::string& mode, const std::string& pair, Cycles wait);
   // A compute instruction started `cycles` after the earliest load it reads from.
   void first_compute(const std::string& layer, Cycles cycles);
-  void set_override(std::string mode) { override_ = std::move(mode); }
+  void set_override(DependencyRelease release) { override_ = release; }
 
   nlohmann::json to_json(const RunStats& run) const;
 
@@ -38,7 +39,7 @@ class SchedulingStats {
   bool have_first_ = false;
   Cycles very_first_ = 0;
   std::map<std::string, Cycles> first_compute_by_layer_;
-  std::string override_ = "as_traced";
+  DependencyRelease override_ = DependencyRelease::AsTraced;
 };
 
 }  // namespace npusim

@@ -63,13 +63,13 @@ void Scoreboard::publish(Progress p) {
   completed_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
-std::vector<Dependency> resolve_dependency_modes(const std::vector<Dependency>& deps, const std::string& override_mode) {
-  if (override_mode.empty() || override_mode == "as_traced") return deps;
+std::vector<Dependency> resolve_dependency_modes(const std::vector<Dependency>& deps, DependencyRelease release) {
+  if (release == DependencyRelease::AsTraced) return deps;
   std::vector<Dependency> out = deps;
   for (auto& d : out) {
-    if (override_mode == "full") d.mode = DependencyMode::Full;
-    if (override_mode == "two_phase") d.mode = DependencyMode::TwoPhase;
-    if (override_mode == "staged") {
+    if (release == DependencyRelease::Full) d.mode = DependencyMode::Full;
+    if (release == DependencyRelease::TwoPhase) d.mode = DependencyMode::TwoPhase;
+    if (release == DependencyRelease::Staged) {
       // Forcing staged on a dependency the trace gave no granule uses the
       // producer's own steps, which are exact byte prefixes of its output.
       if (d.mode != DependencyMode::Staged) d.granularity = "tiles";

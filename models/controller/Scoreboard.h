@@ -68,7 +68,7 @@ class Scoreboard {
   sc_core::sc_event completed_event_{"scoreboard_completed"};
 };
 
-// Resolves the run-wide override ("as_traced", "full", "two_phase", "staged").
-std::vector<Dependency> resolve_dependency_modes(const std::vector<Dependency>& deps, const std::string& override_mode);
+// Applies the run-wide dependency release (as traced, or one forced mode).
+std::vector<Dependency> resolve_dependency_modes(const std::vector<Dependency>& deps, DependencyRelease release);
 
 }  // namespace npusim

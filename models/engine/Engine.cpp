@@ -77,7 +77,8 @@ void Engine::serve_queue() {
 // the first step of `inst` is released by them.
 Cycles Engine::hold_for_producers(const Instruction& inst, Cycles at_head) {
   Scoreboard& scoreboard = *setup_.scoreboard;
-  deps_ = resolve_dependency_modes(inst.deps, setup_.hardware ? setup_.hardware->core.controller.dependency_mode : "");
+  deps_ = resolve_dependency_modes(
+      inst.deps, setup_.hardware ? setup_.hardware->core.controller.dependency_mode : DependencyRelease::AsTraced);
   while (!scoreboard.producers_known(deps_)) sc_core::wait(scoreboard.completion_event());
   steps_ = read_steps(inst);
   gates_ = scoreboard.step_gates(inst, setup_.kind, viewpoint(), deps_, steps_, at_head);

@@ -22,7 +22,7 @@ std::uint32_t Interconnect::home_cluster(std::uint32_t channel) const {
 
 std::uint32_t Interconnect::hops(std::uint32_t cluster, std::uint32_t channel) const {
   const auto& ic = cfg_.interconnect;
-  if (ic.topology != "numa") return ic.smp_hops;
+  if (ic.topology != Topology::Numa) return ic.smp_hops;
   return home_cluster(channel) == cluster ? ic.numa_local_hops : ic.numa_remote_hops;
 }
 

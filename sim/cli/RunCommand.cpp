@@ -30,7 +30,8 @@ void run(const RunOptions& opt) {
   SimulationRequest request;
   const std::string config_path = bundled_file(opt.config);
   request.hardware = load_hardware_config(config_path);
-  if (!opt.dependency_mode.empty()) request.hardware.core.controller.dependency_mode = opt.dependency_mode;
+  if (!opt.dependency_mode.empty())
+    request.hardware.core.controller.dependency_mode = nlohmann::json(opt.dependency_mode).get<DependencyRelease>();
   request.config_name = display_name(config_path);
   if (!opt.trace.empty() && !opt.workload.empty())
     throw InputError("", "run", "give either --trace or --workload, not both");
@@ -69,7 +70,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--dependency-mode", opt->dependency_mode,
                   "Force one dependency mode on every trace dependency (seed004); overrides "
                   "/core/controller/dependency_mode")
-      ->check(CLI::IsMember({"as_traced", "full", "two_phase", "staged"}));
+      ->check(CLI::IsMember(json_names(kDependencyReleases)));
   cmd->footer(
       "\nWrites OUT/report.json, OUT/instructions.csv and OUT/timeline.json (open it in\n"
       "https://ui.perfetto.dev), and prints a summary table.\n"

@@ -51,7 +51,7 @@ void add_chip_keys(std::vector<ConfigKey>& keys) {
   keys.push_back(integer(NPUSIM_FIELD(chip.dram.capacity_bytes), 17179869184ULL, within(MiB, 256 * TiB), "bytes",
                          "whole DRAM (seed000: 16 GiB or more); must split evenly over the channels"));
 
-  keys.push_back(choice(NPUSIM_FIELD(chip.interconnect.topology), "smp", {"smp", "numa"},
+  keys.push_back(choice(NPUSIM_FIELD(chip.interconnect.topology), "smp", json_names(kTopologies),
                         "smp: every memory equally far; numa: a cluster's own channel is closer"));
   keys.push_back(latency(NPUSIM_FIELD(chip.interconnect.hop_latency), 10, "delay of crossing one routing node"));
   keys.push_back(integer(NPUSIM_FIELD(chip.interconnect.smp_hops), 2, within(1, 16), "hops",
@@ -83,7 +83,7 @@ void add_controller_keys(std::vector<ConfigKey>& keys, const SectionFields<Contr
   keys.push_back(integer(ctl("dispatch_cycles", &ControllerConfig::dispatch_cycles), 1, within(0, 1000), "cycles",
                          "decode and issue cost of one instruction"));
   keys.push_back(choice(ctl("dependency_mode", &ControllerConfig::dependency_mode), "as_traced",
-                        {"as_traced", "full", "two_phase", "staged"},
+                        json_names(kDependencyReleases),
                         "dependency release for the whole run (seed004): as_traced keeps each trace dependency's "
                         "mode; full, two_phase or staged force one mode on all of them"));
   keys[keys.size() - 1].scope = keys[keys.size() - 2].scope = KeyScope::Chip;

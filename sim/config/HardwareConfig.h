@@ -1,10 +1,12 @@
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "sim/common/Cycles.h"
+#include "sim/common/DependencyModes.h"
 #include "sim/config/BlockConfigs.h"
 
 namespace npusim {
@@ -21,8 +23,13 @@ struct DramConfig {
   std::uint64_t capacity_bytes;    // whole DRAM
 };
 
+// smp: every memory equally far; numa: a cluster's own channel is closer.
+enum class Topology { Smp, Numa };
+NLOHMANN_JSON_SERIALIZE_ENUM(Topology, {{Topology::Smp, "smp"}, {Topology::Numa, "numa"}})
+inline constexpr std::array<Topology, 2> kTopologies = {Topology::Smp, Topology::Numa};
+
 struct InterconnectConfig {
-  std::string topology;            // "smp" or "numa"
+  Topology topology;
   Cycles hop_latency;              // per routing node crossed
   std::uint32_t smp_hops;          // every memory this many hops away
   std::uint32_t numa_local_hops;
@@ -44,7 +51,7 @@ struct ScratchpadConfig {
 
 struct ControllerConfig {
   Cycles dispatch_cycles;          // decode + issue cost per instruction
-  std::string dependency_mode;     // "as_traced" or a mode forced on every dependency (seed004)
+  DependencyRelease dependency_mode;  // as traced, or one mode forced on every dependency (seed004)
 };
 
 // One kind of core: its memories and engine slots, and each engine's own config

@@ -18,15 +18,6 @@ const char* address_space_name(AddressSpace s) {
   return "?";
 }
 
-const char* dependency_mode_name(DependencyMode m) {
-  switch (m) {
-    case DependencyMode::Full: return "full";
-    case DependencyMode::TwoPhase: return "two_phase";
-    case DependencyMode::Staged: return "staged";
-  }
-  return "?";
-}
-
 std::uint64_t TensorOperand::elements() const {
   std::uint64_t n = 1;
   for (auto d : shape) n *= d;

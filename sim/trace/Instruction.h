@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/common/DependencyModes.h"
 #include "sim/common/JsonInteger.h"
 #include "sim/tensor/DType.h"
 
@@ -41,10 +42,7 @@ struct TensorOperand {
   bool touches(std::uint64_t begin, std::uint64_t end) const { return bytes_before(end) > bytes_before(begin); }
 };
 
-// How a consumer waits on its producer (seed004). `Full` waits for completion;
-// the other two let the consumer start on part of the producer's work.
-enum class DependencyMode { Full, TwoPhase, Staged };
-const char* dependency_mode_name(DependencyMode m);
+inline std::string dependency_mode_name(DependencyMode m) { return json_name(m); }
 
 struct Dependency {
   std::uint64_t producer = 0;

@@ -92,11 +92,11 @@ nlohmann::json read_params(const nlohmann::json& line, const OpSpec& spec, const
 
 DependencyMode read_mode(const nlohmann::json& v, const TracePlace& place, const std::string& field) {
   std::string name = read_string(v, place, field);
-  for (auto mode : {DependencyMode::Full, DependencyMode::TwoPhase, DependencyMode::Staged})
+  for (auto mode : kDependencyModes)
     if (name == dependency_mode_name(mode)) return mode;
-  std::vector<std::string> modes = {"full", "two_phase", "staged"};
-  place.fail(field, fmt::format("unknown dependency mode '{}'{}; choose one of full, two_phase, staged", name,
-                                did_you_mean(name, modes)));
+  const std::vector<std::string> modes = json_names(kDependencyModes);
+  place.fail(field, fmt::format("unknown dependency mode '{}'{}; choose one of {}", name, did_you_mean(name, modes),
+                                fmt::join(modes, ", ")));
 }
 
 // Staged dependencies release the consumer piece by piece, so they say along

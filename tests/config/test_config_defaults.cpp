@@ -25,7 +25,7 @@ TEST_CASE("config: defaults: chip values from the brief", "[config]") {
   CHECK(chip.dram.latency == 100);
   CHECK(chip.dram.interleave_bytes == 256);
   CHECK(chip.dram.capacity_bytes == 16ULL * 1024 * 1024 * 1024);
-  CHECK(chip.interconnect.topology == "smp");
+  CHECK(chip.interconnect.topology == Topology::Smp);
   CHECK(chip.interconnect.hop_latency == 10);
   CHECK(chip.interconnect.smp_hops == 2);
   CHECK(chip.interconnect.numa_local_hops == 1);

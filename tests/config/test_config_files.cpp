@@ -60,9 +60,9 @@ TEST_CASE("config: seed002 example chips: 2 clusters x 2 cores, one DRAM channel
     CHECK(chip.clusters == 2);
     CHECK(chip.cores_per_cluster == 2);
     CHECK(chip.dram.channels == 2);
-    CHECK(chip.interconnect.topology == want.topology);
+    CHECK(json_name(chip.interconnect.topology) == want.topology);
     CHECK(chip.cluster_cache.enabled == want.cache);
-    if (chip.interconnect.topology == "numa") CHECK(chip.dram.interleave_bytes == 0);
+    if (chip.interconnect.topology == Topology::Numa) CHECK(chip.dram.interleave_bytes == 0);
   }
 }
 

@@ -43,13 +43,13 @@ TEST_CASE("scheduling: progress answers how much is final when", "[scheduling]")
 
 TEST_CASE("scheduling: the run-wide override rewrites every dependency", "[scheduling]") {
   std::vector<Dependency> deps = {{1, DependencyMode::Full, ""}, {2, DependencyMode::Staged, "rows"}};
-  auto same = resolve_dependency_modes(deps, "as_traced");
+  auto same = resolve_dependency_modes(deps, DependencyRelease::AsTraced);
   CHECK(same[1].granularity == "rows");
-  auto staged = resolve_dependency_modes(deps, "staged");
+  auto staged = resolve_dependency_modes(deps, DependencyRelease::Staged);
   CHECK(staged[0].mode == DependencyMode::Staged);
   CHECK(staged[0].granularity == "tiles");  // no declared granule: the producer's own steps
   CHECK(staged[1].granularity == "rows");
-  auto two = resolve_dependency_modes(deps, "two_phase");
+  auto two = resolve_dependency_modes(deps, DependencyRelease::TwoPhase);
   CHECK(two[1].mode == DependencyMode::TwoPhase);
   CHECK(two[1].granularity.empty());
 }

@@ -7,7 +7,7 @@
 
 #include "models/cluster_cache/ClusterCache.h"
 #include "models/controller/InstructionController.h"
-#include "models/controller/Scoreboard.h"
+#include "models/scoreboard/Scoreboard.h"
 #include "models/core/Core.h"
 #include "models/dram/Dram.h"
 #include "models/interconnect/Interconnect.h"

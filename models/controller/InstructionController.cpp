@@ -1,6 +1,6 @@
 #include "models/controller/InstructionController.h"
 
-#include "models/controller/Scoreboard.h"
+#include "models/scoreboard/Scoreboard.h"
 #include "models/engine/Engine.h"
 #include "models/kernel/ProcessFailure.h"
 #include "models/kernel/SimTime.h"

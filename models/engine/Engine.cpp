@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "models/controller/Scoreboard.h"
+#include "models/scoreboard/Scoreboard.h"
 #include "models/kernel/ProcessFailure.h"
 #include "models/kernel/SimTime.h"
 

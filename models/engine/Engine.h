@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "models/controller/Progress.h"
+#include "models/scoreboard/Progress.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/report/RunStats.h"
 #include "sim/stats/StatRegistry.h"
@@ -45,7 +45,7 @@ struct EngineSetup {
 // One engine slot of a core (load DMA, store DMA, vector unit, matrix unit ...).
 // The controller pushes instructions into its bounded queue; one SC_THREAD runs
 // them in order, holding each at the head until its producers release its first
-// step (full, two-phase or staged, seed004; see models/controller/README.md).
+// step (full, two-phase or staged, seed004; see models/scoreboard/README.md).
 // Subclasses only say what executing one instruction costs, by advancing
 // simulated time in `execute` — nothing here ticks every cycle.
 class Engine : public sc_core::sc_module {

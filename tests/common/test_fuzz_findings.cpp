@@ -9,7 +9,7 @@
 #include "sim/common/InputError.h"
 #include "sim/common/StrictJson.h"
 #include "sim/config/ConfigLoader.h"
-#include "sim/sweep/SweepSpec.h"
+#include "apps/sweep/SweepSpec.h"
 
 using Catch::Matchers::Contains;
 

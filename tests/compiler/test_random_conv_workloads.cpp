@@ -9,7 +9,7 @@
 
 #include "e2e/NpusimProcess.h"
 #include "reference/ReferenceConv.h"
-#include "sim/compiler/Workload.h"
+#include "apps/compiler/Workload.h"
 #include "sim/tensor/Npy.h"
 
 namespace {

@@ -3,7 +3,7 @@
 
 #include "e2e/NpusimProcess.h"
 #include "sim/common/InputError.h"
-#include "sim/compiler/WorkloadReader.h"
+#include "apps/compiler/WorkloadReader.h"
 
 using namespace npusim;
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "models/controller/Scoreboard.h"
+#include "models/scoreboard/Scoreboard.h"
 
 using namespace npusim;
 

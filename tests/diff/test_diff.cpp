@@ -5,7 +5,7 @@
 
 #include "e2e/NpusimProcess.h"
 #include "sim/common/InputError.h"
-#include "sim/regression/RunDiff.h"
+#include "apps/regression/RunDiff.h"
 
 namespace fs = std::filesystem;
 

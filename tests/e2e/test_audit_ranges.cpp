@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "e2e/NpusimProcess.h"
-#include "sim/compiler/WorkloadReader.h"
+#include "apps/compiler/WorkloadReader.h"
 
 namespace fs = std::filesystem;
 

@@ -2,8 +2,8 @@
 // "default.json", "t.jsonl" and "w.json": they are made beside the spec once, so
 // the fuzzer gets past the path checks into the axes.
 #include "FuzzInput.h"
-#include "sim/sweep/SweepPoints.h"
-#include "sim/sweep/SweepSpec.h"
+#include "apps/sweep/SweepPoints.h"
+#include "apps/sweep/SweepSpec.h"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // compiler's planning and its first instructions: reading alone would miss layers
 // that parse but cannot be tiled.
 #include "FuzzInput.h"
-#include "sim/compiler/TraceEmitter.h"
-#include "sim/compiler/WorkloadReader.h"
+#include "apps/compiler/TraceEmitter.h"
+#include "apps/compiler/WorkloadReader.h"
 #include "sim/config/ConfigLoader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

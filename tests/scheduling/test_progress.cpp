@@ -1,8 +1,8 @@
 // Building blocks of the dependency modes: granules, progress lookups, overrides.
 #include <catch2/catch.hpp>
 
-#include "models/controller/Progress.h"
-#include "models/controller/Scoreboard.h"
+#include "models/scoreboard/Progress.h"
+#include "models/scoreboard/Scoreboard.h"
 
 using namespace npusim;
 

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e/NpusimProcess.h"
-#include "sim/regression/CsvTable.h"
+#include "apps/regression/CsvTable.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

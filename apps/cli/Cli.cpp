@@ -1,0 +1,71 @@
+#include "apps/cli/Cli.h"
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/common/InputError.h"
+#include "sim/common/Interruption.h"
+
+namespace npusim {
+
+namespace {
+const char* kDescription =
+    "npusim: a cycle-approximate SystemC simulator of a neural-network accelerator\n"
+    "(Wfold matrix unit, vector unit, load/store DMAs, NRAM/WRAM, multi-channel DRAM).";
+
+const char* kFooter =
+    "\nExamples:\n"
+    "  npusim run                                    ResNet-50 on the default chip, per-layer table\n"
+    "  npusim run --workload traces/workloads/tiny.json --functional --out runs/tiny\n"
+    "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu\n"
+    "  npusim validate configs/default.json          print the fully resolved config\n"
+    "  npusim validate traces/examples/relu.jsonl    check a trace line by line\n"
+    "  npusim explain --layer hi=56,wi=56,ci=64,co=64,kh=3,kw=3,pad=1\n"
+    "  npusim compile --workload traces/workloads/resnet50.json -o resnet50.jsonl\n"
+    "  npusim sweep configs/sweeps/conv-slaves.json --out runs/sweep\n"
+    "  npusim diff runs/a runs/b --tolerance 1       exit 1 when something moved by more than 1%\n"
+    "\nRun `npusim COMMAND --help` for the options of one command.\n"
+    "Exit status: 0 ok, 1 difference found (diff), 2 bad input, 3 internal error.\n";
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  install_interruption_handling();
+  CLI::App app{kDescription, "npusim"};
+  app.footer(kFooter);
+  // A bad option value is echoed back; one pasted by mistake may be 100 KB long.
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    return shortened_for_message(CLI::FailureMessage::simple(a, e));
+  });
+  app.require_subcommand(1);
+  app.set_version_flag("--version", NPUSIM_VERSION);
+  add_run_command(app);
+  add_validate_command(app);
+  add_explain_command(app);
+  add_compile_command(app);
+  add_diff_command(app);
+  add_sweep_command(app);
+  try {
+    app.parse(argc, argv);
+    return kExitOk;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a command that finished with a chosen status (diff: 1)
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << shortened_for_message(e.what()) << "\n";
+    return kExitInternal;
+  }
+}
+
+}  // namespace npusim

@@ -1,0 +1,97 @@
+#include <filesystem>
+#include <iostream>
+#include <fstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "apps/cli/BundledFiles.h"
+#include "apps/cli/Cli.h"
+#include "sim/common/InputError.h"
+#include "apps/compiler/TraceEmitter.h"
+#include "apps/compiler/TraceWriter.h"
+#include "apps/compiler/WorkloadReader.h"
+#include "sim/config/ConfigLoader.h"
+#include "sim/common/AtomicFile.h"
+
+namespace npusim {
+
+namespace {
+
+struct CompileOptions {
+  std::string config = "configs/default.json";
+  std::string workload;
+  std::string trace;
+  bool quiet = false;
+  bool overwrite = false;
+};
+
+// compile -o replaces an existing file only when it is a trace npusim wrote, or
+// when the user says --overwrite; never a directory, device or link.
+void check_trace_target(const CompileOptions& opt) {
+  namespace fs = std::filesystem;
+  if (opt.trace.empty() || !fs::path(opt.trace).has_filename())
+    throw InputError(opt.trace, "-o", "give the path of the trace file to write, e.g. -o net.jsonl");
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(opt.trace, ec);
+  if (!fs::exists(st)) return;
+  std::string why;
+  if (!fs::is_regular_file(st))
+    why = fs::is_directory(st) ? "it is a directory" : fs::is_symlink(st) ? "it is a symbolic link"
+                                                                          : "it is a device, pipe or socket";
+  else if (!opt.overwrite && !is_npusim_trace(opt.trace))
+    why = "it is an existing file that is not an npusim trace (pass --overwrite to replace it anyway)";
+  if (!why.empty())
+    throw InputError(opt.trace, "-o", why + "; npusim never replaces what it did not write: choose another path, "
+                                             "or move or delete it yourself");
+}
+
+void compile(const CompileOptions& opt) {
+  check_trace_target(opt);
+  const HardwareConfig hw = load_hardware_config(bundled_file(opt.config));
+  const Workload workload = read_workload(bundled_file(opt.workload));
+  TraceEmitter emitter(workload, hw);
+  const std::string dir = std::filesystem::path(opt.trace).parent_path().string();
+  // Streamed to a unique temporary file and renamed: memory stays flat and a failed
+  // compile leaves no half trace behind.
+  AtomicFile text(opt.trace);
+  text.write(header_line(emitter.header(), dir.empty() ? "." : dir).dump() + '\n');
+  std::uint64_t count = 0;
+  Instruction inst;
+  while (emitter.next(inst)) {
+    text.write(instruction_line(inst).dump() + '\n');
+    ++count;
+  }
+  text.commit();
+  if (opt.quiet) return;
+  std::cout << fmt::format("{}: {} layers, batch {}, {} instructions -> {}\n", display_name(opt.workload),
+                           workload.layers.size(), workload.batch, count, opt.trace);
+  for (const auto& c : emitter.layers())
+    std::cout << fmt::format("  {:<24} {:<9} rows/band {:>3}  bands {:>3}  buffers {}  co blocks {:>2} x {}\n",
+                             c.layer.name, layer_kind_name(c.layer.kind), c.tiling.rows, c.tiling.bands,
+                             c.tiling.buffers, c.tiling.co_blocks, c.tiling.co_block);
+}
+
+}  // namespace
+
+void add_compile_command(CLI::App& app) {
+  auto opt = std::make_shared<CompileOptions>();
+  CLI::App* cmd = app.add_subcommand("compile", "Compile a workload (JSON or SCALE-Sim CSV) into an instruction trace");
+  cmd->add_option("-c,--config", opt->config, "Hardware config (JSON)")->capture_default_str();
+  cmd->add_option("-w,--workload", opt->workload, "Workload: JSON (docs/workload-format.md) or a SCALE-Sim .csv")
+      ->required();
+  cmd->add_option("-o,--out", opt->trace, "Trace to write (JSON Lines)")->required();
+  cmd->add_flag("-q,--quiet", opt->quiet, "Print nothing on success");
+  cmd->add_flag("--overwrite", opt->overwrite,
+                "Replace an existing file at -o even if it is not an npusim trace (a trace npusim wrote is "
+                "replaced without it; directories, devices and links never are)");
+  cmd->footer(
+      "\nTiles every layer to the config's NRAM/WRAM, splits the bands across its cores and\n"
+      "writes LOAD / CONV / vector / STORE instructions with staged dependencies.\n"
+      "\nExamples:\n"
+      "  npusim compile --workload traces/workloads/resnet50.json -o resnet50.jsonl\n"
+      "  npusim compile --config configs/smp-2x2.json --workload traces/workloads/scale-sim-example.csv -o t.jsonl");
+  cmd->callback([opt] { compile(*opt); });
+}
+
+}  // namespace npusim

@@ -1,0 +1,86 @@
+#include <filesystem>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "apps/cli/BundledFiles.h"
+#include "apps/cli/Cli.h"
+#include "sim/common/InputError.h"
+#include "apps/compiler/WorkloadSimulation.h"
+#include "sim/config/ConfigLoader.h"
+#include "apps/simulation/ProgressMeter.h"
+#include "apps/simulation/Simulation.h"
+#include "sim/report/OutputDirectory.h"
+
+namespace npusim {
+
+namespace {
+
+struct RunOptions {
+  std::string config = "configs/default.json";
+  std::string trace;     // one of trace / workload; neither = the bundled ResNet-50
+  std::string workload;
+  std::string out;
+  bool functional = false;
+  bool quiet = false;
+  std::string dependency_mode;  // empty: the config's /core/controller/dependency_mode
+};
+
+void run(const RunOptions& opt) {
+  SimulationRequest request;
+  const std::string config_path = bundled_file(opt.config);
+  request.hardware = load_hardware_config(config_path);
+  if (!opt.dependency_mode.empty())
+    request.hardware.core.controller.dependency_mode = nlohmann::json(opt.dependency_mode).get<DependencyRelease>();
+  request.config_name = display_name(config_path);
+  if (!opt.trace.empty() && !opt.workload.empty())
+    throw InputError("", "run", "give either --trace or --workload, not both");
+  const bool compile = opt.trace.empty();
+  const std::string input =
+      bundled_file(compile ? (opt.workload.empty() ? "traces/workloads/resnet50.json" : opt.workload) : opt.trace);
+  request.trace_path = input;
+  request.functional = opt.functional;
+  request.out_dir = opt.out.empty() ? fresh_run_directory("runs", std::filesystem::path(input).stem().string()) : opt.out;
+  request.show_progress = !opt.quiet && ProgressMeter::terminal_attached();
+  request.summary = opt.quiet ? nullptr : &std::cout;
+  if (compile)
+    simulate_workload(request, input);
+  else
+    simulate_trace(request);
+  if (!opt.quiet) std::cout << "\nrun directory: " << request.out_dir << "\n";
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto opt = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "Simulate an instruction trace, or a workload compiled on the fly, on a hardware config");
+  cmd->add_option("-c,--config", opt->config, "Hardware config (JSON)")->capture_default_str();
+  cmd->add_option("-t,--trace", opt->trace, "Instruction trace (JSON Lines)");
+  cmd->add_option("-w,--workload", opt->workload,
+                  "Workload to compile on the fly (JSON, or a SCALE-Sim layer table .csv); "
+                  "default when neither --trace nor --workload is given: traces/workloads/resnet50.json");
+  cmd->add_option("-o,--out", opt->out,
+                  "Run directory to write, atomically; default: a fresh runs/<trace>-NNN. An existing one is "
+                  "replaced only if npusim made it (a previous run); anything else is refused, never deleted");
+  cmd->add_flag("-f,--functional", opt->functional,
+                "Also compute real tensor values: load the trace's input .npy files, "
+                "write its outputs to OUT/tensors/<name>.npy (workloads: every layer's output, NHWC)");
+  cmd->add_flag("-q,--quiet", opt->quiet, "Print nothing on success (no summary, no progress bar)");
+  cmd->add_option("--dependency-mode", opt->dependency_mode,
+                  "Force one dependency mode on every trace dependency (seed004); overrides "
+                  "/core/controller/dependency_mode")
+      ->check(CLI::IsMember(json_names(kDependencyReleases)));
+  cmd->footer(
+      "\nWrites OUT/report.json, OUT/instructions.csv and OUT/timeline.json (open it in\n"
+      "https://ui.perfetto.dev), and prints a summary table.\n"
+      "\nExamples:\n"
+      "  npusim run                      ResNet-50 (batch 1, 224x224) on configs/default.json\n"
+      "  npusim run --workload traces/workloads/mobilenetv2.json --config configs/smp-2x2.json\n"
+      "  npusim run --workload traces/workloads/tiny.json --functional --out runs/tiny\n"
+      "  npusim run --config configs/smp-2x2.json --trace traces/examples/multicore.jsonl\n"
+      "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu");
+  cmd->callback([opt] { run(*opt); });
+}
+
+}  // namespace npusim

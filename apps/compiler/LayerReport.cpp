@@ -1,0 +1,100 @@
+#include "apps/compiler/LayerReport.h"
+
+#include <algorithm>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "models/engine/EngineRegistry.h"
+
+namespace npusim {
+
+LayerReport::LayerReport(const TraceEmitter& emitter, const HardwareConfig& hw) : emitter_(emitter) {
+  // The chip's peak: each core's engines at full use, as each engine states its own.
+  auto peak_of = [&](const std::vector<std::uint32_t>& cores) {
+    double peak = 0;
+    for (std::uint32_t i : cores) peak += engine_registry().peak_macs_per_cycle(hw.core_of(i));
+    return peak;
+  };
+  std::vector<std::uint32_t> all(hw.chip.cores());
+  for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  peak_macs_ = peak_of(all);
+  dram_bpc_ = hw.chip.dram.channels * hw.chip.dram.bytes_per_cycle;
+  for (const auto& c : emitter.layers()) {
+    LayerRow row;
+    row.name = c.layer.name;
+    row.kind = layer_kind_name(c.layer.kind);
+    row.macs = c.layer.macs() * emitter.workload().batch;
+    row.engine = c.tiling.engine;
+    row.core_kind = c.tiling.kind(hw).kind;
+    row.cores = std::uint32_t(c.tiling.cores.size());
+    row.compulsory_bytes = c.input_bytes + c.weight_bytes + c.output_bytes;
+    // Only the layer's own cores compute it; cores without a MAC engine leave the bound to memory.
+    const double layer_peak = peak_of(c.tiling.cores);
+    const double compute = layer_peak > 0 ? row.macs / layer_peak : 0, memory = row.compulsory_bytes / dram_bpc_;
+    row.bound_cycles = std::max(compute, memory);
+    row.bound = compute >= memory ? "compute" : "memory";
+    rows_.push_back(row);
+  }
+}
+
+void LayerReport::record(const InstructionRecord& r) {
+  LayerRow& row = rows_[emitter_.layer_of(r.id)];
+  row.first_start = row.instructions ? std::min(row.first_start, r.start) : r.start;
+  row.last_end = std::max(row.last_end, r.end);
+  ++row.instructions;
+  if (r.op == "load" || r.op == "store") row.dram_bytes += r.bytes;
+}
+
+nlohmann::json LayerReport::to_json() const {
+  nlohmann::json layers = nlohmann::json::array();
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const LayerRow& r = rows_[i];
+    const CompiledLayer& c = emitter_.layers()[i];
+    const double cycles = double(r.cycles());
+    layers.push_back({{"name", r.name},
+                      {"kind", r.kind},
+                      {"engine", r.engine},
+                      {"core_kind", r.core_kind},
+                      {"cores", r.cores},
+                      {"instructions", r.instructions},
+                      {"start_cycle", r.first_start},
+                      {"end_cycle", r.last_end},
+                      {"cycles", r.cycles()},
+                      {"macs", r.macs},
+                      {"mac_utilization", cycles > 0 ? r.macs / (cycles * peak_macs_) : 0.0},
+                      {"dram_bytes", r.dram_bytes},
+                      {"compulsory_dram_bytes", r.compulsory_bytes},
+                      {"roofline_bound_cycles", r.bound_cycles},
+                      {"roofline_bound", r.bound},
+                      {"achieved_fraction", cycles > 0 ? r.bound_cycles / cycles : 0.0},
+                      {"weight_sparsity", c.layer.weight_sparsity},
+                      {"activation_sparsity", c.layer.activation_sparsity},
+                      {"tiling",
+                       {{"rows_per_band", c.tiling.rows},
+                        {"bands_per_image", c.tiling.bands},
+                        {"nram_buffers", c.tiling.buffers},
+                        {"co_block", c.tiling.co_block},
+                        {"co_blocks", c.tiling.co_blocks}}}});
+  }
+  return {{"peak_macs_per_cycle", peak_macs_}, {"dram_bytes_per_cycle", dram_bpc_}, {"rows", layers}};
+}
+
+void LayerReport::print_table(std::ostream& os, Cycles total_cycles) const {
+  os << fmt::format("\n{:<24} {:<9} {:<7} {:>12} {:>14} {:>7} {:>12} {:>7} {:>8}\n", "layer", "kind", "engine",
+                    "cycles", "MACs", "util", "bound", "by", "achieved");
+  std::uint64_t macs = 0;
+  for (const auto& r : rows_) {
+    const double cycles = double(r.cycles());
+    macs += r.macs;
+    os << fmt::format("{:<24} {:<9} {:<7} {:>12} {:>14} {:>6.1f}% {:>12.0f} {:>7} {:>7.1f}%\n", r.name, r.kind,
+                      r.engine, r.cycles(),
+                      r.macs, cycles > 0 ? 100.0 * r.macs / (cycles * peak_macs_) : 0.0, r.bound_cycles, r.bound,
+                      cycles > 0 ? 100.0 * r.bound_cycles / cycles : 0.0);
+  }
+  const double total = double(total_cycles);
+  os << fmt::format("{:<24} {:<9} {:<7} {:>12} {:>14} {:>6.1f}%\n", "total", "", "", total_cycles, macs,
+                    total > 0 ? 100.0 * macs / (total * peak_macs_) : 0.0);
+}
+
+}  // namespace npusim

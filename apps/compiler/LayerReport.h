@@ -1,0 +1,54 @@
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/compiler/TraceEmitter.h"
+#include "sim/report/RunStats.h"
+
+namespace npusim {
+
+// One row of the per-layer table.
+struct LayerRow {
+  std::string name;
+  std::string kind;
+  std::string engine;                 // the engine that computed it
+  std::string core_kind;              // the kind of core it ran on ("core" unless /core_kinds says otherwise)
+  std::uint32_t cores = 0;            // how many cores shared it
+  Cycles first_start = 0, last_end = 0;
+  std::uint64_t instructions = 0;
+  std::uint64_t dram_bytes = 0;       // moved by this layer's loads and stores
+  std::uint64_t macs = 0;             // useful, whole batch
+  std::uint64_t compulsory_bytes = 0; // inputs + weights + output, each crossing DRAM once
+  double bound_cycles = 0;            // roofline
+  std::string bound;                  // "compute" or "memory"
+
+  Cycles cycles() const { return instructions ? last_end - first_start : 0; }
+};
+
+// Gathers per-layer timing from instruction records as they complete and turns it
+// into report rows. The roofline of a layer is
+//   max(MACs / peak MACs per cycle of the chip, compulsory DRAM bytes / DRAM bytes per cycle).
+class LayerReport {
+ public:
+  LayerReport(const TraceEmitter& emitter, const HardwareConfig& hw);
+
+  void record(const InstructionRecord& r);
+  const std::vector<LayerRow>& rows() const { return rows_; }
+  double peak_macs_per_cycle() const { return peak_macs_; }
+  double dram_bytes_per_cycle() const { return dram_bpc_; }
+
+  nlohmann::json to_json() const;
+  void print_table(std::ostream& os, Cycles total_cycles) const;
+
+ private:
+  const TraceEmitter& emitter_;
+  std::vector<LayerRow> rows_;
+  double peak_macs_ = 0;
+  double dram_bpc_ = 0;
+};
+
+}  // namespace npusim

@@ -1,0 +1,202 @@
+#include "apps/compiler/LayerTiler.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/common/InputError.h"
+#include "sim/tensor/WindowGeometry.h"
+
+namespace npusim {
+
+namespace {
+
+constexpr std::uint64_t kAlign = 64;  // NRAM regions start on a data-row boundary
+std::uint64_t aligned(std::uint64_t b) { return (b + kAlign - 1) / kAlign * kAlign; }
+
+std::string layer_place(const Layer& l) {
+  return l.line ? fmt::format("line {} ({})", l.line, l.name) : fmt::format("layer '{}'", l.name);
+}
+
+bool windowed(const Layer& l) {
+  return l.kind == LayerKind::Conv || l.kind == LayerKind::Depthwise || l.kind == LayerKind::Pool;
+}
+
+// Channel blocking: the whole weight tensor when it fits, else the largest block that
+// fits half of WRAM (aligned to the slave count so no round is padded), else all of WRAM.
+void choose_co_block(const Layer& l, LayerTiling& t, const CoreConfig& core, const std::string& file) {
+  const std::uint64_t wram = core.wram.capacity_bytes;
+  const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c;
+  const std::uint32_t co = l.out.c, ns = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).slaves;
+  if (per_co > wram)
+    throw InputError(file, layer_place(l),
+                     fmt::format("one output channel needs {} bytes of weights but WRAM holds {} bytes", per_co, wram));
+  std::uint64_t fit_half = wram / 2 / per_co, fit_all = wram / per_co;
+  if (co <= fit_half) {
+    t.co_block = co;
+    t.weights_in_half = true;
+  } else if (co <= fit_all) {
+    t.co_block = co;
+  } else if (fit_half > 0) {
+    t.co_block = std::uint32_t(fit_half >= ns ? fit_half / ns * ns : fit_half);
+    t.weights_in_half = true;
+  } else {
+    t.co_block = std::uint32_t(fit_all);
+  }
+  t.co_blocks = (co + t.co_block - 1) / t.co_block;
+  t.weight_block_bytes = t.co_block * per_co;
+}
+
+void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
+  const std::uint32_t in_rows = windowed(l) ? (rows - 1) * l.sh + t.kernel_h : rows;
+  const std::uint32_t co = l.has_weights() && l.kind != LayerKind::Depthwise ? t.co_block : l.out.c;
+  const std::uint64_t out_elems = std::uint64_t(rows) * l.out.w * co;
+  t.in_bytes = aligned(std::uint64_t(std::min(in_rows, l.in.h)) * l.in.w * l.in.c);
+  t.acc_bytes = l.has_weights() ? aligned(out_elems * 4) : 0;
+  t.out_bytes = aligned(out_elems);
+  t.slot_bytes = t.in_bytes * (l.kind == LayerKind::Add ? 2 : 1) + t.acc_bytes + t.out_bytes;
+}
+
+bool fits(const Layer& l, LayerTiling& t, std::uint32_t rows, std::uint32_t buffers, std::uint64_t nram) {
+  size_slot(l, t, rows);
+  return t.fixed_bytes + buffers * t.slot_bytes <= nram;
+}
+
+void choose_rows(const Workload& w, const Layer& l, LayerTiling& t, const CoreConfig& core, std::uint32_t cores) {
+  const std::uint64_t nram = core.nram.capacity_bytes;
+  for (t.buffers = 2; t.buffers >= 1; --t.buffers) {
+    if (!fits(l, t, 1, t.buffers, nram)) continue;
+    std::uint32_t lo = 1, hi = l.out.h;  // largest rows that fit
+    while (lo < hi) {
+      std::uint32_t mid = (lo + hi + 1) / 2;
+      if (fits(l, t, mid, t.buffers, nram)) lo = mid; else hi = mid - 1;
+    }
+    // Enough bands to give every core work, then even them out.
+    std::uint32_t bands = (l.out.h + lo - 1) / lo;
+    const std::uint32_t want = std::min<std::uint32_t>(l.out.h, (cores + w.batch - 1) / w.batch);
+    bands = std::max(bands, want);
+    t.rows = (l.out.h + bands - 1) / bands;
+    t.bands = (l.out.h + t.rows - 1) / t.rows;
+    size_slot(l, t, t.rows);
+    return;
+  }
+  size_slot(l, t, 1);
+  throw InputError(w.file, layer_place(l),
+                   fmt::format("does not fit NRAM even at one output row: {} bytes needed (fixed {}, input {}, "
+                               "accumulators {}, output {}) but NRAM holds {} bytes",
+                               t.fixed_bytes + t.slot_bytes, t.fixed_bytes, t.in_bytes, t.acc_bytes, t.out_bytes, nram));
+}
+
+// Weighted layers compute on the matrix unit and requantize on the vector unit;
+// every other layer runs on the vector unit. Data always moves by load and store.
+std::vector<std::string> engines_used(const Layer& l) {
+  if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) return {"load", "store", "matrix", "vector"};
+  return {"load", "store", "vector"};
+}
+
+// The core kind that runs a layer: of the kinds with every engine it uses, the
+// most specialised one (fewest other engines), then the one with most cores, then
+// the earlier one. So on a chip of Wfold cores and vector-only cores, convs run on
+// the former and pooling and adds on the latter. One kind per layer keeps one tiling per layer.
+void place_layer(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) {
+  const auto needed = engines_used(l);
+  t.engine = needed[2];
+  const auto kinds = hw.kinds();
+  auto cores_of = [&](const CoreConfig* kind) {
+    std::size_t count = 0;
+    for (std::uint32_t i = 0; i < hw.chip.cores(); ++i) count += &hw.core_of(i) == kind;
+    return count;
+  };
+  std::size_t best = kinds.size();
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    if (!std::all_of(needed.begin(), needed.end(), [&](const std::string& e) { return kinds[k]->has_engine(e); }))
+      continue;
+    if (cores_of(kinds[k]) == 0) continue;
+    if (best == kinds.size() || kinds[k]->engines.size() < kinds[best]->engines.size() ||
+        (kinds[k]->engines.size() == kinds[best]->engines.size() && cores_of(kinds[k]) > cores_of(kinds[best])))
+      best = k;
+  }
+  if (best == kinds.size())
+    throw InputError(w.file, layer_place(l),
+                     fmt::format("needs a core with engines {}, and no core of this chip has them all",
+                                 fmt::join(needed, ", ")));
+  t.core_kind = std::uint32_t(best);
+  for (std::uint32_t i = 0; i < hw.chip.cores(); ++i)
+    if (&hw.core_of(i) == kinds[best]) t.cores.push_back(i);
+}
+
+}  // namespace
+
+const CoreConfig& LayerTiling::kind(const HardwareConfig& hw) const { return *hw.kinds().at(core_kind); }
+
+BandWindow LayerTiling::band(const Layer& l, std::uint32_t row0, std::uint32_t n) const {
+  BandWindow b;
+  if (!windowed(l)) return {row0, n, 0, 0};
+  // Padded input rows [row0*sh, row0*sh + (n-1)*sh + kh) shifted by the top padding, clipped to the map.
+  const std::int64_t first = std::int64_t(row0) * l.sh - l.pad[0];
+  const std::int64_t last = first + std::int64_t(n - 1) * l.sh + kernel_h;  // exclusive
+  const std::int64_t lo = std::max<std::int64_t>(first, 0), hi = std::min<std::int64_t>(last, l.in.h);
+  b.in_row0 = std::uint32_t(lo);
+  b.in_rows = std::uint32_t(hi - lo);
+  b.pad_top = std::uint32_t(lo - first);
+  b.pad_bottom = std::uint32_t(last - hi);
+  return b;
+}
+
+std::uint32_t LayerTiling::input_rows_read(const Layer& l) const {
+  std::uint32_t rows = 0, covered = 0;  // windows move down, so rows below `covered` are counted
+  for (std::uint32_t r = 0; r < l.out.h; ++r) {
+    const BandWindow b = band(l, r, 1);
+    const std::uint32_t from = std::max(b.in_row0, covered), to = b.in_row0 + b.in_rows;
+    if (to > from) rows += to - from;
+    covered = std::max(covered, to);
+  }
+  return rows;
+}
+
+std::uint32_t LayerTiling::block_count(const Layer& l, std::uint32_t b) const {
+  if (!l.has_weights() || l.kind == LayerKind::Depthwise) return l.out.c;
+  return std::min(co_block, l.out.c - block_first_co(b));
+}
+
+ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow& b, std::uint32_t co) {
+  ConvShape s;
+  s.hi = b.in_rows;
+  s.wi = l.in.w;
+  s.ci = l.in.c;
+  s.co = co;
+  s.kh = t.kernel_h;
+  s.kw = t.kernel_w;
+  s.sh = l.sh;
+  s.sw = l.sw;
+  s.pad_top = b.pad_top;
+  s.pad_bottom = b.pad_bottom;
+  s.pad_left = l.pad[2];
+  s.pad_right = l.pad[3];
+  return s;
+}
+
+LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw) {
+  LayerTiling t;
+  t.kernel_h = std::uint32_t(dilated_extent(l.kh, l.dilation));
+  t.kernel_w = std::uint32_t(dilated_extent(l.kw, l.dilation));
+  place_layer(w, l, t, hw);
+  const CoreConfig& core = t.kind(hw);
+  if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
+    choose_co_block(l, t, core, w.file);
+    t.on_matrix_unit = true;
+  }
+  // Depthwise weights as loaded: the kernel after dilation.
+  if (l.kind == LayerKind::Depthwise) t.fixed_bytes = aligned(std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c);
+  choose_rows(w, l, t, core, std::uint32_t(t.cores.size()));
+  if (t.on_matrix_unit) {
+    try {
+      t.band_plan = plan_wfold_conv(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection), band_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block));
+    } catch (const InputError& e) {
+      throw InputError(w.file, layer_place(l), "the matrix unit cannot map it: " + e.reason());
+    }
+  }
+  return t;
+}
+
+}  // namespace npusim

@@ -1,0 +1,60 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/matrix_unit/WfoldMapping.h"
+#include "apps/compiler/Workload.h"
+#include "sim/config/HardwareConfig.h"
+
+namespace npusim {
+
+// Rows of the input a band of output rows reads, and the zero padding at its edges.
+struct BandWindow {
+  std::uint32_t in_row0 = 0, in_rows = 0;
+  std::uint32_t pad_top = 0, pad_bottom = 0;
+};
+
+// How one layer is cut to fit a core's NRAM and WRAM (docs/workload-format.md,
+// "How layers are compiled"): bands of output rows per image, output channels in
+// blocks when the weights do not fit WRAM, and two buffers where both fit.
+struct LayerTiling {
+  std::uint32_t rows = 1;          // output rows per band (the last band may be shorter)
+  std::uint32_t bands = 1;         // per image
+  std::uint32_t buffers = 1;       // NRAM slots: 2 = next band loads while this one computes
+  std::uint32_t co_block = 0;      // output channels per weight block (weighted layers)
+  std::uint32_t co_blocks = 1;
+  bool weights_in_half = false;    // a block fits half of WRAM: blocks alternate halves
+  std::uint32_t kernel_h = 1, kernel_w = 1;  // after dilation (zero taps between the real ones)
+  // NRAM layout: fixed region (depthwise weights) then `buffers` slots.
+  std::uint64_t fixed_bytes = 0;
+  std::uint64_t in_bytes = 0;      // one input stream of a full band (add has two)
+  std::uint64_t acc_bytes = 0;     // int32 accumulators (0 when the op writes int8 directly)
+  std::uint64_t out_bytes = 0;
+  std::uint64_t slot_bytes = 0;
+  std::uint64_t weight_block_bytes = 0;  // WRAM bytes of one full co block
+  // Where it runs: the engine that computes it, and the cores of one core kind
+  // that have every engine the layer's instructions use.
+  std::string engine;
+  std::uint32_t core_kind = 0;        // index into HardwareConfig::kinds()
+  std::vector<std::uint32_t> cores;   // global core indices, ascending
+  // The Wfold mapping of one full band (weighted layers on the matrix unit).
+  bool on_matrix_unit = false;
+  WfoldPlan band_plan;
+
+  const CoreConfig& kind(const HardwareConfig& hw) const;
+  BandWindow band(const Layer& l, std::uint32_t row0, std::uint32_t rows) const;
+  std::uint32_t block_first_co(std::uint32_t b) const { return b * co_block; }
+  std::uint32_t block_count(const Layer& l, std::uint32_t b) const;
+  // Input rows some output window reads: a stride larger than the kernel skips the rest.
+  std::uint32_t input_rows_read(const Layer& l) const;
+};
+
+// Throws InputError naming the layer and the capacity when even one output row of
+// one channel block cannot fit.
+LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw);
+
+// The Wfold conv shape of a band of a weighted layer (fc is a 1x1 conv over its positions).
+ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow& b, std::uint32_t co);
+
+}  // namespace npusim

@@ -1,0 +1,358 @@
+#include "apps/compiler/TraceEmitter.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/common/InputError.h"
+#include "sim/tensor/Npy.h"
+#include "sim/trace/OpCatalog.h"
+
+namespace npusim {
+
+namespace {
+
+constexpr std::uint64_t kDramAlign = 256;
+std::uint64_t aligned(std::uint64_t b) { return (b + kDramAlign - 1) / kDramAlign * kDramAlign; }
+
+TensorOperand tensor(AddressSpace space, std::uint64_t offset, std::vector<std::uint64_t> shape, DType dtype) {
+  TensorOperand t;
+  t.space = space;
+  t.offset = offset;
+  t.shape = std::move(shape);
+  t.dtype = dtype;
+  return t;
+}
+
+std::vector<std::uint64_t> nhwc(std::uint64_t n, std::uint64_t h, std::uint64_t w, std::uint64_t c) {
+  return {n, h, w, c};
+}
+
+void depend(Instruction& inst, std::int64_t id, DependencyMode mode = DependencyMode::Full) {
+  if (id < 0) return;
+  for (const auto& d : inst.deps)
+    if (d.producer == std::uint64_t(id)) return;
+  Dependency d;
+  d.producer = std::uint64_t(id);
+  d.mode = mode;
+  if (mode == DependencyMode::Staged) d.granularity = "rows";
+  inst.deps.push_back(d);
+}
+
+Instruction make(const char* op, const char* engine, std::uint32_t core) {
+  Instruction i;
+  i.op = op;
+  i.engine = engine;
+  i.core = core;
+  return i;
+}
+
+// Weights as the units read them: the kernel after dilation (zero taps between real ones).
+std::vector<std::uint64_t> weight_shape(const Layer& l, const LayerTiling& t, std::uint32_t co) {
+  if (l.kind == LayerKind::Depthwise) return {t.kernel_h, t.kernel_w, l.in.c};
+  return {co, t.kernel_h, t.kernel_w, l.in.c};
+}
+
+// Weights as the workload gives them (.npy): the dense kernel.
+std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
+  if (l.kind == LayerKind::Depthwise) return {l.kh, l.kw, l.in.c};
+  return {l.out.c, l.kh, l.kw, l.in.c};
+}
+
+}  // namespace
+
+TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw) : w_(workload), hw_(hw) {
+  plan(hw);
+  add_bindings();
+  cores_.resize(hw.chip.cores());
+  final_stores_.assign(layers_.size(), std::vector<std::int64_t>(hw.chip.cores(), kNone));
+}
+
+// Tiles every layer and lays the tensors out in DRAM in workload order: the network
+// input first, then per layer its input (independent layers only), weights and output.
+void TraceEmitter::plan(const HardwareConfig& hw) {
+  std::map<std::string, std::pair<int, std::uint64_t>> where;  // tensor -> (layer, DRAM offset)
+  std::uint64_t cursor = 0;
+  const std::uint64_t n = w_.batch;
+  if (!w_.independent_layers) {
+    where["input"] = {-1, 0};
+    cursor = aligned(n * w_.input.elements());
+  }
+  for (std::size_t i = 0; i < w_.layers.size(); ++i) {
+    CompiledLayer c;
+    c.layer = w_.layers[i];
+    const Layer& l = c.layer;
+    c.tiling = tile_layer(w_, l, hw);
+    if (w_.independent_layers) {
+      c.input_offsets = {cursor};
+      c.producers = {-1};
+      cursor = aligned(cursor + n * l.in.elements());
+    }
+    for (const auto& name : l.inputs) {
+      c.input_offsets.push_back(where.at(name).second);
+      c.producers.push_back(where.at(name).first);
+    }
+    // Input rows no output window touches (strided layers) never have to cross DRAM.
+    const std::uint64_t rows_read = c.tiling.input_rows_read(l);
+    c.input_bytes = n * rows_read * l.in.w * l.in.c * c.input_offsets.size();
+    c.weights_offset = cursor;
+    c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
+                         ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
+                         : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;
+    cursor = aligned(cursor + c.weight_bytes);
+    c.output_offset = cursor;
+    c.output_bytes = n * l.out.elements();
+    cursor = aligned(cursor + c.output_bytes);
+    where[l.name] = {int(i), c.output_offset};
+    layers_.push_back(std::move(c));
+  }
+  if (cursor > hw.chip.dram.capacity_bytes)
+    throw InputError(w_.file, "",
+                     fmt::format("the workload's tensors need {} bytes of DRAM but the chip has {} bytes", cursor,
+                                 hw.chip.dram.capacity_bytes));
+}
+
+void TraceEmitter::add_bindings() {
+  const std::string dir = std::filesystem::path(w_.file).parent_path().string();
+  auto resolve = [&](const std::string& f) { return f.empty() || dir.empty() ? f : (std::filesystem::path(dir) / f).string(); };
+  std::uint64_t seed = w_.seed;
+  // An input binding fed by a .npy file (checked here) or by generated data;
+  // `dilation` spreads a kernel's taps in memory (the data stays dense).
+  auto bind_input = [&](const std::string& name, std::uint64_t offset, std::vector<std::uint64_t> shape,
+                        const std::string& file, KernelDilation dilation) {
+    DataBinding b;
+    b.name = name;
+    b.region = tensor(AddressSpace::Dram, offset, {}, DType::Int8);
+    b.dilation = dilation;
+    b.set_shape(shape);
+    if (file.empty()) {
+      b.random_seed = seed++;
+    } else {
+      b.file = file;
+      b.file_path = resolve(file);
+      NpyHeader h = read_npy_header(b.file_path);
+      if (h.dtype != DType::Int8 || h.shape != shape)
+        throw InputError(w_.file, name, fmt::format("{} must be int8 with shape [{}]", file, fmt::join(shape, ", ")));
+    }
+    header_.inputs.push_back(b);
+    header_.outputs.push_back(b);  // dumped too, so results can be checked without npusim
+    header_.outputs.back().file.clear();
+    header_.outputs.back().random_seed.reset();
+  };
+  const std::uint64_t n = w_.batch;
+  if (!w_.independent_layers)
+    bind_input("input", 0, nhwc(n, w_.input.h, w_.input.w, w_.input.c), w_.input_file, {1, 1});
+  for (const auto& c : layers_) {
+    const Layer& l = c.layer;
+    if (w_.independent_layers)
+      bind_input(l.name + ".input", c.input_offsets[0], nhwc(n, l.in.h, l.in.w, l.in.c), "", {1, 1});
+    if (l.has_weights())
+      bind_input(l.name + ".weights", c.weights_offset, dense_weight_shape(l), l.weights_file, {l.dilation, l.dilation});
+    DataBinding out;
+    out.name = l.name;
+    out.region = tensor(AddressSpace::Dram, c.output_offset, {}, DType::Int8);
+    out.set_shape(nhwc(n, l.out.h, l.out.w, l.out.c));
+    header_.outputs.push_back(out);
+  }
+}
+
+std::uint64_t TraceEmitter::count_instructions() const {
+  TraceEmitter copy(*this);
+  Instruction inst;
+  std::uint64_t n = 0;
+  while (copy.next(inst)) ++n;
+  return n;
+}
+
+std::size_t TraceEmitter::layer_of(std::uint64_t id) const {
+  auto it = std::upper_bound(first_ids_.begin(), first_ids_.end(), id);
+  return std::size_t(it - first_ids_.begin()) - 1;
+}
+
+std::uint64_t TraceEmitter::push(Instruction inst) {
+  inst.id = next_id_++;
+  // A compiler bug, not bad input: the tiler laid two regions over each other.
+  if (auto problem = operand_overlap(inst))
+    throw std::logic_error(fmt::format("compiler: {} instruction {} of layer '{}': {}: {}", inst.op, inst.id,
+                                       layers_[layer_].layer.name, problem->field, problem->reason));
+  pending_.push_back(std::move(inst));
+  return pending_.back().id;
+}
+
+bool TraceEmitter::next(Instruction& out) {
+  while (pending_.empty()) {
+    if (layer_ >= layers_.size()) return false;
+    if (!layer_started_) start_layer();
+    emit_step();
+  }
+  out = std::move(pending_.front());
+  pending_.pop_front();
+  return true;
+}
+
+// Deals the layer's tiles (image-major bands) to its cores in contiguous runs.
+void TraceEmitter::start_layer() {
+  const CompiledLayer& c = layers_[layer_];
+  const std::uint64_t tiles = std::uint64_t(w_.batch) * c.tiling.bands;
+  const auto& cores = c.tiling.cores;
+  const std::uint64_t count = cores.size();
+  steps_ = 0;
+  for (auto& cs : cores_) cs.first_tile = cs.end_tile = 0;
+  for (std::uint64_t k = 0; k < count; ++k) {
+    CoreState& cs = cores_[cores[k]];
+    cs.first_tile = tiles * k / count;
+    cs.end_tile = tiles * (k + 1) / count;
+    cs.emitted = 0;
+    cs.loaded_ifmap = false;
+    steps_ = std::max(steps_, cs.end_tile - cs.first_tile);
+  }
+  first_ids_.push_back(next_id_);
+  block_ = 0;
+  step_ = 0;
+  layer_started_ = true;
+}
+
+// One band on every core that has one, interleaved so that no core waits on the
+// controller while another core's queue is full.
+void TraceEmitter::emit_step() {
+  const CompiledLayer& c = layers_[layer_];
+  for (std::uint32_t k : c.tiling.cores) {
+    CoreState& cs = cores_[k];
+    const std::uint64_t tile = cs.first_tile + step_;
+    if (tile >= cs.end_tile) continue;
+    if (step_ == 0 && (c.tiling.on_matrix_unit || (block_ == 0 && c.layer.kind == LayerKind::Depthwise)))
+      emit_weights(k, cs);
+    emit_tile(k, cs, tile);
+  }
+  if (++step_ < steps_) return;
+  step_ = 0;
+  if (++block_ < c.tiling.co_blocks) return;
+  for (std::uint32_t k = 0; k < cores_.size(); ++k)
+    if (cores_[k].end_tile > cores_[k].first_tile) final_stores_[layer_][k] = cores_[k].last_store;
+  ++layer_;
+  layer_started_ = false;
+}
+
+void TraceEmitter::emit_weights(std::uint32_t core, CoreState& cs) {
+  const CompiledLayer& c = layers_[layer_];
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  const std::uint32_t count = t.block_count(l, block_);
+  const auto shape = weight_shape(l, t, count);
+  const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c;
+  Instruction load = make("load", "load", core);
+  load.inputs = {tensor(AddressSpace::Dram, c.weights_offset + t.block_first_co(block_) * per_co, shape, DType::Int8)};
+  if (l.kind == LayerKind::Depthwise) {
+    // Depthwise weights sit in the NRAM region in front of the band slots.
+    load.outputs = {tensor(AddressSpace::Nram, 0, shape, DType::Int8)};
+    depend(load, cs.last_store);
+  } else {
+    const std::uint64_t half = t.kind(hw_).wram.capacity_bytes / 2;
+    cs.block_half = t.weights_in_half ? cs.wram_half : 2;
+    if (t.weights_in_half) cs.wram_half ^= 1;
+    load.outputs = {tensor(AddressSpace::Wram, cs.block_half == 1 ? half : 0, shape, DType::Int8)};
+    for (std::uint32_t h = 0; h < 2; ++h)
+      if (cs.block_half == 2 || cs.block_half == h) depend(load, cs.wram_reader[h]);
+  }
+  cs.weights = std::int64_t(push(std::move(load)));
+}
+
+void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile) {
+  const CompiledLayer& c = layers_[layer_];
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  const std::uint32_t image = std::uint32_t(tile / t.bands), row0 = std::uint32_t(tile % t.bands) * t.rows;
+  const std::uint32_t rows = std::min(t.rows, l.out.h - row0);
+  const BandWindow band = t.band(l, row0, rows);
+  const std::uint32_t co = t.block_count(l, block_), first_co = t.block_first_co(block_);
+  const std::uint32_t slot = std::uint32_t(cs.emitted++ % t.buffers);
+  const std::uint64_t base = t.fixed_bytes + slot * t.slot_bytes;
+  const std::uint64_t acc_at = base + t.in_bytes * c.input_offsets.size(), out_at = acc_at + t.acc_bytes;
+
+  // Loads of the input band(s); the first waits for the producers and for this core's NRAM.
+  std::vector<std::uint64_t> loads;
+  for (std::size_t i = 0; i < c.input_offsets.size(); ++i) {
+    Instruction load = make("load", "load", core);
+    const auto shape = nhwc(1, band.in_rows, l.in.w, l.in.c);
+    const std::uint64_t from = c.input_offsets[i] + (std::uint64_t(image) * l.in.h + band.in_row0) * l.in.w * l.in.c;
+    load.inputs = {tensor(AddressSpace::Dram, from, shape, DType::Int8)};
+    load.outputs = {tensor(AddressSpace::Nram, base + i * t.in_bytes, shape, DType::Int8)};
+    depend(load, cs.in_reader[slot]);
+    if (!cs.loaded_ifmap) {
+      depend(load, cs.last_store);
+      for (int p : c.producers)
+        if (p >= 0)
+          for (std::int64_t id : final_stores_[std::size_t(p)]) depend(load, id);
+    }
+    loads.push_back(push(std::move(load)));
+  }
+  cs.loaded_ifmap = true;
+
+  const auto out_shape = nhwc(1, rows, l.out.w, co);
+  const std::vector<std::uint64_t> pad = {band.pad_top, band.pad_bottom, l.pad[2], l.pad[3]};
+  const std::vector<std::uint64_t> stride = {l.sh, l.sw};
+  const bool accumulates = l.has_weights();
+  Instruction op = make("conv", "matrix", core);
+  for (std::size_t i = 0; i < loads.size(); ++i) {
+    op.inputs.push_back(tensor(AddressSpace::Nram, base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, l.in.c), DType::Int8));
+    depend(op, std::int64_t(loads[i]), DependencyMode::Staged);
+  }
+  if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
+    const std::uint64_t wram_at = cs.block_half == 1 ? t.kind(hw_).wram.capacity_bytes / 2 : 0;
+    op.inputs.push_back(tensor(AddressSpace::Wram, wram_at, weight_shape(l, t, co), DType::Int8));
+    op.params = {{"stride", stride}, {"padding", pad}};
+  } else if (l.kind == LayerKind::Depthwise) {
+    op.op = "dwconv";
+    op.engine = "vector";
+    op.inputs.push_back(tensor(AddressSpace::Nram, 0, weight_shape(l, t, co), DType::Int8));
+    op.params = {{"stride", stride}, {"padding", pad}};
+  } else if (l.kind == LayerKind::Pool) {
+    op.op = "pool";
+    op.engine = "vector";
+    op.params = {{"kernel", {l.kh, l.kw}}, {"stride", stride}, {"padding", pad}, {"mode", l.pool_max ? "max" : "avg"}};
+  } else {
+    op.op = l.kind == LayerKind::Add ? "add" : "relu";
+    op.engine = "vector";
+  }
+  if (accumulates) {
+    depend(op, cs.weights);
+    depend(op, cs.acc_reader[slot]);
+    op.outputs = {tensor(AddressSpace::Nram, acc_at, out_shape, DType::Int32)};
+  } else {
+    depend(op, cs.out_reader[slot]);
+    op.outputs = {tensor(AddressSpace::Nram, out_at, out_shape, DType::Int8)};
+  }
+  const std::uint64_t compute = push(std::move(op));
+  cs.in_reader[slot] = std::int64_t(compute);
+  if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc)
+    for (std::uint32_t h = 0; h < 2; ++h)
+      if (cs.block_half == 2 || cs.block_half == h) cs.wram_reader[h] = std::int64_t(compute);
+
+  std::uint64_t result = compute;
+  if (accumulates || (l.kind == LayerKind::Add && l.relu)) {
+    // int32 -> int8 (with the layer's ReLU); an add with ReLU clamps in place.
+    Instruction post = make(accumulates ? "requant" : "relu", "vector", core);
+    post.inputs = {tensor(AddressSpace::Nram, accumulates ? acc_at : out_at, out_shape, accumulates ? DType::Int32 : DType::Int8)};
+    post.outputs = {tensor(AddressSpace::Nram, out_at, out_shape, DType::Int8)};
+    if (accumulates) post.params = {{"shift", l.shift}, {"relu", l.relu}};
+    depend(post, std::int64_t(compute), DependencyMode::Staged);
+    depend(post, cs.out_reader[slot]);
+    result = push(std::move(post));
+    if (accumulates) cs.acc_reader[slot] = std::int64_t(result);
+  }
+
+  // A channel block lands in its channels of the NHWC output: rows of `co` bytes, `out.c` apart.
+  Instruction store = make("store", "store", core);
+  const std::uint64_t to = c.output_offset + (std::uint64_t(image) * l.out.h + row0) * l.out.w * l.out.c + first_co;
+  store.inputs = {tensor(AddressSpace::Nram, out_at, out_shape, DType::Int8)};
+  store.outputs = {tensor(AddressSpace::Dram, to, out_shape, DType::Int8)};
+  if (co != l.out.c) store.outputs[0].pitch = l.out.c;
+  depend(store, std::int64_t(result), DependencyMode::Staged);
+  cs.last_store = std::int64_t(push(std::move(store)));
+  cs.out_reader[slot] = cs.last_store;
+}
+
+}  // namespace npusim

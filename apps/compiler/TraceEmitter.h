@@ -1,0 +1,84 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "models/controller/InstructionSource.h"
+#include "apps/compiler/LayerTiler.h"
+#include "apps/compiler/Workload.h"
+#include "sim/config/HardwareConfig.h"
+#include "sim/trace/TraceHeader.h"
+
+namespace npusim {
+
+// One layer after planning: its tiling and where its tensors live in DRAM.
+struct CompiledLayer {
+  Layer layer;
+  LayerTiling tiling;
+  std::vector<std::uint64_t> input_offsets;  // DRAM, one per input tensor (NHWC)
+  std::vector<int> producers;                // layer index per input, -1 for a network input
+  std::uint64_t weights_offset = 0;
+  std::uint64_t output_offset = 0;
+  std::uint64_t input_bytes = 0, weight_bytes = 0, output_bytes = 0;  // whole batch
+};
+
+// Compiles a workload into instructions lazily: all planning (tiling, DRAM map,
+// bindings) happens in the constructor, and `next` then produces one band of work
+// per core at a time, so memory does not grow with the number of instructions.
+// Ids are 0, 1, 2, ... and each layer's instructions form one contiguous id range.
+class TraceEmitter : public InstructionSource {
+ public:
+  TraceEmitter(const Workload& workload, const HardwareConfig& hw);
+  TraceEmitter(const TraceEmitter&) = default;
+
+  bool next(Instruction& out) override;
+
+  const Workload& workload() const { return w_; }
+  const std::vector<CompiledLayer>& layers() const { return layers_; }
+  // Functional bindings: the network input and weights (random or .npy) in, every layer out.
+  const TraceHeader& header() const { return header_; }
+  // Layer that emitted instruction `id` (which must have been emitted already).
+  std::size_t layer_of(std::uint64_t id) const;
+  // Counts the instructions by compiling a copy, for the progress bar.
+  std::uint64_t count_instructions() const;
+
+ private:
+  static constexpr std::int64_t kNone = -1;
+  struct CoreState {
+    std::uint64_t first_tile = 0, end_tile = 0;  // this layer's tiles (image * bands + band)
+    std::uint64_t emitted = 0;                   // tiles emitted in this layer (picks the slot)
+    bool loaded_ifmap = false;
+    std::array<std::int64_t, 2> in_reader{kNone, kNone}, acc_reader{kNone, kNone}, out_reader{kNone, kNone};
+    std::array<std::int64_t, 2> wram_reader{kNone, kNone};
+    std::uint32_t wram_half = 0;                 // half that receives the next block
+    std::uint32_t block_half = 0;                // half holding the current block (2 = all of WRAM)
+    std::int64_t weights = kNone;                // current weight load
+    std::int64_t last_store = kNone;             // NRAM is free once it has finished
+  };
+
+  void plan(const HardwareConfig& hw);
+  void add_bindings();
+  void start_layer();
+  void emit_step();
+  void emit_weights(std::uint32_t core, CoreState& cs);
+  void emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
+  std::uint64_t push(Instruction inst);
+
+  Workload w_;
+  HardwareConfig hw_;
+  std::vector<CompiledLayer> layers_;
+  TraceHeader header_;
+  std::vector<std::vector<std::int64_t>> final_stores_;  // per layer, per core
+  std::vector<std::uint64_t> first_ids_;                 // per started layer
+
+  std::deque<Instruction> pending_;
+  std::vector<CoreState> cores_;
+  std::size_t layer_ = 0;
+  std::uint32_t block_ = 0;
+  std::uint64_t step_ = 0, steps_ = 0;
+  bool layer_started_ = false;
+  std::uint64_t next_id_ = 0;
+};
+
+}  // namespace npusim

@@ -1,0 +1,75 @@
+#include "apps/compiler/TraceWriter.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "sim/common/InputFile.h"
+
+namespace npusim {
+
+namespace {
+
+nlohmann::json tensor_json(const TensorOperand& t) {
+  nlohmann::json j = {{"space", address_space_name(t.space)}, {"offset", t.offset}, {"shape", t.shape},
+                      {"dtype", dtype_name(t.dtype)}};
+  if (!t.dense()) j["pitch"] = t.pitch;
+  return j;
+}
+
+nlohmann::json binding_json(const DataBinding& b, const std::string& trace_dir) {
+  nlohmann::json j = {{"name", b.name}, {"space", address_space_name(b.region.space)}, {"offset", b.region.offset}};
+  if (b.dilated()) j["dilation"] = b.dilation;
+  if (!b.file.empty()) {
+    j["file"] = std::filesystem::relative(std::filesystem::absolute(b.file_path), std::filesystem::absolute(trace_dir)).string();
+    return j;
+  }
+  j["shape"] = b.data_shape;
+  j["dtype"] = dtype_name(b.region.dtype);
+  if (b.random_seed) j["random_seed"] = *b.random_seed;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json header_line(const TraceHeader& header, const std::string& trace_dir) {
+  nlohmann::json j = {{"format", kTraceFormat}, {"version", kTraceVersion}};
+  j["inputs"] = nlohmann::json::array();
+  j["outputs"] = nlohmann::json::array();
+  for (const auto& b : header.inputs) j["inputs"].push_back(binding_json(b, trace_dir));
+  for (const auto& b : header.outputs) j["outputs"].push_back(binding_json(b, trace_dir));
+  return j;
+}
+
+nlohmann::json instruction_line(const Instruction& inst) {
+  nlohmann::json j = {{"id", inst.id}, {"op", inst.op}, {"core", inst.core}};
+  j["inputs"] = nlohmann::json::array();
+  j["outputs"] = nlohmann::json::array();
+  for (const auto& t : inst.inputs) j["inputs"].push_back(tensor_json(t));
+  for (const auto& t : inst.outputs) j["outputs"].push_back(tensor_json(t));
+  if (!inst.params.empty()) j["params"] = inst.params;
+  if (!inst.deps.empty()) {
+    j["deps"] = nlohmann::json::array();
+    for (const auto& d : inst.deps) {
+      if (d.mode == DependencyMode::Full) {
+        j["deps"].push_back(d.producer);
+      } else {
+        nlohmann::json dep = {{"id", d.producer}, {"mode", dependency_mode_name(d.mode)}};
+        if (!d.granularity.empty()) dep["granularity"] = d.granularity;
+        j["deps"].push_back(dep);
+      }
+    }
+  }
+  return j;
+}
+
+bool is_npusim_trace(const std::string& path) {
+  if (!input_file_problem(path).empty()) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string first(4096, '\0');  // a header line is short; never read a whole foreign file
+  in.read(first.data(), static_cast<std::streamsize>(first.size()));
+  first.resize(static_cast<std::size_t>(in.gcount()));
+  const auto line = nlohmann::json::parse(first.substr(0, first.find('\n')), nullptr, /*allow_exceptions=*/false);
+  return line.is_object() && line.value("format", "") == kTraceFormat;
+}
+
+}  // namespace npusim

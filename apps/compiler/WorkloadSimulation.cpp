@@ -1,0 +1,35 @@
+#include "apps/compiler/WorkloadSimulation.h"
+
+#include <ostream>
+
+#include "apps/compiler/LayerReport.h"
+#include "apps/compiler/TraceEmitter.h"
+#include "apps/compiler/WorkloadReader.h"
+#include "sim/report/ReportContext.h"
+
+namespace npusim {
+
+RunStats simulate_workload(SimulationRequest request, const std::string& workload_path) {
+  const Workload workload = read_workload(workload_path);
+  TraceEmitter emitter(workload, request.hardware);
+  LayerReport layers(emitter, request.hardware);
+
+  std::ostream* summary = request.summary;
+  request.trace_path = workload_path;
+  request.source = &emitter;
+  request.source_header = &emitter.header();
+  if (request.show_progress) request.expected_instructions = emitter.count_instructions();
+  request.on_record = [&layers](const InstructionRecord& r) { layers.record(r); };
+  request.annotate = [&layers, &workload](const RunStats&, ReportContext& ctx) {
+    nlohmann::json rows = layers.to_json();
+    rows["name"] = workload.name;
+    rows["batch"] = workload.batch;
+    rows["file"] = file_name_only(workload.file);
+    ctx.extra["workload"] = rows;
+  };
+  RunStats stats = simulate_trace(request);
+  if (summary) layers.print_table(*summary, stats.total_cycles);
+  return stats;
+}
+
+}  // namespace npusim

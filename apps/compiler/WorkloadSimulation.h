@@ -1,0 +1,15 @@
+#pragma once
+#include <string>
+
+#include "apps/simulation/Simulation.h"
+
+namespace npusim {
+
+// Compiles the workload on the fly and streams it through the simulator: no trace
+// file, and memory stays flat in the number of instructions. Adds per-layer rows
+// (cycles, MAC utilization, roofline bound, achieved fraction) to report.json under
+// "workload" and, when `request.summary` is set, prints the per-layer table after
+// the summary. `request.trace_path` is ignored (the workload's file name is shown).
+RunStats simulate_workload(SimulationRequest request, const std::string& workload_path);
+
+}  // namespace npusim

@@ -1,0 +1,64 @@
+#include "apps/simulation/FunctionalMemory.h"
+
+#include <cstring>
+#include <filesystem>
+
+#include "models/chip/Chip.h"
+#include "sim/tensor/Npy.h"
+#include "sim/tensor/RandomTensor.h"
+#include "sim/common/Interruption.h"
+
+namespace npusim {
+
+std::vector<std::uint8_t> read_region(Chip& chip, const DataBinding& binding) {
+  const TensorOperand& r = binding.region;
+  std::vector<std::uint8_t> bytes(r.bytes());
+  if (r.space == AddressSpace::Dram)
+    chip.dram().storage().read(r.offset, bytes.data(), bytes.size());
+  else
+    std::memcpy(bytes.data(), chip.scratch_bytes(r.space, binding.core, r.offset), bytes.size());
+  return bytes;
+}
+
+void write_region(Chip& chip, const DataBinding& binding, const std::vector<std::uint8_t>& bytes) {
+  const TensorOperand& r = binding.region;
+  if (r.space == AddressSpace::Dram)
+    chip.dram().storage().write(r.offset, bytes.data(), bytes.size());
+  else
+    std::memcpy(chip.scratch_bytes(r.space, binding.core, r.offset), bytes.data(), bytes.size());
+}
+
+void preload_inputs(Chip& chip, const TraceHeader& header) {
+  for (const DataBinding& input : header.inputs) {
+    const TensorOperand& r = input.region;
+    std::vector<std::uint8_t> data;
+    if (input.random_seed) {
+      std::uint64_t elements = 1;
+      for (auto d : input.data_shape) elements *= d;
+      data = random_tensor_bytes(r.dtype, elements, *input.random_seed);
+    } else {
+      data = read_npy(input.file_path).data;
+    }
+    if (input.dilated()) data = spread_kernel_taps(data, input.data_shape, dtype_size(r.dtype), input.dilation);
+    write_region(chip, input, data);
+  }
+}
+
+void dump_outputs(Chip& chip, const TraceHeader& header, const std::string& directory) {
+  if (header.outputs.empty()) return;
+  {
+    CreationGuard guard;
+    std::filesystem::create_directories(directory);
+  }
+  for (const DataBinding& output : header.outputs) {
+    NpyArray array;
+    array.dtype = output.region.dtype;
+    array.shape = output.data_shape;
+    array.data = read_region(chip, output);
+    if (output.dilated())
+      array.data = gather_kernel_taps(array.data, output.data_shape, dtype_size(array.dtype), output.dilation);
+    write_npy(directory + "/" + output.name + ".npy", array);
+  }
+}
+
+}  // namespace npusim

@@ -1,0 +1,87 @@
+#include "apps/simulation/Simulation.h"
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+
+#include "models/chip/Chip.h"
+#include "models/kernel/ProcessFailure.h"
+#include "models/kernel/SimTime.h"
+#include "sim/common/InputError.h"
+#include "apps/simulation/FunctionalMemory.h"
+#include "apps/simulation/ProgressMeter.h"
+#include "sim/report/OutputDirectory.h"
+#include "sim/report/RunRecorder.h"
+#include "sim/trace/TraceReader.h"
+
+namespace npusim {
+
+namespace {
+
+class TraceSource : public InstructionSource {
+ public:
+  explicit TraceSource(TraceReader& reader) : reader_(reader) {}
+  bool next(Instruction& out) override { return reader_.next(out); }
+
+ private:
+  TraceReader& reader_;
+};
+
+}  // namespace
+
+RunStats simulate_trace(const SimulationRequest& request) {
+  std::optional<TraceReader> reader;
+  std::optional<TraceSource> trace_source;
+  if (!request.source) {
+    reader.emplace(request.trace_path, request.hardware);
+    trace_source.emplace(*reader);
+  }
+  InstructionSource& source = request.source ? *request.source : *trace_source;
+  const TraceHeader& header = request.source ? *request.source_header : reader->header();
+  OutputDirectory out(request.out_dir);
+  RunRecorder recorder(out, request.hardware.chip.clock_mhz);
+
+  Chip chip("chip", request.hardware, request.functional, source, [&recorder, &request](const InstructionRecord& r) {
+    recorder.record(r);
+    if (request.on_record) request.on_record(r);
+  });
+  ProgressMeter progress("simulating", request.expected_instructions, request.show_progress);
+  chip.controller().on_dispatch = [&progress](std::uint64_t n) {
+    if ((n & 1023) == 0) progress.update(n, now_cycles());
+  };
+  if (request.functional) preload_inputs(chip, header);
+  chip.scoreboard().scheduling().set_override(request.hardware.core.controller.dependency_mode);
+  chip.scoreboard().on_flag = [&recorder](const std::string& engine, const std::string& name, Cycles at) {
+    recorder.add_instant(engine, name, at);
+  };
+
+  sc_core::sc_start();
+  progress.finish();
+  try {
+    rethrow_process_failure();
+  } catch (const InputError& e) {
+    // The dependency hazard checker knows the line, not the trace file.
+    if (!e.file().empty()) throw;
+    throw InputError(request.trace_path, e.location(), e.reason());
+  }
+  if (chip.scoreboard().in_flight() != 0)
+    throw std::logic_error("simulation stopped with instructions still in flight");
+
+  RunStats stats = chip.collect_stats(now_cycles());
+  if (request.functional) dump_outputs(chip, header, out.file("tensors"));
+
+  ReportContext context;
+  context.config_name = request.config_name;
+  context.trace_name = std::filesystem::path(request.trace_path).filename().string();
+  context.mode = request.functional ? "functional" : "timing";
+  context.npusim_version = NPUSIM_VERSION;
+  context.extra.update(chip.report_sections());
+  context.extra["scheduling"] = chip.scoreboard().scheduling().to_json(stats);
+  if (request.annotate) request.annotate(stats, context);
+  recorder.finish(stats, context);
+  out.commit();
+  if (request.summary) print_summary(*request.summary, stats, context);
+  return stats;
+}
+
+}  // namespace npusim

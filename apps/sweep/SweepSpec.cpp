@@ -1,0 +1,135 @@
+#include "apps/sweep/SweepSpec.h"
+
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "sim/common/InputError.h"
+#include "sim/common/InputFile.h"
+#include "sim/common/StrictJson.h"
+#include "apps/sweep/SweepResults.h"
+#include "sim/trace/TraceReader.h"
+
+namespace npusim {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const std::set<std::string> kSpecKeys = {"description", "config", "trace", "workload", "functional", "mode", "axes"};
+const std::set<std::string> kAxisKeys = {"name", "pointer", "values"};
+
+class SpecReader {
+ public:
+  explicit SpecReader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& reason) const {
+    throw InputError(file_, where, reason);
+  }
+
+  void check_keys(const json& obj, const std::set<std::string>& allowed, const std::string& where) const {
+    if (!obj.is_object()) fail(where.empty() ? "/" : where, "expected a JSON object");
+    for (const auto& item : obj.items())
+      if (!allowed.count(item.key())) {
+        std::string list;
+        for (const auto& k : allowed) list += (list.empty() ? "" : ", ") + k;
+        fail(where + "/" + item.key(), "unknown key; expected one of: " + list);
+      }
+  }
+
+  std::string string_at(const json& obj, const std::string& key, const std::string& where) const {
+    const json& v = obj.at(key);
+    if (!v.is_string() || v.get<std::string>().empty()) fail(where + "/" + key, "expected a non-empty string");
+    return v.get<std::string>();
+  }
+
+  // Relative to the spec file; the file must exist.
+  std::string path_at(const json& obj, const std::string& key) const {
+    fs::path p = string_at(obj, key, "");
+    if (p.is_relative()) p = fs::path(file_).parent_path() / p;
+    p = p.lexically_normal();
+    if (!fs::is_regular_file(p)) fail("/" + key, fmt::format("no such file: {}", p.string()));
+    return fs::absolute(p).string();
+  }
+
+  SweepAxis axis(const json& obj, std::size_t i) const {
+    const std::string where = fmt::format("/axes/{}", i);
+    check_keys(obj, kAxisKeys, where);
+    if (!obj.contains("pointer")) fail(where, "missing \"pointer\" (a JSON pointer into the config)");
+    if (!obj.contains("values")) fail(where, "missing \"values\" (a non-empty list)");
+    SweepAxis a;
+    a.pointer = string_at(obj, "pointer", where);
+    try {
+      json::json_pointer check(a.pointer);
+    } catch (const json::exception&) {
+      fail(where + "/pointer", fmt::format("'{}' is not a JSON pointer (it starts with /)", a.pointer));
+    }
+    if (a.pointer.empty() || a.pointer == "/") fail(where + "/pointer", "must name a key inside the config");
+    const json& values = obj.at("values");
+    if (!values.is_array() || values.empty()) fail(where + "/values", "expected a non-empty list");
+    a.values.assign(values.begin(), values.end());
+    a.name = obj.contains("name") ? string_at(obj, "name", where) : default_name(a.pointer);
+    return a;
+  }
+
+ private:
+  static std::string default_name(const std::string& pointer) {
+    std::string name = pointer.substr(1);
+    for (char& c : name)
+      if (c == '/') c = '.';
+    return name;
+  }
+
+  std::string file_;
+};
+
+}  // namespace
+
+SweepSpec load_sweep_spec(const std::string& path) {
+  if (looks_like_trace(path))
+    throw InputError(path, "", "this is an instruction trace; npusim sweep takes a sweep spec (a JSON object "
+                               "naming config, trace or workload, and axes; see docs/sweeps.md)");
+  const json doc = parse_strict_json<json>(read_input_file(path), path);
+  SpecReader reader(path);
+  reader.check_keys(doc, kSpecKeys, "");
+  SweepSpec spec;
+  spec.file = path;
+  if (!doc.contains("config")) reader.fail("/", "missing \"config\" (the base hardware config)");
+  spec.config = reader.path_at(doc, "config");
+  if (doc.contains("trace") == doc.contains("workload"))
+    reader.fail("/", "give exactly one of \"trace\" (a trace file) or \"workload\" (a workload file)");
+  if (doc.contains("trace")) spec.trace = reader.path_at(doc, "trace");
+  if (doc.contains("workload")) spec.workload = reader.path_at(doc, "workload");
+  if (doc.contains("functional")) {
+    if (!doc.at("functional").is_boolean()) reader.fail("/functional", "expected true or false");
+    spec.functional = doc.at("functional").get<bool>();
+  }
+  if (doc.contains("mode")) {
+    const std::string mode = reader.string_at(doc, "mode", "");
+    if (mode != "cross" && mode != "zip") reader.fail("/mode", "expected \"cross\" or \"zip\"");
+    spec.zip = mode == "zip";
+  }
+  if (!doc.contains("axes") || !doc.at("axes").is_array() || doc.at("axes").empty())
+    reader.fail("/axes", "expected a non-empty list of {\"pointer\": ..., \"values\": [...]}");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < doc.at("axes").size(); ++i) {
+    spec.axes.push_back(reader.axis(doc.at("axes")[i], i));
+    if (is_results_column(spec.axes.back().name))
+      reader.fail(fmt::format("/axes/{}/name", i),
+                  fmt::format("'{}' is a results.csv column already; give the axis another \"name\"",
+                              spec.axes.back().name));
+    if (!names.insert(spec.axes.back().name).second)
+      reader.fail(fmt::format("/axes/{}", i), fmt::format("axis name '{}' is used twice", spec.axes.back().name));
+  }
+  if (spec.zip)
+    for (std::size_t i = 1; i < spec.axes.size(); ++i)
+      if (spec.axes[i].values.size() != spec.axes[0].values.size())
+        reader.fail(fmt::format("/axes/{}/values", i),
+                    fmt::format("zip mode needs equal lengths: {} values here, {} in the first axis",
+                                spec.axes[i].values.size(), spec.axes[0].values.size()));
+  return spec;
+}
+
+}  // namespace npusim

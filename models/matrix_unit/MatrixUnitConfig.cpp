@@ -45,8 +45,9 @@ std::vector<ConfigKey> matrix_keys() {
   return keys;
 }
 
-void check_matrix(const CoreConfig& core, const SectionPlace& place) {
-  const MatrixUnitConfig& mx = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
+}  // namespace
+
+void check_matrix_unit_config(const MatrixUnitConfig& mx, const SectionPlace& place) {
   // Pci must divide the row (Ws = M / Pci); the Pci search walks the list largest first.
   const auto& pci = mx.pci_candidates;
   for (std::size_t i = 0; i < pci.size(); ++i) {
@@ -67,6 +68,10 @@ void check_matrix(const CoreConfig& core, const SectionPlace& place) {
                                           mx.row_bytes));
 }
 
+namespace {
+void check_matrix(const CoreConfig& core, const SectionPlace& place) {
+  check_matrix_unit_config(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection), place);
+}
 }  // namespace
 
 CoreSection matrix_unit_config_section() {

@@ -41,6 +41,10 @@ inline double peak_macs_per_cycle(const MatrixUnitConfig& cfg, std::uint32_t ele
   return cfg.slaves * slave_peak_macs_per_cycle(cfg, element_bytes);
 }
 
+// The rules between its keys (Pci candidates, L1 >= Ncu, relay size), for the
+// loader (at the section of each core kind) and for the Wfold planner alike.
+void check_matrix_unit_config(const MatrixUnitConfig& cfg, const SectionPlace& place);
+
 // Its keys, defaults and checks, for the engine registration.
 CoreSection matrix_unit_config_section();
 

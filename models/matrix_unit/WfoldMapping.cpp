@@ -30,18 +30,14 @@ void check_config(const MatrixUnitConfig& cfg, std::uint32_t element_bytes) {
     config_error("row_bytes", "M = " + std::to_string(cfg.row_bytes) +
                                   " must be a positive multiple of the element size " +
                                   std::to_string(element_bytes));
-  // kmax = (L1 - Ncu) * Ws + 1 must be at least 1.
-  if (cfg.first_buffer_rows < cfg.cus_per_slave)
-    config_error("first_buffer_rows", "L1 = " + std::to_string(cfg.first_buffer_rows) +
-                                          " is smaller than Ncu = " +
-                                          std::to_string(cfg.cus_per_slave) +
-                                          ", so every CU cannot get its own data row");
   if (cfg.second_buffer_rows == 0) config_error("second_buffer_rows", "must be at least 1");
   if (cfg.co_block == 0) config_error("co_block", "must be at least 1");
   if (!(cfg.broadcast_bus.bytes_per_cycle > 0))
     config_error("broadcast_bus/bytes_per_cycle", "must be positive");
   if (!(cfg.distribution_bus.bytes_per_cycle > 0))
     config_error("distribution_bus/bytes_per_cycle", "must be positive");
+  // The rules between keys are the loader's own (one check for both).
+  check_matrix_unit_config(cfg, SectionPlace{kConfigName, "/core/matrix"});
 }
 
 StrideTransform make_stride_transform(const ConvShape& s) {

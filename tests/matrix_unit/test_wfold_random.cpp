@@ -80,7 +80,7 @@ MatrixUnitConfig random_config(std::mt19937& rng) {
   m.co_block = rng() % 2 ? m.slaves * draw(rng, 1, 4) : draw(rng, 1, 80);
   m.third_buffer_bytes = 1u << 20;
   m.relay_enabled = rng() % 2;
-  m.relay_bytes = rng() % 2 ? 64 : 8192;
+  m.relay_bytes = rng() % 2 ? std::max(64u, m.row_bytes) : 8192;  // the loader requires >= one row
   return m;
 }
 

@@ -160,15 +160,7 @@ namespace npusim {
 namespace {
 // The load and store DMAs are one model with their own sections.
 EngineKind dma_kind(const std::string& engine, const std::string& what, std::vector<OpSpec> ops) {
-  EngineKind kind;
-  kind.name = engine;
-  kind.config = dma_config_section(engine + "_dma", engine, what);
-  kind.ops = std::move(ops);
-  kind.create = [section = kind.config.name](const char* name, EngineSetup setup) {
-    const auto& cfg = setup.core_config->block<DmaConfig>(section);
-    return std::make_unique<DmaEngine>(name, std::move(setup), cfg);
-  };
-  return kind;
+  return engine_kind_of<DmaEngine, DmaConfig>(engine, dma_config_section(engine + "_dma", engine, what), std::move(ops));
 }
 
 const bool kLoadRegistered = register_engine(dma_kind("load", "load DMA (DRAM to NRAM/WRAM):", load_ops()));

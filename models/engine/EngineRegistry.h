@@ -39,6 +39,20 @@ class EngineRegistry {
 // Every engine this build links in.
 EngineRegistry& engine_registry();
 
+// The usual kind: engine class E, built from the struct C of its config section.
+template <class E, class C>
+EngineKind engine_kind_of(std::string name, CoreSection config, std::vector<OpSpec> ops) {
+  EngineKind kind;
+  kind.name = std::move(name);
+  kind.config = std::move(config);
+  kind.ops = std::move(ops);
+  kind.create = [section = kind.config.name](const char* module_name, EngineSetup setup) {
+    const C& cfg = setup.core_config->block<C>(section);
+    return std::make_unique<E>(module_name, std::move(setup), cfg);
+  };
+  return kind;
+}
+
 // Registers the engine and its config section; returns true for a namespace-scope constant.
 bool register_engine(EngineKind kind);
 

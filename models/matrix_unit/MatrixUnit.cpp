@@ -265,14 +265,8 @@ namespace npusim {
 
 namespace {
 EngineKind matrix_unit_kind() {
-  EngineKind kind;
-  kind.name = "matrix";
-  kind.config = matrix_unit_config_section();
-  kind.ops = matrix_unit_ops();
-  kind.create = [](const char* name, EngineSetup setup) {
-    const auto& cfg = setup.core_config->block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
-    return std::make_unique<MatrixUnit>(name, std::move(setup), cfg);
-  };
+  EngineKind kind =
+      engine_kind_of<MatrixUnit, MatrixUnitConfig>("matrix", matrix_unit_config_section(), matrix_unit_ops());
   kind.peak_macs_per_cycle = [](const CoreConfig& core) {
     return peak_macs_per_cycle(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection));  // int8
   };

@@ -163,15 +163,7 @@ namespace npusim {
 
 namespace {
 EngineKind vector_unit_kind() {
-  EngineKind kind;
-  kind.name = "vector";
-  kind.config = vector_unit_config_section();
-  kind.ops = vector_ops();
-  kind.create = [](const char* name, EngineSetup setup) {
-    const auto& cfg = setup.core_config->block<VectorUnitConfig>(VectorUnitConfig::kSection);
-    return std::make_unique<VectorUnit>(name, std::move(setup), cfg);
-  };
-  return kind;
+  return engine_kind_of<VectorUnit, VectorUnitConfig>("vector", vector_unit_config_section(), vector_ops());
 }
 }  // namespace
 

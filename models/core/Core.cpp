@@ -7,7 +7,7 @@ namespace npusim {
 Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t cluster, const HardwareConfig& hw,
            bool functional, Scoreboard& scoreboard, StatRegistry& stats, Interconnect& interconnect,
            Scratchpad* cluster_cache, const std::function<void(const InstructionRecord&)>& on_complete)
-    : sc_module(name), index_(index) {
+    : sc_module(name) {
   const std::string prefix = "core" + std::to_string(index) + ".";
   const CoreConfig& kind_config = hw.core_of(index);
   nram_ = std::make_unique<Scratchpad>("nram", prefix + "nram", kind_config.nram, functional);

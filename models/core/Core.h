@@ -30,7 +30,6 @@ class Core : public sc_core::sc_module {
   void add_report_sections(nlohmann::json& sections) const;
 
  private:
-  std::uint32_t index_;
   std::unique_ptr<Scratchpad> nram_;
   std::unique_ptr<Scratchpad> wram_;
   std::vector<std::unique_ptr<Engine>> engines_;  // config order

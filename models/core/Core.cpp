@@ -12,7 +12,11 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t clus
   const CoreConfig& kind_config = hw.core_of(index);
   nram_ = std::make_unique<Scratchpad>("nram", prefix + "nram", kind_config.nram, functional);
   wram_ = std::make_unique<Scratchpad>("wram", prefix + "wram", kind_config.wram, functional);
-  CoreWiring wiring{*nram_, *wram_, interconnect, cluster, cluster_cache};
+  if (kind_config.register_file.capacity_bytes > 0)
+    register_file_ = std::make_unique<Scratchpad>("register_file", prefix + "register_file", kind_config.register_file,
+                                                  functional, "register_file");
+  CoreWiring wiring{*nram_, *wram_, interconnect, cluster, cluster_cache, register_file_.get(),
+                    [this](const std::string& slot) { return engine(slot); }};
   for (const std::string& kind : kind_config.engines) {
     EngineSetup setup;
     setup.core = index;
@@ -23,8 +27,14 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t clus
     setup.stats = &stats;
     setup.on_complete = on_complete;
     engines_.push_back(engine_registry().create(kind, kind.c_str(), std::move(setup)));
-    engines_.back()->connect(wiring);
   }
+  // Every engine exists before any connects, so paired engines can find each other.
+  for (auto& e : engines_) e->connect(wiring);
+}
+
+Scratchpad& Core::scratchpad(AddressSpace space) {
+  if (space == AddressSpace::Rf && register_file_) return *register_file_;
+  return space == AddressSpace::Wram ? *wram_ : *nram_;
 }
 
 Engine* Core::engine(const std::string& kind) {
@@ -44,6 +54,7 @@ void Core::collect(std::vector<EngineStats>& engines, std::vector<PortStats>& po
   }
   ports.push_back(nram_->stats());
   ports.push_back(wram_->stats());
+  if (register_file_) ports.push_back(register_file_->stats());
 }
 
 }  // namespace npusim

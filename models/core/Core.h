@@ -24,7 +24,7 @@ class Core : public sc_core::sc_module {
   Engine* engine(const std::string& kind);
   Scratchpad& nram() { return *nram_; }
   Scratchpad& wram() { return *wram_; }
-  Scratchpad& scratchpad(AddressSpace space) { return space == AddressSpace::Wram ? *wram_ : *nram_; }
+  Scratchpad& scratchpad(AddressSpace space);
 
   void collect(std::vector<EngineStats>& engines, std::vector<PortStats>& ports) const;
   void add_report_sections(nlohmann::json& sections) const;
@@ -32,6 +32,7 @@ class Core : public sc_core::sc_module {
  private:
   std::unique_ptr<Scratchpad> nram_;
   std::unique_ptr<Scratchpad> wram_;
+  std::unique_ptr<Scratchpad> register_file_;  // null unless the kind has one
   std::vector<std::unique_ptr<Engine>> engines_;  // config order
 };
 

@@ -8,6 +8,7 @@
 #include "models/engine/EngineRegistry.h"
 #include "models/interconnect/Interconnect.h"
 #include "models/kernel/SimTime.h"
+#include "models/kernel/TlmTransfer.h"
 #include "models/scratchpad/Scratchpad.h"
 
 namespace npusim {
@@ -38,7 +39,8 @@ tlm::tlm_fw_transport_if<>& DmaEngine::port_for(AddressSpace space) {
     case AddressSpace::Nram: return target(nram_port);
     case AddressSpace::Wram: return target(wram_port);
     case AddressSpace::Cluster: return target(cluster_port);
-    case AddressSpace::Dram: break;
+    case AddressSpace::Dram:
+    case AddressSpace::Rf: break;  // the load op never names rf
   }
   return target(dram_port);
 }
@@ -46,20 +48,9 @@ tlm::tlm_fw_transport_if<>& DmaEngine::port_for(AddressSpace space) {
 Cycles DmaEngine::transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd,
                            std::uint64_t address, std::uint64_t bytes, std::uint64_t bounce_at,
                            Cycles earliest) {
-  tlm::tlm_generic_payload trans;
-  trans.set_command(cmd);
-  trans.set_address(address);
-  trans.set_data_length(static_cast<unsigned int>(bytes));
-  trans.set_streaming_width(static_cast<unsigned int>(bytes));
-  trans.set_data_ptr(bounce_.empty() ? nullptr : bounce_.data() + bounce_at);
-  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  const Cycles now = now_cycles();
-  sc_core::sc_time delay = cycles_to_time(earliest - now);
-  port.b_transport(trans, delay);
   ++*transactions_;
-  if (trans.is_response_error())
-    throw std::logic_error(name() + std::string(": transfer outside memory at address ") + std::to_string(address));
-  return now + to_cycles(delay);
+  return tlm_transfer(port, cmd, address, bytes, bounce_.empty() ? nullptr : bounce_.data() + bounce_at, earliest,
+                      name());
 }
 
 namespace {

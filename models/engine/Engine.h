@@ -20,6 +20,7 @@ namespace npusim {
 class Scoreboard;
 class Scratchpad;
 class Interconnect;
+class Engine;
 
 // What an engine is connected to inside its core.
 struct CoreWiring {
@@ -28,6 +29,10 @@ struct CoreWiring {
   Interconnect& interconnect;
   std::uint32_t cluster;
   Scratchpad* cluster_cache = nullptr;  // the cluster's off-core cache, when the chip has one
+  Scratchpad* register_file = nullptr;  // when the core kind has one (shader cores)
+  // Another engine slot of the same core, or nullptr: blocks that work as a pair
+  // (the shader core and its fetch_ml state machine) find each other here.
+  std::function<Engine*(const std::string& slot)> engine;
 };
 
 // Everything an engine needs to be built.

@@ -78,6 +78,17 @@ void add_scratchpad_keys(std::vector<ConfigKey>& keys, const SectionFields<Scrat
                          what + " delay of one access"));
 }
 
+// The shader core's register file (seed003 201) is a core memory like NRAM, in trace space "rf".
+void add_register_file_keys(std::vector<ConfigKey>& keys, const SectionFields<ScratchpadConfig>& rf) {
+  keys.push_back(integer(rf("capacity_bytes", &ScratchpadConfig::capacity_bytes), 0, off_or(within(KiB, GiB)),
+                         "bytes", "register file (shader cores, seed003): capacity, split into the shader's "
+                                  "register groups; 0 = no register file"));
+  keys.push_back(bandwidth(rf("port_bytes_per_cycle", &ScratchpadConfig::port_bytes_per_cycle), 512,
+                           "register file: bandwidth shared by fetch_ml writes and datapath reads (assumption)"));
+  keys.push_back(integer(rf("access_latency", &ScratchpadConfig::access_latency), 1, within(0, 10000), "cycles",
+                         "register file: delay of one access (assumption)"));
+}
+
 // The controller is chip-wide: its keys sit in /core for compatibility and are not per core kind.
 void add_controller_keys(std::vector<ConfigKey>& keys, const SectionFields<ControllerConfig>& ctl) {
   keys.push_back(integer(ctl("dispatch_cycles", &ControllerConfig::dispatch_cycles), 1, within(0, 1000), "cycles",
@@ -99,6 +110,7 @@ void add_core_keys(std::vector<ConfigKey>& keys) {
   add_controller_keys(keys, core.nested("controller", &CoreConfig::controller));
   add_scratchpad_keys(keys, core.nested("nram", &CoreConfig::nram), "NRAM (feature maps):");
   add_scratchpad_keys(keys, core.nested("wram", &CoreConfig::wram), "WRAM (weights):");
+  add_register_file_keys(keys, core.nested("register_file", &CoreConfig::register_file));
   for (const CoreSection& section : core_sections())
     keys.insert(keys.end(), section.keys.begin(), section.keys.end());
 }

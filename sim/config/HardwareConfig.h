@@ -62,6 +62,7 @@ struct CoreConfig {
   ControllerConfig controller;       // chip-wide: only the /core section's is used
   ScratchpadConfig nram;
   ScratchpadConfig wram;
+  ScratchpadConfig register_file;    // capacity 0: no register file (only shader cores have one)
   BlockConfigs blocks;
   std::uint32_t per_cluster = 0;           // core kinds: cores of this kind in each cluster that has it
   std::vector<std::uint32_t> in_clusters;  // core kinds: clusters that have it; empty = every cluster

@@ -14,6 +14,7 @@ const char* address_space_name(AddressSpace s) {
     case AddressSpace::Nram: return "nram";
     case AddressSpace::Wram: return "wram";
     case AddressSpace::Cluster: return "cluster";
+    case AddressSpace::Rf: return "rf";
   }
   return "?";
 }

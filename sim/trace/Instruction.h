@@ -14,7 +14,8 @@ namespace npusim {
 // Where a tensor operand lives. DRAM is chip-global; NRAM and WRAM belong to the
 // core that executes the instruction.
 // Cluster: the off-core cache its cores share (seed002 "cluster" storage), when enabled.
-enum class AddressSpace { Dram, Nram, Wram, Cluster };
+// rf: a core's register file (shader cores, seed003); exists when /core/register_file has a capacity.
+enum class AddressSpace { Dram, Nram, Wram, Cluster, Rf };
 const char* address_space_name(AddressSpace s);
 
 struct TensorOperand {

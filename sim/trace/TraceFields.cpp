@@ -87,10 +87,11 @@ DType read_dtype(const nlohmann::json& v, const TracePlace& place, const std::st
 
 AddressSpace read_space(const nlohmann::json& v, const TracePlace& place, const std::string& field) {
   std::string name = read_string(v, place, field);
-  for (AddressSpace s : {AddressSpace::Dram, AddressSpace::Nram, AddressSpace::Wram, AddressSpace::Cluster})
+  for (AddressSpace s :
+       {AddressSpace::Dram, AddressSpace::Nram, AddressSpace::Wram, AddressSpace::Cluster, AddressSpace::Rf})
     if (name == address_space_name(s)) return s;
-  place.fail(field, fmt::format("unknown address space '{}'{}; choose one of dram, nram, wram, cluster", name,
-                                did_you_mean(name, {"dram", "nram", "wram", "cluster"})));
+  place.fail(field, fmt::format("unknown address space '{}'{}; choose one of dram, nram, wram, cluster, rf", name,
+                                did_you_mean(name, {"dram", "nram", "wram", "cluster", "rf"})));
 }
 
 std::uint32_t read_core(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
@@ -108,6 +109,7 @@ std::uint64_t space_capacity(AddressSpace space, std::uint32_t core, const Hardw
     case AddressSpace::Nram: return cfg.core_of(core).nram.capacity_bytes;
     case AddressSpace::Wram: return cfg.core_of(core).wram.capacity_bytes;
     case AddressSpace::Cluster: return cfg.chip.cluster_cache.enabled ? cfg.chip.cluster_cache.capacity_bytes : 0;
+    case AddressSpace::Rf: return cfg.core_of(core).register_file.capacity_bytes;
   }
   return 0;
 }
@@ -117,6 +119,9 @@ void check_fits(AddressSpace space, std::uint32_t core, std::uint64_t offset, st
   if (space == AddressSpace::Cluster && !cfg.chip.cluster_cache.enabled)
     place.fail(field, "this chip has no cluster cache; set /chip/cluster_cache/enabled to true in the config "
                       "(as configs/smp-2x2-cache.json does) or use dram");
+  if (space == AddressSpace::Rf && cfg.core_of(core).register_file.capacity_bytes == 0)
+    place.fail(field, fmt::format("core {} has no register file; give its kind /register_file/capacity_bytes "
+                                  "(as configs/gpu-shader.json does)", core));
   std::uint64_t capacity = space_capacity(space, core, cfg);
   std::uint64_t end = 0;
   bool overflow = __builtin_add_overflow(offset, bytes, &end);

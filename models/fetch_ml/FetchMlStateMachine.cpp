@@ -1,0 +1,255 @@
+#include "models/fetch_ml/FetchMlStateMachine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "models/engine/EngineRegistry.h"
+#include "models/fetch_ml/FetchMlOps.h"
+#include "models/interconnect/Interconnect.h"
+#include "models/kernel/SimTime.h"
+#include "models/kernel/TlmTransfer.h"
+#include "models/scratchpad/Scratchpad.h"
+#include "sim/common/InputError.h"
+#include "sim/trace/OpChecks.h"
+
+namespace npusim {
+
+namespace {
+[[noreturn]] void bad_instruction(const Instruction& inst, const std::string& reason) {
+  throw InputError("", fmt::format("line {} ({} instruction {})", inst.line, inst.op, inst.id), reason);
+}
+
+std::string region_text(std::uint64_t offset, const Shape& shape) {
+  return fmt::format("offset {} shape {}", offset, shape_text(shape));
+}
+}  // namespace
+
+const char* state_name(FetchMlStateMachine::State s) {
+  switch (s) {
+    case FetchMlStateMachine::State::Idle: return "idle";
+    case FetchMlStateMachine::State::Initialized: return "initialized";
+    case FetchMlStateMachine::State::Fetching: return "fetching";
+    case FetchMlStateMachine::State::Streaming: return "streaming";
+    case FetchMlStateMachine::State::Done: return "done";
+  }
+  return "?";
+}
+
+FetchMlStateMachine::FetchMlStateMachine(sc_core::sc_module_name name, EngineSetup setup, const FetchMlConfig& cfg)
+    : Engine(name, std::move(setup), cfg.queue_depth),
+      dram_port("dram_port"),
+      cluster_port("cluster_port"),
+      register_file_port("register_file_port"),
+      cfg_(cfg),
+      address_generator_("address_generator") {
+  StatGroup& g = stat_group();
+  counters_.register_writes = &g.counter("register_writes", "count", "ml_set control-register writes");
+  counters_.fetches = &g.counter("fetches", "count", "fetch_ml instructions executed");
+  counters_.ifm_bytes = &g.counter("ifm_bytes", "bytes", "image bytes fetched from memory");
+  counters_.weight_bytes = &g.counter("weight_bytes", "bytes", "filter bytes fetched from memory");
+  counters_.naive_im2col_bytes =
+      &g.counter("naive_im2col_bytes", "bytes", "bytes a host-side im2col matrix of the same tiles would hold");
+  counters_.rf_write_bytes = &g.counter("rf_write_bytes", "bytes", "bytes written into the register file");
+  counters_.return_bytes = &g.counter("return_bytes", "bytes", "result bytes returned to memory");
+  counters_.requests = &g.counter("requests", "count", "memory requests issued by the address generator");
+}
+
+void FetchMlStateMachine::connect(CoreWiring& wiring) {
+  wiring.interconnect.connect(dram_port, wiring.cluster);
+  if (wiring.cluster_cache) cluster_port.bind(wiring.cluster_cache->socket);
+  register_file_ = wiring.register_file;
+  register_file_port.bind(register_file_->socket);
+}
+
+Cycles FetchMlStateMachine::register_file_transfer(tlm::tlm_command cmd, std::uint64_t offset, std::uint64_t bytes,
+                                                   std::uint8_t* data, Cycles earliest) {
+  return tlm_transfer(*register_file_port.operator->(), cmd, offset, bytes, data, earliest, name());
+}
+
+const FetchedTile* FetchMlStateMachine::fetched_at(std::uint64_t offset) const {
+  auto it = fetched_.find(offset);
+  return it == fetched_.end() ? nullptr : &it->second;
+}
+
+tlm::tlm_fw_transport_if<>& FetchMlStateMachine::port_for(AddressSpace space) {
+  if (space == AddressSpace::Cluster) return *cluster_port.operator->();
+  return *dram_port.operator->();
+}
+
+Engine::Work FetchMlStateMachine::execute(const Instruction& inst) {
+  if (inst.op == "ml_set") return set_register(inst);
+  if (inst.op == "fetch_ml") return fetch(inst);
+  return return_results(inst);
+}
+
+// Initialization phase: registers only, no memory request (seed003 ¶[0046]).
+Engine::Work FetchMlStateMachine::set_register(const Instruction& inst) {
+  const auto r = control_register_named(inst.params.at("register").get<std::string>());
+  registers_.set(*r, inst.params.at("value").get<std::uint64_t>());
+  ++*counters_.register_writes;
+  returned_since_init_ = 0;
+  enter(registers_.complete() ? State::Initialized : State::Idle);
+  wait_until(now_cycles() + cfg_.set_cycles);
+  return {};
+}
+
+ConvShape FetchMlStateMachine::initialized_layer(const Instruction& inst) const {
+  if (!registers_.complete())
+    bad_instruction(inst, fmt::format("{} before the state machine is initialized: set {} first (ml_set)", inst.op,
+                                      fmt::join(registers_.missing(), ", ")));
+  ConvShape g = registers_.conv_shape();
+  if (!g.kernel_fits())
+    bad_instruction(inst, fmt::format("the control registers describe a {}x{} filter that does not fit the padded "
+                                      "{}x{} image",
+                                      g.kh, g.kw, g.padded_hi(), g.padded_wi()));
+  return g;
+}
+
+Cycles FetchMlStateMachine::read_memory(const TensorOperand& src, std::uint8_t* into, Cycles start) {
+  Cycles done = start, issue = start;
+  const std::uint64_t total = src.bytes();
+  for (std::uint64_t at = 0; at < total; at += cfg_.request_bytes) {
+    const std::uint64_t n = std::min(cfg_.request_bytes, total - at);
+    done = std::max(done, tlm_transfer(port_for(src.space), tlm::TLM_READ_COMMAND, src.offset + at, n,
+                                       into ? into + at : nullptr, issue, name()));
+    issue += Cycles(std::ceil(double(n) / cfg_.bytes_per_cycle));
+    ++*counters_.requests;
+    address_generator_.count_fetch(1);
+  }
+  return done;
+}
+
+// One request per contiguous run, cut to request_bytes: a filter block narrower
+// than the output's channels lands as one run per position.
+Cycles FetchMlStateMachine::write_memory(const TensorOperand& dst, std::uint8_t* from, Cycles start) {
+  Cycles done = start, issue = start;
+  const std::uint64_t total = dst.bytes(), run = dst.dense() ? total : dst.row_bytes();
+  for (std::uint64_t first = 0; first < total; first += run)
+    for (std::uint64_t at = first; at < first + run; at += cfg_.request_bytes) {
+      const std::uint64_t n = std::min(cfg_.request_bytes, first + run - at);
+      done = std::max(done, tlm_transfer(port_for(dst.space), tlm::TLM_WRITE_COMMAND, dst.address_of(at), n,
+                                         from ? from + at : nullptr, issue, name()));
+      issue += Cycles(std::ceil(double(n) / cfg_.bytes_per_cycle));
+      ++*counters_.requests;
+      address_generator_.count_return(1);
+    }
+  return done;
+}
+
+// Fetch and streaming phases: the address generator checks that the trace reads
+// what the registers say, fetches it, and fills the register file.
+Engine::Work FetchMlStateMachine::fetch(const Instruction& inst) {
+  const ConvShape g = initialized_layer(inst);
+  MlTile tile;
+  read_ml_tile(inst.params, tile);
+  const TensorOperand& src = inst.inputs.at(0);
+  const TensorOperand& dst = inst.outputs.at(0);
+  const std::uint32_t eb = registers_.element_bytes();
+  if (dtype_size(src.dtype) != eb)
+    bad_instruction(inst, fmt::format("inputs[0] is {} but ifm_depth_bits is {}", dtype_name(src.dtype), eb * 8));
+  const std::uint64_t K = std::uint64_t(g.kh) * g.kw * g.ci;
+  const bool ifm = inst.params.at("data") == "ifm";
+  FetchedTile fetched;
+  fetched.layer = g;
+  std::uint64_t expected = 0;
+  Shape expected_shape;
+  if (ifm) {
+    const PositionRange& p = tile.positions;
+    const std::uint64_t positions = std::uint64_t(g.ho()) * g.wo();
+    if (p.image >= g.n || p.first + p.count > positions)
+      bad_instruction(inst, fmt::format("positions [{}, {}) of image {} are past the end of the {}x{} output of "
+                                        "{} image(s) the registers describe",
+                                        p.first, p.first + p.count, p.image, g.ho(), g.wo(), g.n));
+    fetched.rows = AddressGenerator::input_rows(g, p);
+    fetched.compact = dst.shape.size() == 3;
+    expected = registers_.get(ControlRegister::IfmBase) +
+               (std::uint64_t(p.image) * g.hi + fetched.rows.first) * g.wi * g.ci * eb;
+    expected_shape = {fetched.rows.count, g.wi, g.ci};
+    if (!fetched.compact && dst.shape != Shape{p.count, K})
+      bad_instruction(inst, fmt::format("an unrolled tile of {} positions is [{}, {}], got outputs[0] shape {}",
+                                        p.count, p.count, K, shape_text(dst.shape)));
+  } else {
+    if (tile.first_filter + tile.filters > g.co)
+      bad_instruction(inst, fmt::format("filters [{}, {}) are past the {} filters the registers describe",
+                                        tile.first_filter, tile.first_filter + tile.filters, g.co));
+    expected = registers_.get(ControlRegister::WeightBase) + tile.first_filter * K * eb;
+    expected_shape = {tile.filters, g.kh, g.kw, g.ci};
+  }
+  if (src.offset != expected || src.shape != expected_shape)
+    bad_instruction(inst, fmt::format("inputs[0] is {} but the address generator walks {} for this tile",
+                                      region_text(src.offset, src.shape), region_text(expected, expected_shape)));
+
+  const bool functional = setup().functional;
+  if (functional) staging_.assign(src.bytes(), 0);
+  const Cycles start = now_cycles() + cfg_.setup_cycles;
+  const Cycles arrived = read_memory(src, functional ? staging_.data() : nullptr, start);
+  std::uint8_t* tile_bytes = functional ? staging_.data() : nullptr;
+  if (functional && ifm && !fetched.compact) {  // reading A: the im2col matrix is built on the way into the RF
+    unrolled_.assign(dst.bytes(), 0);
+    for (std::uint64_t j = 0; j < tile.positions.count; ++j)
+      for (std::uint64_t k = 0; k < K; ++k) {
+        const std::int64_t e = AddressGenerator::patch_element(g, fetched.rows, tile.positions.first + j, k);
+        if (e >= 0) std::memcpy(&unrolled_[(j * K + k) * eb], staging_.data() + std::uint64_t(e) * eb, eb);
+      }
+    tile_bytes = unrolled_.data();
+  }
+  const Cycles done = register_file_transfer(tlm::TLM_WRITE_COMMAND, dst.offset, dst.bytes(), tile_bytes, arrived);
+  fetched.bytes = dst.bytes();
+  fetched_[dst.offset] = fetched;
+
+  ++*counters_.fetches;
+  *(ifm ? counters_.ifm_bytes : counters_.weight_bytes) += src.bytes();
+  if (ifm) *counters_.naive_im2col_bytes += tile.positions.count * K * eb;
+  *counters_.rf_write_bytes += dst.bytes();
+  enter(state_ == State::Initialized ? State::Fetching : State::Streaming);
+  wait_until(done);
+  return {src.bytes(), 0};
+}
+
+// The return path: results leave the register file for their NHWC addresses.
+Engine::Work FetchMlStateMachine::return_results(const Instruction& inst) {
+  const ConvShape g = initialized_layer(inst);
+  MlTile tile;
+  read_ml_tile(inst.params, tile);
+  const TensorOperand& src = inst.inputs.at(0);
+  const TensorOperand& dst = inst.outputs.at(0);
+  const PositionRange& p = tile.positions;
+  const std::uint64_t positions = std::uint64_t(g.ho()) * g.wo(), ob = dtype_size(dst.dtype);
+  if (p.image >= g.n || p.first + p.count > positions || tile.first_filter + tile.filters > g.co)
+    bad_instruction(inst, fmt::format("the tile (image {}, positions [{}, {}), filters [{}, {})) is outside the "
+                                      "{}x{}x{} output of {} image(s) the registers describe",
+                                      p.image, p.first, p.first + p.count, tile.first_filter,
+                                      tile.first_filter + tile.filters, g.ho(), g.wo(), g.co, g.n));
+  const std::uint64_t h = p.first / g.wo(), w = p.first % g.wo();
+  const std::uint64_t expected =
+      registers_.get(ControlRegister::OutBase) + AddressGenerator::return_offset(g, p.image, h, w, tile.first_filter) * ob;
+  const std::uint64_t pitch = tile.filters == g.co ? dst.row_bytes() : g.co * ob;
+  if (dst.offset != expected || dst.row_pitch() != pitch)
+    bad_instruction(inst, fmt::format("outputs[0] starts at {} with row pitch {} but the NHWC return addresses of "
+                                      "this tile start at {} with pitch {} (out_base + (n*HWC + h*WC + w*C + c) * {})",
+                                      dst.offset, dst.row_pitch(), expected, pitch, ob));
+  const Cycles start = now_cycles() + cfg_.setup_cycles;
+  const bool functional = setup().functional;
+  if (functional) staging_.assign(src.bytes(), 0);
+  std::uint8_t* results = functional ? staging_.data() : nullptr;
+  const Cycles read = register_file_transfer(tlm::TLM_READ_COMMAND, src.offset, src.bytes(), results, start);
+  const Cycles done = write_memory(dst, results, read);
+  *counters_.return_bytes += dst.bytes();
+  returned_since_init_ += p.count * tile.filters;
+  if (returned_since_init_ >= positions * g.n * g.co) enter(State::Done);
+  wait_until(done);
+  return {dst.bytes(), 0};
+}
+
+namespace {
+EngineKind fetch_ml_kind() {
+  return engine_kind_of<FetchMlStateMachine, FetchMlConfig>("fetch_ml", fetch_ml_config_section(), fetch_ml_ops());
+}
+}  // namespace
+
+}  // namespace npusim
+
+NPUSIM_REGISTER_ENGINE(npusim::fetch_ml_kind())

@@ -87,20 +87,31 @@ void choose_rows(const Workload& w, const Layer& l, LayerTiling& t, const CoreCo
                                t.fixed_bytes + t.slot_bytes, t.fixed_bytes, t.in_bytes, t.acc_bytes, t.out_bytes, nram));
 }
 
-// Weighted layers compute on the matrix unit and requantize on the vector unit;
-// every other layer runs on the vector unit. Data always moves by load and store.
-std::vector<std::string> engines_used(const Layer& l) {
-  if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) return {"load", "store", "matrix", "vector"};
-  return {"load", "store", "vector"};
+// An engine that can compute a layer, and every engine the layer's instructions use there.
+struct EngineChoice {
+  std::string compute;
+  std::vector<std::string> engines;
+};
+
+// The engines that can run a layer, preferred first. Conv and fc compute on the Wfold matrix unit (moved by load and store, requantized
+// by the vector unit) or on a shader core (fetch_ml brings the data; the datapath
+// requantizes); every other layer runs on the vector unit.
+std::vector<EngineChoice> engine_choices(const Layer& l) {
+  const EngineChoice wfold{"matrix", {"load", "store", "matrix", "vector"}};
+  const EngineChoice shader{"shader", {"fetch_ml", "shader"}};
+  if (l.kind != LayerKind::Conv && l.kind != LayerKind::Fc) return {{"vector", {"load", "store", "vector"}}};
+  if (l.engine == "matrix") return {wfold};
+  if (l.engine == "shader") return {shader};
+  return {wfold, shader};
 }
 
 // The core kind that runs a layer: of the kinds with every engine it uses, the
 // most specialised one (fewest other engines), then the one with most cores, then
 // the earlier one. So on a chip of Wfold cores and vector-only cores, convs run on
 // the former and pooling and adds on the latter. One kind per layer keeps one tiling per layer.
-void place_layer(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) {
-  const auto needed = engines_used(l);
-  t.engine = needed[2];
+bool place_on(const EngineChoice& choice, LayerTiling& t, const HardwareConfig& hw) {
+  const std::vector<std::string>& needed = choice.engines;
+  t.engine = choice.compute;
   const auto kinds = hw.kinds();
   auto cores_of = [&](const CoreConfig* kind) {
     std::size_t count = 0;
@@ -116,13 +127,25 @@ void place_layer(const Workload& w, const Layer& l, LayerTiling& t, const Hardwa
         (kinds[k]->engines.size() == kinds[best]->engines.size() && cores_of(kinds[k]) > cores_of(kinds[best])))
       best = k;
   }
-  if (best == kinds.size())
-    throw InputError(w.file, layer_place(l),
-                     fmt::format("needs a core with engines {}, and no core of this chip has them all",
-                                 fmt::join(needed, ", ")));
+  if (best == kinds.size()) return false;
   t.core_kind = std::uint32_t(best);
   for (std::uint32_t i = 0; i < hw.chip.cores(); ++i)
     if (&hw.core_of(i) == kinds[best]) t.cores.push_back(i);
+  return true;
+}
+
+void place_layer(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) {
+  if (l.kind == LayerKind::Depthwise && !l.engine.empty())
+    throw InputError(w.file, layer_place(l) + ", field 'engine'",
+                     "grouped (depthwise) convolutions run on the vector unit; leave out 'engine'");
+  const auto choices = engine_choices(l);
+  for (const auto& choice : choices)
+    if (place_on(choice, t, hw)) return;
+  std::vector<std::string> wanted;
+  for (const auto& choice : choices) wanted.push_back(fmt::format("{}", fmt::join(choice.engines, ", ")));
+  throw InputError(w.file, layer_place(l),
+                   fmt::format("needs a core with engines {}, and no core of this chip has them all",
+                               fmt::join(wanted, " (or) ")));
 }
 
 }  // namespace
@@ -182,6 +205,18 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   t.kernel_w = std::uint32_t(dilated_extent(l.kw, l.dilation));
   place_layer(w, l, t, hw);
   const CoreConfig& core = t.kind(hw);
+  if (t.engine == "shader") {
+    t.on_shader = true;
+    ConvShape shape = band_conv_shape(l, t, t.band(l, 0, l.out.h), l.out.c);
+    shape.n = w.batch;
+    try {
+      t.shader_plan = plan_shader_conv(core.block<ShaderCoreConfig>(ShaderCoreConfig::kSection),
+                                       core.register_file.capacity_bytes, shape, true);
+    } catch (const InputError& e) {
+      throw InputError(w.file, layer_place(l), "the shader core cannot map it: " + e.reason());
+    }
+    return t;
+  }
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
     choose_co_block(l, t, core, w.file);
     t.on_matrix_unit = true;

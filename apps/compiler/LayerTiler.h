@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "models/matrix_unit/WfoldMapping.h"
+#include "models/shader_core/ShaderMapping.h"
 #include "apps/compiler/Workload.h"
 #include "sim/config/HardwareConfig.h"
 
@@ -41,6 +42,10 @@ struct LayerTiling {
   // The Wfold mapping of one full band (weighted layers on the matrix unit).
   bool on_matrix_unit = false;
   WfoldPlan band_plan;
+  // Conv and fc layers on a shader core: the whole layer blocked into register-group
+  // tiles (seed003), fetched straight from DRAM; no NRAM bands.
+  bool on_shader = false;
+  ShaderConvPlan shader_plan;
 
   const CoreConfig& kind(const HardwareConfig& hw) const;
   BandWindow band(const Layer& l, std::uint32_t row0, std::uint32_t rows) const;

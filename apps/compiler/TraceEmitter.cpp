@@ -196,7 +196,8 @@ bool TraceEmitter::next(Instruction& out) {
 // Deals the layer's tiles (image-major bands) to its cores in contiguous runs.
 void TraceEmitter::start_layer() {
   const CompiledLayer& c = layers_[layer_];
-  const std::uint64_t tiles = std::uint64_t(w_.batch) * c.tiling.bands;
+  const std::uint64_t tiles =
+      c.tiling.on_shader ? c.tiling.shader_plan.tiles.size() : std::uint64_t(w_.batch) * c.tiling.bands;
   const auto& cores = c.tiling.cores;
   const std::uint64_t count = cores.size();
   steps_ = 0;
@@ -207,6 +208,10 @@ void TraceEmitter::start_layer() {
     cs.end_tile = tiles * (k + 1) / count;
     cs.emitted = 0;
     cs.loaded_ifmap = false;
+    for (auto& g : cs.groups) {
+      g.fresh = true;
+      g.filter_block = -1;  // another layer's filters
+    }
     steps_ = std::max(steps_, cs.end_tile - cs.first_tile);
   }
   first_ids_.push_back(next_id_);
@@ -223,6 +228,11 @@ void TraceEmitter::emit_step() {
     CoreState& cs = cores_[k];
     const std::uint64_t tile = cs.first_tile + step_;
     if (tile >= cs.end_tile) continue;
+    if (c.tiling.on_shader) {
+      if (step_ == 0) emit_shader_setup(k);
+      emit_shader_tile(k, cs, tile);
+      continue;
+    }
     if (step_ == 0 && (c.tiling.on_matrix_unit || (block_ == 0 && c.layer.kind == LayerKind::Depthwise)))
       emit_weights(k, cs);
     emit_tile(k, cs, tile);
@@ -353,6 +363,95 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   depend(store, std::int64_t(result), DependencyMode::Staged);
   cs.last_store = std::int64_t(push(std::move(store)));
   cs.out_reader[slot] = cs.last_store;
+}
+
+// Initialization phase (seed003 ¶[0046]): one ml_set per control register, no memory traffic.
+void TraceEmitter::emit_shader_setup(std::uint32_t core) {
+  const CompiledLayer& c = layers_[layer_];
+  const ConvShape& g = c.tiling.shader_plan.layer;
+  const std::vector<std::pair<const char*, std::uint64_t>> registers = {
+      {"ifm_x", g.wi}, {"ifm_y", g.hi}, {"ifm_components", g.ci}, {"ifm_stride", g.sw}, {"ifm_stride_y", g.sh},
+      {"ifm_depth_bits", 8 * g.element_bytes}, {"filters", g.co}, {"filter_x", g.kw}, {"filter_y", g.kh},
+      {"out_base", c.output_offset}, {"ifm_base", c.input_offsets[0]}, {"weight_base", c.weights_offset},
+      {"ifm_batch", g.n}, {"pad_top", g.pad_top}, {"pad_bottom", g.pad_bottom}, {"pad_left", g.pad_left},
+      {"pad_right", g.pad_right}};
+  for (const auto& [name, value] : registers) {
+    Instruction set = make("ml_set", "fetch_ml", core);
+    set.params = {{"register", name}, {"value", value}};
+    push(std::move(set));
+  }
+}
+
+// One register-group tile: its filters (when the group holds another block), its
+// image rows, the multiply with requantization, and the return to NHWC addresses.
+void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint64_t index) {
+  const CompiledLayer& c = layers_[layer_];
+  const ShaderConvPlan& plan = c.tiling.shader_plan;
+  const ShaderTile& t = plan.tiles[index];
+  const ConvShape& l = plan.layer;
+  const std::uint32_t gi = std::uint32_t(cs.emitted++ % plan.groups);
+  auto& group = cs.groups[gi];
+  const std::uint64_t base = plan.group_offset(gi);
+  const nlohmann::json positions = {t.positions.first, t.positions.count}, filters = {t.first_filter, t.filters};
+  // Whatever the last layer left in the group must be read before this layer overwrites it.
+  auto wait_for_group = [&](Instruction& fetch) {
+    if (!group.fresh) return;
+    for (std::int64_t id : {group.ifm_reader, group.weight_reader, group.result_reader}) depend(fetch, id);
+  };
+  const TensorOperand weights_rf = tensor(AddressSpace::Rf, base + plan.layout.weights, {t.filters, plan.K}, DType::Int8);
+  if (group.filter_block != std::int64_t(t.first_filter)) {
+    Instruction fetch = make("fetch_ml", "fetch_ml", core);
+    fetch.inputs = {tensor(AddressSpace::Dram, c.weights_offset + t.first_filter * plan.K,
+                           {t.filters, l.kh, l.kw, l.ci}, DType::Int8)};
+    fetch.outputs = {weights_rf};
+    fetch.params = {{"data", "weights"}, {"filters", filters}};
+    depend(fetch, group.weight_reader);
+    wait_for_group(fetch);
+    group.weights = std::int64_t(push(std::move(fetch)));
+    group.filter_block = t.first_filter;
+  }
+
+  Instruction fetch = make("fetch_ml", "fetch_ml", core);
+  const std::uint64_t row_bytes = std::uint64_t(l.wi) * l.ci;
+  fetch.inputs = {tensor(AddressSpace::Dram, c.input_offsets[0] + (std::uint64_t(t.positions.image) * l.hi + t.rows.first) * row_bytes,
+                         {t.rows.count, l.wi, l.ci}, DType::Int8)};
+  const bool compact = plan.site == UnrollSite::RfRead;
+  fetch.outputs = {tensor(AddressSpace::Rf, base + plan.layout.ifm,
+                          compact ? std::vector<std::uint64_t>{t.rows.count, l.wi, l.ci}
+                                  : std::vector<std::uint64_t>{t.positions.count, plan.K},
+                          DType::Int8)};
+  fetch.params = {{"data", "ifm"}, {"image", t.positions.image}, {"positions", positions}};
+  depend(fetch, group.ifm_reader);
+  wait_for_group(fetch);
+  group.fresh = false;
+  if (!cs.loaded_ifmap)
+    for (int p : c.producers)
+      if (p >= 0)
+        for (std::int64_t id : final_stores_[std::size_t(p)]) depend(fetch, id);
+  cs.loaded_ifmap = true;
+  const std::int64_t fetched = std::int64_t(push(std::move(fetch)));
+
+  const TensorOperand results = tensor(AddressSpace::Rf, base + plan.layout.results, {t.positions.count, t.filters}, DType::Int8);
+  Instruction matmul = make("ml_matmul", "shader", core);
+  matmul.inputs = {pending_.back().outputs[0], weights_rf};
+  matmul.outputs = {results};
+  matmul.params = {{"image", t.positions.image}, {"positions", positions}, {"filters", filters},
+                   {"shift", c.layer.shift}, {"relu", c.layer.relu}};
+  depend(matmul, fetched);
+  depend(matmul, group.weights);
+  depend(matmul, group.result_reader);
+  const std::int64_t product = std::int64_t(push(std::move(matmul)));
+  group.ifm_reader = group.weight_reader = product;
+
+  Instruction back = make("ml_return", "fetch_ml", core);
+  const std::uint64_t first = AddressGenerator::return_offset(l, t.positions.image, t.positions.first / l.wo(),
+                                                              t.positions.first % l.wo(), t.first_filter);
+  back.inputs = {results};
+  back.outputs = {tensor(AddressSpace::Dram, c.output_offset + first, {t.positions.count, t.filters}, DType::Int8)};
+  if (t.filters != l.co) back.outputs[0].pitch = l.co;
+  back.params = {{"image", t.positions.image}, {"positions", positions}, {"filters", filters}};
+  depend(back, product);
+  group.result_reader = cs.last_store = std::int64_t(push(std::move(back)));
 }
 
 }  // namespace npusim

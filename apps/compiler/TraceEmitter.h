@@ -55,6 +55,14 @@ class TraceEmitter : public InstructionSource {
     std::uint32_t block_half = 0;                // half holding the current block (2 = all of WRAM)
     std::int64_t weights = kNone;                // current weight load
     std::int64_t last_store = kNone;             // NRAM is free once it has finished
+    // Shader cores: per register group, the last readers of its image, weight and
+    // result regions, the weight fetch it holds and that block's first filter.
+    struct RegisterGroup {
+      std::int64_t ifm_reader = kNone, weight_reader = kNone, result_reader = kNone, weights = kNone;
+      std::int64_t filter_block = -1;
+      bool fresh = true;  // no tile of this layer yet: the layout may differ from the last layer's
+    };
+    std::array<RegisterGroup, 2> groups;
   };
 
   void plan(const HardwareConfig& hw);
@@ -63,6 +71,9 @@ class TraceEmitter : public InstructionSource {
   void emit_step();
   void emit_weights(std::uint32_t core, CoreState& cs);
   void emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
+  // Shader layers (seed003): the control registers, then fetch / multiply / return per tile.
+  void emit_shader_setup(std::uint32_t core);
+  void emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
   std::uint64_t push(Instruction inst);
 
   Workload w_;

@@ -33,6 +33,7 @@ struct Layer {
   std::uint32_t shift = 0;      // requantization shift (conv, depthwise, fc)
   double weight_sparsity = 0;   // recorded and reported; no effect on timing yet
   double activation_sparsity = 0;
+  std::string engine;           // conv/fc: "matrix" or "shader" to force one; empty = the compiler chooses
   std::string weights_file;     // optional .npy, resolved against the workload's directory
   std::uint32_t line = 0;       // CSV line, for messages (0 for JSON)
 

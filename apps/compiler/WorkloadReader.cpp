@@ -193,9 +193,9 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
                                                   "activation_sparsity"};
   static const std::map<std::string, std::vector<std::string>> extra = {
       {"conv", {"hi", "wi", "ci", "co", "k", "kh", "kw", "stride", "sh", "sw", "padding", "dilation", "groups",
-                "weights", "shift"}},
-      {"fc", {"m", "n", "k", "weights", "shift"}},
-      {"gemm", {"m", "n", "k", "weights", "shift"}},
+                "weights", "shift", "engine"}},
+      {"fc", {"m", "n", "k", "weights", "shift", "engine"}},
+      {"gemm", {"m", "n", "k", "weights", "shift", "engine"}},
       {"pool", {"mode", "k", "kh", "kw", "stride", "sh", "sw", "padding", "global"}},
       {"add", {"inputs"}},
       {"relu", {}},
@@ -237,6 +237,10 @@ class JsonReader {
     l.weight_sparsity = fraction(obj, "weight_sparsity", place);
     l.activation_sparsity = fraction(obj, "activation_sparsity", place);
     l.weights_file = text(obj, "weights", place, "");
+    l.engine = text(obj, "engine", place, "");
+    if (!l.engine.empty() && l.engine != "matrix" && l.engine != "shader")
+      place.fail("engine", fmt::format("must be \"matrix\" (the Wfold unit) or \"shader\" (the GPU-style shader "
+                                       "core), got '{}'", l.engine));
     if (type == "conv") {
       read_conv(obj, l, place);
     } else if (type == "fc" || type == "gemm") {

@@ -16,6 +16,7 @@ const std::array<ControlRegisterInfo, kControlRegisters>& control_register_table
       {"ifm_base", "host (P10)", std::nullopt, "DRAM byte address of the image"},
       {"weight_base", "host (P10)", std::nullopt, "DRAM byte address of the filters"},
       {"ifm_batch", "extension", 1, "images in the batch"},
+      {"ifm_stride_y", "extension", 0, "vertical stride when it differs from ifm_stride; 0 = the same"},
       {"pad_top", "extension", 0, "zero rows above the image"},
       {"pad_bottom", "extension", 0, "zero rows below the image"},
       {"pad_left", "extension", 0, "zero columns left of the image"},
@@ -60,7 +61,8 @@ ConvShape ControlRegisters::conv_shape() const {
   s.co = std::uint32_t(get(R::Filters));
   s.kh = std::uint32_t(get(R::FilterY));
   s.kw = std::uint32_t(get(R::FilterX));
-  s.sh = s.sw = std::uint32_t(get(R::IfmStride));
+  s.sw = std::uint32_t(get(R::IfmStride));
+  s.sh = get(R::IfmStrideY) ? std::uint32_t(get(R::IfmStrideY)) : s.sw;
   s.pad_top = std::uint32_t(get(R::PadTop));
   s.pad_bottom = std::uint32_t(get(R::PadBottom));
   s.pad_left = std::uint32_t(get(R::PadLeft));

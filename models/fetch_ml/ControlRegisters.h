@@ -26,6 +26,7 @@ enum class ControlRegister {
   IfmBase,       // P10 host: address of the image
   WeightBase,    // P10 host: address of the filter weights
   IfmBatch,      // extension: images (n)
+  IfmStrideY,    // extension: vertical stride when it differs from P4 (0 = same)
   PadTop,        // extension: zero padding
   PadBottom,
   PadLeft,

@@ -27,7 +27,7 @@ std::optional<OpProblem> register_value(ControlRegister r, const nlohmann::json&
       return OpProblem{"params.value", "an address must be an integer from 0 to 2^48"};
     return std::nullopt;
   }
-  const bool pad = r == R::PadTop || r == R::PadBottom || r == R::PadLeft || r == R::PadRight;
+  const bool pad = r == R::PadTop || r == R::PadBottom || r == R::PadLeft || r == R::PadRight || r == R::IfmStrideY;
   if (!json_integer(v, pad ? 0 : 1, kMaxWindowParam))
     return OpProblem{"params.value", fmt::format("{} must be an integer from {} to {}",
                                                  control_register_table()[std::size_t(r)].name, pad ? 0 : 1,

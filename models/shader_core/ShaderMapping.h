@@ -74,6 +74,6 @@ ShaderConvPlan plan_shader_conv(const ShaderCoreConfig& cfg, std::uint64_t regis
                                 const ConvShape& layer, bool requantized);
 
 // Control-register writes a layer needs (ml_set instructions).
-constexpr std::uint64_t kShaderSetInstructions = 16;
+constexpr std::uint64_t kShaderSetInstructions = 17;
 
 }  // namespace npusim

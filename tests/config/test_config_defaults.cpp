@@ -107,7 +107,8 @@ std::vector<json> alternatives(const ConfigKey& key) {
     }
     case ValueType::Integer: {
       auto v = d.get<std::uint64_t>();
-      return {v * 2, v + 1, v / 2, v - 1, 1};
+      // The lower limit too: a key that defaults to "off" (0) has no nearby legal value.
+      return {v * 2, v + 1, v / 2, v - 1, 1, std::uint64_t(key.limits.min)};
     }
     case ValueType::Number: {
       auto v = d.get<double>();

@@ -207,7 +207,8 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   const CoreConfig& core = t.kind(hw);
   if (t.engine == "shader") {
     t.on_shader = true;
-    ConvShape shape = band_conv_shape(l, t, t.band(l, 0, l.out.h), l.out.c);
+    // The whole image: a band would clip rows no window reads, which changes the image pitch.
+    ConvShape shape = band_conv_shape(l, t, {0, l.in.h, l.pad[0], l.pad[1]}, l.out.c);
     shape.n = w.batch;
     try {
       t.shader_plan = plan_shader_conv(core.block<ShaderCoreConfig>(ShaderCoreConfig::kSection),

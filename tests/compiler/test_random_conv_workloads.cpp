@@ -19,10 +19,10 @@ std::vector<std::int8_t> int8s(const std::string& path) {
   return std::vector<std::int8_t>(a.data.begin(), a.data.end());
 }
 
-}  // namespace
-
-TEST_CASE("compiler: random conv layers in bands on four cores equal the reference", "[compiler][e2e]") {
-  std::mt19937 rng(20261122);
+// Compiles eight random conv layers for the chip `config` (JSON text, written next to
+// the workload) and checks every layer's int8 output against the reference.
+void check_random_convs(const std::string& name, const std::string& config, std::uint32_t seed) {
+  std::mt19937 rng(seed);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const int hi = pick(9, 17), wi = pick(9, 17), ci = 2 * pick(1, 6) + 1;
   std::vector<npusim::ConvShape> shapes;
@@ -39,11 +39,10 @@ TEST_CASE("compiler: random conv layers in bands on four cores equal the referen
                           i ? "," : "", i, s.co, s.kh, s.kw, s.sh, s.sw, s.pad_top, s.pad_bottom, s.pad_left,
                           s.pad_right, i % 3 == 0 ? "true" : "false");
   }
-  const std::string dir = scratch_dir("random-conv");
+  const std::string dir = scratch_dir(name);
   write_text(dir + "/w.json", fmt::format(R"({{"batch":2,"input":{{"h":{},"w":{},"c":{}}},"layers":[{}]}})", hi, wi,
                                           ci, layers));
-  write_text(dir + "/small.json", "{\"extends\": \"" + source_path("configs/smp-2x2.json") +
-                                      "\", \"core\": {\"nram\": {\"capacity_bytes\": 8192}}}");
+  write_text(dir + "/small.json", config);
   auto r = run_npusim({"run", "--quiet", "--functional", "--workload", dir + "/w.json", "--config",
                        dir + "/small.json", "--out", dir + "/run"});
   INFO(r.output);
@@ -63,4 +62,35 @@ TEST_CASE("compiler: random conv layers in bands on four cores equal the referen
     }
     CHECK(int8s(dir + fmt::format("/run/tensors/c{}.npy", i)) == want);
   }
+}
+
+}  // namespace
+
+TEST_CASE("compiler: random conv layers in bands on four cores equal the reference", "[compiler][e2e]") {
+  check_random_convs("random-conv", "{\"extends\": \"" + source_path("configs/smp-2x2.json") +
+                                        "\", \"core\": {\"nram\": {\"capacity_bytes\": 8192}}}",
+                     20261122);
+}
+
+// The same layers on four shader cores (seed003) with a register file small enough
+// that layers split into many register-group tiles, for both readings of §2.6.
+// The results come from the register-file tiles fetch_ml filled, through the datapath.
+TEST_CASE("shader core: random conv layers equal the reference, unrolled into the register file",
+          "[shader][compiler][e2e]") {
+  check_random_convs("random-conv-fetch-to-rf",
+                     "{\"extends\": \"" + source_path("configs/gpu-shader.json") +
+                         "\", \"chip\": {\"clusters\": 2, \"cores_per_cluster\": 2}, \"core\": "
+                         "{\"register_file\": {\"capacity_bytes\": 16384}, \"shader\": {\"lanes\": 8, "
+                         "\"unroll_site\": \"fetch_to_rf\"}}}",
+                     20261123);
+}
+
+TEST_CASE("shader core: random conv layers equal the reference, unrolled on the register-file read path",
+          "[shader][compiler][e2e]") {
+  check_random_convs("random-conv-rf-read",
+                     "{\"extends\": \"" + source_path("configs/gpu-shader.json") +
+                         "\", \"chip\": {\"clusters\": 2, \"cores_per_cluster\": 2}, \"core\": "
+                         "{\"register_file\": {\"capacity_bytes\": 8192}, \"shader\": {\"lanes\": 16, "
+                         "\"register_groups\": 1, \"unroll_site\": \"rf_read\"}}}",
+                     20261124);
 }

@@ -59,6 +59,7 @@ void Engine::serve_queue() {
     record.stall = start - at_head;
     record.bytes = work.bytes;
     record.macs = work.macs;
+    record.state = state_label();
     stats_.instructions += 1;
     stats_.busy += end - start;
     stats_.stall += record.stall;

@@ -73,6 +73,8 @@ class Engine : public sc_core::sc_module {
   // appended under top-level keys of report.json.
   virtual void add_report_sections(nlohmann::json& sections) const {}
   EngineStats stats() const { return stats_; }
+  // The block's state after its last instruction, shown on the timeline; empty when it has none.
+  virtual std::string state_label() const { return {}; }
   const std::string& slot() const { return setup_.kind; }
 
  protected:

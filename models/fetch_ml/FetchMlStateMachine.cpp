@@ -69,6 +69,8 @@ Cycles FetchMlStateMachine::register_file_transfer(tlm::tlm_command cmd, std::ui
   return tlm_transfer(*register_file_port.operator->(), cmd, offset, bytes, data, earliest, name());
 }
 
+std::string FetchMlStateMachine::state_label() const { return state_name(state_); }
+
 const FetchedTile* FetchMlStateMachine::fetched_at(std::uint64_t offset) const {
   auto it = fetched_.find(offset);
   return it == fetched_.end() ? nullptr : &it->second;

@@ -42,6 +42,7 @@ class FetchMlStateMachine : public Engine {
 
   void connect(CoreWiring& wiring) override;
   State state() const { return state_; }
+  std::string state_label() const override;
   const ControlRegisters& registers() const { return registers_; }
   // The tile a fetch_ml left at register-file `offset`, or nullptr.
   const FetchedTile* fetched_at(std::uint64_t offset) const;

@@ -64,8 +64,8 @@ void choose_tile(ShaderConvPlan& plan) {
   if (J == 0)
     throw InputError("config", "/core/register_file/capacity_bytes",
                      fmt::format("a register group of {} bytes is too small for one tile of layer {}: one output of "
-                                 "one filter needs {} bytes (weights {}, image {}, result {}); give the register file "
-                                 "more capacity or use fewer register groups",
+                                 "one filter needs {} bytes (weights {}, image {}, result {}); raise "
+                                 "/core/register_file/capacity_bytes or set /core/shader/register_groups to 1",
                                  plan.group_bytes, plan.layer.to_string(), size.bytes(1, 1), size.weight_bytes(1),
                                  size.ifm_bytes(1), aligned(plan.result_bytes)));
   // Even out the row pieces, so the last tile of a row is not a sliver.

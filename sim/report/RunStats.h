@@ -23,6 +23,7 @@ struct InstructionRecord {
   Cycles stall = 0;     // cycles at the head of the queue waiting on dependencies
   std::uint64_t bytes = 0;  // bytes moved (DMA) or touched (compute)
   std::uint64_t macs = 0;   // multiply-accumulates (compute engines)
+  std::string state;        // the engine's state after it (state machines, e.g. "streaming"); else empty
 };
 
 // Per engine: busy + stall + idle = total cycles of the run.

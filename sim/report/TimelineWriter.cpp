@@ -68,11 +68,12 @@ std::string TimelineWriter::microseconds(Cycles c) const {
 
 void TimelineWriter::add_complete(const InstructionRecord& r) {
   const Cycles duration = r.end >= r.start ? r.end - r.start : 0;
+  const std::string state = r.state.empty() ? "" : ",\"state\":" + names_.json(r.state);
   fmt::format_to(std::ostreambuf_iterator<char>(events_),
                  "{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{},"
-                 "\"args\":{{\"id\":{},\"stall\":{}}}}}\n",
+                 "\"args\":{{\"id\":{},\"stall\":{}{}}}}}\n",
                  seen_index(r.engine), names_.json(r.op), microseconds(r.start),
-                 microseconds(duration), r.id, r.stall);
+                 microseconds(duration), r.id, r.stall, state);
 }
 
 void TimelineWriter::add_instant(const std::string& engine, const std::string& name, Cycles at) {

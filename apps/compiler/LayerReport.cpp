@@ -43,8 +43,37 @@ void LayerReport::record(const InstructionRecord& r) {
   row.first_start = row.instructions ? std::min(row.first_start, r.start) : r.start;
   row.last_end = std::max(row.last_end, r.end);
   ++row.instructions;
-  if (r.op == "load" || r.op == "store") row.dram_bytes += r.bytes;
+  if (r.op == "load" || r.op == "store" || r.op == "fetch_ml" || r.op == "ml_return") row.dram_bytes += r.bytes;
+  if (r.op == "fetch_ml" || r.op == "ml_return") row.fetch_cycles += r.end - r.start;
+  if (r.op == "ml_matmul") row.mac_cycles += r.end - r.start;
 }
+
+namespace {
+// What a shader layer's report row adds (seed003): fetch against compute time, the
+// overlap ping-pong reached, and the data the state machine saved against im2col.
+// overlap = hidden time / the shorter of the two, per core: 1 = fully hidden, 0 = serial.
+nlohmann::json shader_section(const LayerRow& r, const LayerTiling& t) {
+  const ShaderConvPlan& p = t.shader_plan;
+  const double cores = std::max<double>(1, r.cores), fetch = r.fetch_cycles / cores, mac = r.mac_cycles / cores;
+  const double hidden = fetch + mac - double(r.cycles());
+  const double overlap = std::min(fetch, mac) > 0 ? std::clamp(hidden / std::min(fetch, mac), 0.0, 1.0) : 0.0;
+  return {{"unroll_site", json_name(p.site)},
+          {"register_groups", p.groups},
+          {"tiles", p.tiles.size()},
+          {"tile_positions", p.tile_positions},
+          {"tile_filters", p.tile_filters},
+          {"fetch_cycles", r.fetch_cycles},
+          {"mac_cycles", r.mac_cycles},
+          {"overlap", overlap},
+          {"ifm_fetch_bytes", p.ifm_fetch_bytes},
+          {"weight_fetch_bytes", p.weight_fetch_bytes},
+          {"naive_im2col_bytes", p.naive_im2col_bytes},
+          {"fetched_vs_naive", p.naive_im2col_bytes ? double(p.ifm_fetch_bytes) / p.naive_im2col_bytes : 0.0},
+          {"rf_footprint_bytes", p.rf_footprint_bytes},
+          {"rf_read_bytes", p.rf_read_bytes},
+          {"instruction_slots", r.instructions}};
+}
+}  // namespace
 
 nlohmann::json LayerReport::to_json() const {
   nlohmann::json layers = nlohmann::json::array();
@@ -52,7 +81,7 @@ nlohmann::json LayerReport::to_json() const {
     const LayerRow& r = rows_[i];
     const CompiledLayer& c = emitter_.layers()[i];
     const double cycles = double(r.cycles());
-    layers.push_back({{"name", r.name},
+    layers.push_back(nlohmann::json{{"name", r.name},
                       {"kind", r.kind},
                       {"engine", r.engine},
                       {"core_kind", r.core_kind},
@@ -76,6 +105,7 @@ nlohmann::json LayerReport::to_json() const {
                         {"nram_buffers", c.tiling.buffers},
                         {"co_block", c.tiling.co_block},
                         {"co_blocks", c.tiling.co_blocks}}}});
+    if (c.tiling.on_shader) layers.back()["shader"] = shader_section(r, c.tiling);
   }
   return {{"peak_macs_per_cycle", peak_macs_}, {"dram_bytes_per_cycle", dram_bpc_}, {"rows", layers}};
 }

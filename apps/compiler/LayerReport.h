@@ -25,6 +25,9 @@ struct LayerRow {
   std::uint64_t compulsory_bytes = 0; // inputs + weights + output, each crossing DRAM once
   double bound_cycles = 0;            // roofline
   std::string bound;                  // "compute" or "memory"
+  // Shader layers: busy cycles of the fetch_ml state machines (fetches and returns)
+  // and of the shader datapaths, summed over the layer's cores.
+  Cycles fetch_cycles = 0, mac_cycles = 0;
 
   Cycles cycles() const { return instructions ? last_end - first_start : 0; }
 };

@@ -442,6 +442,7 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
   depend(matmul, group.result_reader);
   const std::int64_t product = std::int64_t(push(std::move(matmul)));
   group.ifm_reader = group.weight_reader = product;
+  release_return(cs);  // the previous tile's, now behind this tile's fetch
 
   Instruction back = make("ml_return", "fetch_ml", core);
   const std::uint64_t first = AddressGenerator::return_offset(l, t.positions.image, t.positions.first / l.wo(),
@@ -451,7 +452,15 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
   if (t.filters != l.co) back.outputs[0].pitch = l.co;
   back.params = {{"image", t.positions.image}, {"positions", positions}, {"filters", filters}};
   depend(back, product);
-  group.result_reader = cs.last_store = std::int64_t(push(std::move(back)));
+  cs.held_return = std::move(back);
+  cs.held_group = gi;
+  if (index + 1 == cs.end_tile) release_return(cs);  // the core's last tile of the layer
+}
+
+void TraceEmitter::release_return(CoreState& cs) {
+  if (!cs.held_return) return;
+  cs.groups[cs.held_group].result_reader = cs.last_store = std::int64_t(push(std::move(*cs.held_return)));
+  cs.held_return.reset();
 }
 
 }  // namespace npusim

@@ -2,6 +2,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include "models/controller/InstructionSource.h"
@@ -63,6 +64,10 @@ class TraceEmitter : public InstructionSource {
       bool fresh = true;  // no tile of this layer yet: the layout may differ from the last layer's
     };
     std::array<RegisterGroup, 2> groups;
+    // The return of the last tile, held back until the next tile's fetch is queued:
+    // fetch_ml runs in order, so an earlier return would hold that fetch behind its multiply.
+    std::optional<Instruction> held_return;
+    std::uint32_t held_group = 0;
   };
 
   void plan(const HardwareConfig& hw);
@@ -74,6 +79,7 @@ class TraceEmitter : public InstructionSource {
   // Shader layers (seed003): the control registers, then fetch / multiply / return per tile.
   void emit_shader_setup(std::uint32_t core);
   void emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
+  void release_return(CoreState& cs);
   std::uint64_t push(Instruction inst);
 
   Workload w_;

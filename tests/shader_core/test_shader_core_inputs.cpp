@@ -151,17 +151,23 @@ TEST_CASE("shader core: no multiply starts before the fetch of its tile has fini
   std::ifstream csv(dir + "/run/instructions.csv");
   std::string line;
   std::getline(csv, line);  // id,op,engine,core,dispatch,start,end,...
-  std::map<std::uint32_t, std::uint64_t> last_fetch_end;  // per core: the newest fetch_ml so far
-  std::size_t matmuls = 0;
+  // Rows come in completion order; walk them in program (id) order, where each
+  // ml_matmul directly follows the fetch_ml of its image tile.
+  std::map<std::uint64_t, std::vector<std::string>> by_id;
   while (std::getline(csv, line)) {
     std::stringstream row(line);
     std::vector<std::string> f;
     for (std::string cell; std::getline(row, cell, ',');) f.push_back(cell);
+    by_id[std::stoull(f[0])] = f;
+  }
+  std::map<std::uint32_t, std::uint64_t> last_fetch_end;  // per core: its newest fetch_ml in program order
+  std::size_t matmuls = 0;
+  for (const auto& [id, f] : by_id) {
     const std::uint32_t core = std::uint32_t(std::stoul(f[3]));
     const std::uint64_t start = std::stoull(f[5]), end = std::stoull(f[6]);
     if (f[1] == "fetch_ml") last_fetch_end[core] = end;
     if (f[1] == "ml_matmul") {
-      INFO("ml_matmul " << f[0]);
+      INFO("ml_matmul " << id);
       CHECK(start >= last_fetch_end[core]);
       ++matmuls;
     }

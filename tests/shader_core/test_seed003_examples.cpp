@@ -110,3 +110,16 @@ TEST_CASE("seed003 example trace: the state machine fetches 75 image bytes where
   CHECK(fetch["register_writes"] == 11);
   CHECK(report["stats"]["core0.shader"]["useful_macs"] == 486);
 }
+
+TEST_CASE("seed003 explain: the example layer's tiles and its 75 vs 243 bytes", "[shader][seed003][e2e]") {
+  auto r = run_npusim({"explain", "--config", source_path("configs/gpu-shader.json"), "--layer",
+                       "hi=5,wi=5,ci=3,co=2,k=3"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  using Catch::Matchers::Contains;
+  CHECK_THAT(r.output, Contains("[2 x 27] . [27 x 9]") && Contains("fetched / im2col = 0.309") &&
+                           Contains("MACs 486") && Contains("1 tiles"));
+  auto none = run_npusim({"explain", "--engine", "shader", "--layer", "hi=5,wi=5,ci=3,co=2,k=3"});
+  CHECK(none.status == 2);
+  CHECK_THAT(none.output, Contains("this chip has no shader core"));
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Draws one chart from an `npusim sweep` results.csv.
 
-    scripts/plot_sweep.py results.csv -x AXIS -y METRIC [--hue AXIS] -o chart.png|chart.svg
+    scripts/plot_sweep.py results.csv -x AXIS -y METRIC [--hue AXIS] [--logx] [--logy] -o chart.png|chart.svg
 
 One line per value of the --hue column (or a single line), points sorted by the
 x column; failed rows are left out. The output format follows the file
@@ -51,6 +51,7 @@ def main():
     parser.add_argument("-o", "--output", required=True, help="chart file, .png or .svg")
     parser.add_argument("--title", help="chart title (default: Y vs X)")
     parser.add_argument("--logx", action="store_true", help="logarithmic x axis (base 2)")
+    parser.add_argument("--logy", action="store_true", help="logarithmic y axis (base 10)")
     args = parser.parse_args()
 
     if not args.output.endswith((".png", ".svg")):
@@ -79,6 +80,8 @@ def main():
         ax.set_xticks(sorted({x for points in series.values() for x, _ in points}))
         ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
         ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    if args.logy:
+        ax.set_yscale("log")
     ax.set_xlabel(args.x)
     ax.set_ylabel(args.y)
     ax.set_title(args.title or f"{args.y} vs {args.x}")

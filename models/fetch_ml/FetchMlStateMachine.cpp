@@ -98,6 +98,12 @@ Engine::Work FetchMlStateMachine::set_register(const Instruction& inst) {
   return {};
 }
 
+std::pair<ConvShape, MlTile> FetchMlStateMachine::decode(const Instruction& inst) const {
+  MlTile tile;
+  read_ml_tile(inst.params, tile);  // checked by the op when the trace was read
+  return {initialized_layer(inst), tile};
+}
+
 ConvShape FetchMlStateMachine::initialized_layer(const Instruction& inst) const {
   if (!registers_.complete())
     bad_instruction(inst, fmt::format("{} before the state machine is initialized: set {} first (ml_set)", inst.op,
@@ -144,9 +150,7 @@ Cycles FetchMlStateMachine::write_memory(const TensorOperand& dst, std::uint8_t*
 // Fetch and streaming phases: the address generator checks that the trace reads
 // what the registers say, fetches it, and fills the register file.
 Engine::Work FetchMlStateMachine::fetch(const Instruction& inst) {
-  const ConvShape g = initialized_layer(inst);
-  MlTile tile;
-  read_ml_tile(inst.params, tile);
+  const auto [g, tile] = decode(inst);
   const TensorOperand& src = inst.inputs.at(0);
   const TensorOperand& dst = inst.outputs.at(0);
   const std::uint32_t eb = registers_.element_bytes();
@@ -213,9 +217,7 @@ Engine::Work FetchMlStateMachine::fetch(const Instruction& inst) {
 
 // The return path: results leave the register file for their NHWC addresses.
 Engine::Work FetchMlStateMachine::return_results(const Instruction& inst) {
-  const ConvShape g = initialized_layer(inst);
-  MlTile tile;
-  read_ml_tile(inst.params, tile);
+  const auto [g, tile] = decode(inst);
   const TensorOperand& src = inst.inputs.at(0);
   const TensorOperand& dst = inst.outputs.at(0);
   const PositionRange& p = tile.positions;

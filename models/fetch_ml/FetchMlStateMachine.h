@@ -55,6 +55,8 @@ class FetchMlStateMachine : public Engine {
   Work fetch(const Instruction& inst);
   Work return_results(const Instruction& inst);
   ConvShape initialized_layer(const Instruction& inst) const;
+  // The layer the registers describe (refusing a fetch before they are set) and the instruction's tile.
+  std::pair<ConvShape, MlTile> decode(const Instruction& inst) const;
   // Reads tensor bytes [0, bytes) of `src` in request-sized pieces; returns when the last arrives.
   Cycles read_memory(const TensorOperand& src, std::uint8_t* into, Cycles start);
   Cycles write_memory(const TensorOperand& dst, std::uint8_t* from, Cycles start);

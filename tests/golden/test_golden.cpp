@@ -45,6 +45,10 @@ TEST_CASE("golden cluster: pitched channel blocks handed between cores through t
   check_golden("cluster");
 }
 
+TEST_CASE("golden shader: tiny.json compiled for the GPU-style shader core (seed003)", "[golden]") {
+  check_golden("shader");
+}
+
 TEST_CASE("every golden directory has a test case and expected outputs", "[golden]") {
   std::set<std::string> found;
   for (const auto& entry : fs::directory_iterator(source_path("traces/golden")))

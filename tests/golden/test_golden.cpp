@@ -25,7 +25,7 @@ void check_golden(const std::string& name) {
   CHECK(diff.status == 0);
 }
 
-const std::set<std::string> kGoldens = {"vector", "conv", "multicore", "numa", "cluster"};
+const std::set<std::string> kGoldens = {"vector", "conv", "multicore", "numa", "cluster", "shader"};
 
 }  // namespace
 

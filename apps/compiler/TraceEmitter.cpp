@@ -416,10 +416,11 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
   fetch.inputs = {tensor(AddressSpace::Dram, c.input_offsets[0] + (std::uint64_t(t.positions.image) * l.hi + t.rows.first) * row_bytes,
                          {t.rows.count, l.wi, l.ci}, DType::Int8)};
   const bool compact = plan.site == UnrollSite::RfRead;
-  fetch.outputs = {tensor(AddressSpace::Rf, base + plan.layout.ifm,
-                          compact ? std::vector<std::uint64_t>{t.rows.count, l.wi, l.ci}
-                                  : std::vector<std::uint64_t>{t.positions.count, plan.K},
-                          DType::Int8)};
+  const TensorOperand image_rf = tensor(AddressSpace::Rf, base + plan.layout.ifm,
+                                       compact ? std::vector<std::uint64_t>{t.rows.count, l.wi, l.ci}
+                                               : std::vector<std::uint64_t>{t.positions.count, plan.K},
+                                       DType::Int8);
+  fetch.outputs = {image_rf};
   fetch.params = {{"data", "ifm"}, {"image", t.positions.image}, {"positions", positions}};
   depend(fetch, group.ifm_reader);
   wait_for_group(fetch);
@@ -433,7 +434,7 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
 
   const TensorOperand results = tensor(AddressSpace::Rf, base + plan.layout.results, {t.positions.count, t.filters}, DType::Int8);
   Instruction matmul = make("ml_matmul", "shader", core);
-  matmul.inputs = {pending_.back().outputs[0], weights_rf};
+  matmul.inputs = {image_rf, weights_rf};
   matmul.outputs = {results};
   matmul.params = {{"image", t.positions.image}, {"positions", positions}, {"filters", filters},
                    {"shift", c.layer.shift}, {"relu", c.layer.relu}};

@@ -53,27 +53,6 @@ Cycles DmaEngine::transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cm
                       name());
 }
 
-namespace {
-
-// Calls fn(address, first, count) for each contiguous run of the tensor bytes
-// [begin, end) (element order): one run for a dense tensor, one per innermost
-// row touched for a pitched one.
-template <typename Fn>
-void for_each_run(const TensorOperand& t, std::uint64_t begin, std::uint64_t end, Fn&& fn) {
-  if (t.dense()) {
-    fn(t.offset + begin, begin, end - begin);
-    return;
-  }
-  const std::uint64_t row = t.row_bytes();
-  for (std::uint64_t at = begin; at < end;) {
-    const std::uint64_t count = std::min(end, (at / row + 1) * row) - at;
-    fn(t.address_of(at), at, count);
-    at += count;
-  }
-}
-
-}  // namespace
-
 // One step per segment: the bytes of the source it reads, one range per
 // contiguous run, so a pitched source never claims the gaps between its rows.
 std::vector<ReadStep> DmaEngine::read_steps(const Instruction& inst) {

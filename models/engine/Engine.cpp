@@ -2,11 +2,18 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "models/scoreboard/Scoreboard.h"
 #include "models/kernel/ProcessFailure.h"
 #include "models/kernel/SimTime.h"
+#include "sim/common/InputError.h"
 
 namespace npusim {
+
+void fail_instruction(const Instruction& inst, const std::string& reason) {
+  throw InputError("", fmt::format("line {} ({} instruction {})", inst.line, inst.op, inst.id), reason);
+}
 
 Engine::Engine(sc_core::sc_module_name name, EngineSetup setup, std::uint32_t queue_depth)
     : sc_module(name), setup_(std::move(setup)), queue_depth_(queue_depth) {

@@ -47,6 +47,10 @@ struct EngineSetup {
   std::function<void(const InstructionRecord&)> on_complete;  // may be empty
 };
 
+// Bad input found only while an instruction runs (it disagrees with state set by
+// earlier ones): an InputError naming the trace line, the op and the instruction id.
+[[noreturn]] void fail_instruction(const Instruction& inst, const std::string& reason);
+
 // One engine slot of a core (load DMA, store DMA, vector unit, matrix unit ...).
 // The controller pushes instructions into its bounded queue; one SC_THREAD runs
 // them in order, holding each at the head until its producers release its first

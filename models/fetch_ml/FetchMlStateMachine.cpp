@@ -12,16 +12,11 @@
 #include "models/kernel/SimTime.h"
 #include "models/kernel/TlmTransfer.h"
 #include "models/scratchpad/Scratchpad.h"
-#include "sim/common/InputError.h"
 #include "sim/trace/OpChecks.h"
 
 namespace npusim {
 
 namespace {
-[[noreturn]] void bad_instruction(const Instruction& inst, const std::string& reason) {
-  throw InputError("", fmt::format("line {} ({} instruction {})", inst.line, inst.op, inst.id), reason);
-}
-
 std::string region_text(std::uint64_t offset, const Shape& shape) {
   return fmt::format("offset {} shape {}", offset, shape_text(shape));
 }
@@ -106,44 +101,33 @@ std::pair<ConvShape, MlTile> FetchMlStateMachine::decode(const Instruction& inst
 
 ConvShape FetchMlStateMachine::initialized_layer(const Instruction& inst) const {
   if (!registers_.complete())
-    bad_instruction(inst, fmt::format("{} before the state machine is initialized: set {} first (ml_set)", inst.op,
+    fail_instruction(inst, fmt::format("{} before the state machine is initialized: set {} first (ml_set)", inst.op,
                                       fmt::join(registers_.missing(), ", ")));
   ConvShape g = registers_.conv_shape();
   if (!g.kernel_fits())
-    bad_instruction(inst, fmt::format("the control registers describe a {}x{} filter that does not fit the padded "
+    fail_instruction(inst, fmt::format("the control registers describe a {}x{} filter that does not fit the padded "
                                       "{}x{} image",
                                       g.kh, g.kw, g.padded_hi(), g.padded_wi()));
   return g;
 }
 
-Cycles FetchMlStateMachine::read_memory(const TensorOperand& src, std::uint8_t* into, Cycles start) {
+// One request per contiguous run of the tensor, cut to request_bytes and issued at
+// bytes_per_cycle: a filter block narrower than the output's channels returns as one
+// run per position. Reads are fetches, writes are returns.
+Cycles FetchMlStateMachine::memory_transfer(tlm::tlm_command cmd, const TensorOperand& t, std::uint8_t* data,
+                                            Cycles start) {
   Cycles done = start, issue = start;
-  const std::uint64_t total = src.bytes();
-  for (std::uint64_t at = 0; at < total; at += cfg_.request_bytes) {
-    const std::uint64_t n = std::min(cfg_.request_bytes, total - at);
-    done = std::max(done, tlm_transfer(port_for(src.space), tlm::TLM_READ_COMMAND, src.offset + at, n,
-                                       into ? into + at : nullptr, issue, name()));
-    issue += Cycles(std::ceil(double(n) / cfg_.bytes_per_cycle));
-    ++*counters_.requests;
-    address_generator_.count_fetch(1);
-  }
-  return done;
-}
-
-// One request per contiguous run, cut to request_bytes: a filter block narrower
-// than the output's channels lands as one run per position.
-Cycles FetchMlStateMachine::write_memory(const TensorOperand& dst, std::uint8_t* from, Cycles start) {
-  Cycles done = start, issue = start;
-  const std::uint64_t total = dst.bytes(), run = dst.dense() ? total : dst.row_bytes();
-  for (std::uint64_t first = 0; first < total; first += run)
-    for (std::uint64_t at = first; at < first + run; at += cfg_.request_bytes) {
-      const std::uint64_t n = std::min(cfg_.request_bytes, first + run - at);
-      done = std::max(done, tlm_transfer(port_for(dst.space), tlm::TLM_WRITE_COMMAND, dst.address_of(at), n,
-                                         from ? from + at : nullptr, issue, name()));
+  for_each_run(t, 0, t.bytes(), [&](std::uint64_t address, std::uint64_t first, std::uint64_t count) {
+    for (std::uint64_t at = 0; at < count; at += cfg_.request_bytes) {
+      const std::uint64_t n = std::min(cfg_.request_bytes, count - at);
+      done = std::max(done, tlm_transfer(port_for(t.space), cmd, address + at, n, data ? data + first + at : nullptr,
+                                         issue, name()));
       issue += Cycles(std::ceil(double(n) / cfg_.bytes_per_cycle));
       ++*counters_.requests;
-      address_generator_.count_return(1);
+      if (cmd == tlm::TLM_READ_COMMAND) address_generator_.count_fetch(1);
+      else address_generator_.count_return(1);
     }
+  });
   return done;
 }
 
@@ -155,7 +139,7 @@ Engine::Work FetchMlStateMachine::fetch(const Instruction& inst) {
   const TensorOperand& dst = inst.outputs.at(0);
   const std::uint32_t eb = registers_.element_bytes();
   if (dtype_size(src.dtype) != eb)
-    bad_instruction(inst, fmt::format("inputs[0] is {} but ifm_depth_bits is {}", dtype_name(src.dtype), eb * 8));
+    fail_instruction(inst, fmt::format("inputs[0] is {} but ifm_depth_bits is {}", dtype_name(src.dtype), eb * 8));
   const std::uint64_t K = std::uint64_t(g.kh) * g.kw * g.ci;
   const bool ifm = inst.params.at("data") == "ifm";
   FetchedTile fetched;
@@ -166,7 +150,7 @@ Engine::Work FetchMlStateMachine::fetch(const Instruction& inst) {
     const PositionRange& p = tile.positions;
     const std::uint64_t positions = std::uint64_t(g.ho()) * g.wo();
     if (p.image >= g.n || p.first + p.count > positions)
-      bad_instruction(inst, fmt::format("positions [{}, {}) of image {} are past the end of the {}x{} output of "
+      fail_instruction(inst, fmt::format("positions [{}, {}) of image {} are past the end of the {}x{} output of "
                                         "{} image(s) the registers describe",
                                         p.first, p.first + p.count, p.image, g.ho(), g.wo(), g.n));
     fetched.rows = AddressGenerator::input_rows(g, p);
@@ -175,23 +159,23 @@ Engine::Work FetchMlStateMachine::fetch(const Instruction& inst) {
                (std::uint64_t(p.image) * g.hi + fetched.rows.first) * g.wi * g.ci * eb;
     expected_shape = {fetched.rows.count, g.wi, g.ci};
     if (!fetched.compact && dst.shape != Shape{p.count, K})
-      bad_instruction(inst, fmt::format("an unrolled tile of {} positions is [{}, {}], got outputs[0] shape {}",
+      fail_instruction(inst, fmt::format("an unrolled tile of {} positions is [{}, {}], got outputs[0] shape {}",
                                         p.count, p.count, K, shape_text(dst.shape)));
   } else {
     if (tile.first_filter + tile.filters > g.co)
-      bad_instruction(inst, fmt::format("filters [{}, {}) are past the {} filters the registers describe",
+      fail_instruction(inst, fmt::format("filters [{}, {}) are past the {} filters the registers describe",
                                         tile.first_filter, tile.first_filter + tile.filters, g.co));
     expected = registers_.get(ControlRegister::WeightBase) + tile.first_filter * K * eb;
     expected_shape = {tile.filters, g.kh, g.kw, g.ci};
   }
   if (src.offset != expected || src.shape != expected_shape)
-    bad_instruction(inst, fmt::format("inputs[0] is {} but the address generator walks {} for this tile",
+    fail_instruction(inst, fmt::format("inputs[0] is {} but the address generator walks {} for this tile",
                                       region_text(src.offset, src.shape), region_text(expected, expected_shape)));
 
   const bool functional = setup().functional;
   if (functional) staging_.assign(src.bytes(), 0);
   const Cycles start = now_cycles() + cfg_.setup_cycles;
-  const Cycles arrived = read_memory(src, functional ? staging_.data() : nullptr, start);
+  const Cycles arrived = memory_transfer(tlm::TLM_READ_COMMAND, src, functional ? staging_.data() : nullptr, start);
   std::uint8_t* tile_bytes = functional ? staging_.data() : nullptr;
   if (functional && ifm && !fetched.compact) {  // reading A: the im2col matrix is built on the way into the RF
     unrolled_.assign(dst.bytes(), 0);
@@ -223,7 +207,7 @@ Engine::Work FetchMlStateMachine::return_results(const Instruction& inst) {
   const PositionRange& p = tile.positions;
   const std::uint64_t positions = std::uint64_t(g.ho()) * g.wo(), ob = dtype_size(dst.dtype);
   if (p.image >= g.n || p.first + p.count > positions || tile.first_filter + tile.filters > g.co)
-    bad_instruction(inst, fmt::format("the tile (image {}, positions [{}, {}), filters [{}, {})) is outside the "
+    fail_instruction(inst, fmt::format("the tile (image {}, positions [{}, {}), filters [{}, {})) is outside the "
                                       "{}x{}x{} output of {} image(s) the registers describe",
                                       p.image, p.first, p.first + p.count, tile.first_filter,
                                       tile.first_filter + tile.filters, g.ho(), g.wo(), g.co, g.n));
@@ -232,7 +216,7 @@ Engine::Work FetchMlStateMachine::return_results(const Instruction& inst) {
       registers_.get(ControlRegister::OutBase) + AddressGenerator::return_offset(g, p.image, h, w, tile.first_filter) * ob;
   const std::uint64_t pitch = tile.filters == g.co ? dst.row_bytes() : g.co * ob;
   if (dst.offset != expected || dst.row_pitch() != pitch)
-    bad_instruction(inst, fmt::format("outputs[0] starts at {} with row pitch {} but the NHWC return addresses of "
+    fail_instruction(inst, fmt::format("outputs[0] starts at {} with row pitch {} but the NHWC return addresses of "
                                       "this tile start at {} with pitch {} (out_base + (n*HWC + h*WC + w*C + c) * {})",
                                       dst.offset, dst.row_pitch(), expected, pitch, ob));
   const Cycles start = now_cycles() + cfg_.setup_cycles;
@@ -240,7 +224,7 @@ Engine::Work FetchMlStateMachine::return_results(const Instruction& inst) {
   if (functional) staging_.assign(src.bytes(), 0);
   std::uint8_t* results = functional ? staging_.data() : nullptr;
   const Cycles read = register_file_transfer(tlm::TLM_READ_COMMAND, src.offset, src.bytes(), results, start);
-  const Cycles done = write_memory(dst, results, read);
+  const Cycles done = memory_transfer(tlm::TLM_WRITE_COMMAND, dst, results, read);
   *counters_.return_bytes += dst.bytes();
   returned_since_init_ += p.count * tile.filters;
   if (returned_since_init_ >= positions * g.n * g.co) enter(State::Done);

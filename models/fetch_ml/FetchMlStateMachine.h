@@ -57,9 +57,8 @@ class FetchMlStateMachine : public Engine {
   ConvShape initialized_layer(const Instruction& inst) const;
   // The layer the registers describe (refusing a fetch before they are set) and the instruction's tile.
   std::pair<ConvShape, MlTile> decode(const Instruction& inst) const;
-  // Reads tensor bytes [0, bytes) of `src` in request-sized pieces; returns when the last arrives.
-  Cycles read_memory(const TensorOperand& src, std::uint8_t* into, Cycles start);
-  Cycles write_memory(const TensorOperand& dst, std::uint8_t* from, Cycles start);
+  // Moves the whole tensor between memory and `data` in request-sized pieces; returns when the last is done.
+  Cycles memory_transfer(tlm::tlm_command cmd, const TensorOperand& t, std::uint8_t* data, Cycles start);
   tlm::tlm_fw_transport_if<>& port_for(AddressSpace space);
   // Moves `bytes` between the register file and `data` over the load/return path.
   Cycles register_file_transfer(tlm::tlm_command cmd, std::uint64_t offset, std::uint64_t bytes, std::uint8_t* data,

@@ -10,7 +10,6 @@
 #include "models/scratchpad/Scratchpad.h"
 #include "models/shader_core/ShaderMapping.h"
 #include "models/shader_core/ShaderOps.h"
-#include "sim/common/InputError.h"
 
 namespace npusim {
 
@@ -35,9 +34,8 @@ const FetchedTile& ShaderCore::fetched(const Instruction& inst, std::size_t inpu
   const TensorOperand& t = inst.inputs.at(input);
   const FetchedTile* tile = state_machine_->fetched_at(t.offset);
   if (!tile || tile->bytes != t.bytes())
-    throw InputError("", fmt::format("line {} (ml_matmul instruction {})", inst.line, inst.id),
-                     fmt::format("inputs[{}] reads rf [{}, {}), which no fetch_ml filled with a tile of that size",
-                                 input, t.offset, t.end()));
+    fail_instruction(inst, fmt::format("inputs[{}] reads rf [{}, {}), which no fetch_ml filled with a tile of that size",
+                                       input, t.offset, t.end()));
   return *tile;
 }
 
@@ -51,9 +49,8 @@ Engine::Work ShaderCore::execute(const Instruction& inst) {
   const ConvShape& g = image.layer;
   const std::uint64_t K = std::uint64_t(g.kh) * g.kw * g.ci;
   if (inst.inputs.at(1).shape.at(1) != K)
-    throw InputError("", fmt::format("line {} (ml_matmul instruction {})", inst.line, inst.id),
-                     fmt::format("the weights have K = {} but the image tile was fetched for K = kh*kw*ci = {}",
-                                 inst.inputs.at(1).shape.at(1), K));
+    fail_instruction(inst, fmt::format("the weights have K = {} but the image tile was fetched for K = kh*kw*ci = {}",
+                                       inst.inputs.at(1).shape.at(1), K));
 
   const Cycles start = now_cycles();
   const std::uint64_t cycles = shader_tile_cycles(cfg_, tile.positions.count, tile.filters, K);

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,6 +43,23 @@ struct TensorOperand {
   // Whether some tensor byte lies in [begin, end).
   bool touches(std::uint64_t begin, std::uint64_t end) const { return bytes_before(end) > bytes_before(begin); }
 };
+
+// Calls fn(address, first, count) for each contiguous run of the tensor bytes
+// [begin, end) (element order): one run for a dense tensor, one per innermost
+// row touched for a pitched one.
+template <typename Fn>
+void for_each_run(const TensorOperand& t, std::uint64_t begin, std::uint64_t end, Fn&& fn) {
+  if (t.dense()) {
+    fn(t.offset + begin, begin, end - begin);
+    return;
+  }
+  const std::uint64_t row = t.row_bytes();
+  for (std::uint64_t at = begin; at < end;) {
+    const std::uint64_t count = std::min(end, (at / row + 1) * row) - at;
+    fn(t.address_of(at), at, count);
+    at += count;
+  }
+}
 
 inline std::string dependency_mode_name(DependencyMode m) { return json_name(m); }
 

@@ -6,6 +6,7 @@
 #include "models/chip/Chip.h"
 #include "sim/tensor/Npy.h"
 #include "sim/tensor/RandomTensor.h"
+#include "sim/tensor/SparseMask.h"
 #include "sim/common/Interruption.h"
 
 namespace npusim {
@@ -36,6 +37,7 @@ void preload_inputs(Chip& chip, const TraceHeader& header) {
       std::uint64_t elements = 1;
       for (auto d : input.data_shape) elements *= d;
       data = random_tensor_bytes(r.dtype, elements, *input.random_seed);
+      if (input.zero_fraction) apply_sparse_mask(data, *input.zero_fraction, *input.random_seed);
     } else {
       data = read_npy(input.file_path).data;
     }

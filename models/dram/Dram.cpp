@@ -7,6 +7,7 @@ namespace npusim {
 Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg, bool functional)
     : sc_module(name), socket("socket"), cfg_(cfg), map_(cfg), functional_(functional) {
   socket.register_b_transport(this, &Dram::b_transport);
+  socket.register_transport_dbg(this, &Dram::transport_dbg);
   for (std::uint32_t ch = 0; ch < cfg.channels; ++ch)
     channels_.emplace_back("dram.ch" + std::to_string(ch), "dram_channel", cfg.bytes_per_cycle);
 }
@@ -29,6 +30,19 @@ void Dram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
   }
   delay = cycles_to_time(done + cfg_.latency - now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// Zero-time access for functional reads that a timed transfer has already paid for
+// (e.g. compressed tensors, whose length is only known once their indices are read).
+unsigned int Dram::transport_dbg(tlm::tlm_generic_payload& trans) {
+  const std::uint64_t address = trans.get_address();
+  const std::uint64_t bytes = trans.get_data_length();
+  if (!functional_ || !trans.get_data_ptr() || address + bytes > cfg_.capacity_bytes) return 0;
+  if (trans.is_write())
+    storage_.write(address, trans.get_data_ptr(), bytes);
+  else
+    storage_.read(address, trans.get_data_ptr(), bytes);
+  return unsigned(bytes);
 }
 
 std::vector<PortStats> Dram::channel_stats() const {

@@ -27,6 +27,7 @@ class Dram : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
 
   DramConfig cfg_;
   DramAddressMap map_;

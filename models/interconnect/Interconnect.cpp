@@ -9,6 +9,7 @@ namespace npusim {
 Interconnect::Interconnect(sc_core::sc_module_name name, const ChipConfig& cfg)
     : sc_module(name), from_cores("from_cores"), to_dram("to_dram"), cfg_(cfg), map_(cfg.dram) {
   from_cores.register_b_transport(this, &Interconnect::b_transport);
+  from_cores.register_transport_dbg(this, &Interconnect::transport_dbg);
 }
 
 void Interconnect::connect(tlm::tlm_initiator_socket<>& initiator, std::uint32_t cluster) {
@@ -56,6 +57,10 @@ void Interconnect::b_transport(int port, tlm::tlm_generic_payload& trans, sc_cor
   }
   delay = finished;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int Interconnect::transport_dbg(int, tlm::tlm_generic_payload& trans) {
+  return to_dram->transport_dbg(trans);
 }
 
 }  // namespace npusim

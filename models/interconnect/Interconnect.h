@@ -31,6 +31,7 @@ class Interconnect : public sc_core::sc_module {
 
  private:
   void b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned int transport_dbg(int port, tlm::tlm_generic_payload& trans);
 
   ChipConfig cfg_;
   DramAddressMap map_;

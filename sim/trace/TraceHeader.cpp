@@ -89,7 +89,7 @@ void read_shape_and_dtype(const nlohmann::json& v, DataBinding& b, const TracePl
 
 void read_npy_source(const nlohmann::json& v, DataBinding& b, const TracePlace& place, const std::string& field,
                      const std::string& trace_dir) {
-  for (const char* key : {"shape", "dtype", "random_seed"})
+  for (const char* key : {"shape", "dtype", "random_seed", "zeros"})
     if (v.contains(key))
       place.fail(fmt::format("{}.{}", field, key), "not allowed with 'file': shape and dtype come from the .npy file");
   b.file = read_string(v.at("file"), place, field + ".file");
@@ -109,7 +109,8 @@ void read_npy_source(const nlohmann::json& v, DataBinding& b, const TracePlace& 
 DataBinding read_input(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
                        const std::string& field, const std::string& trace_dir) {
   if (!v.is_object()) place.fail(field, "an input binding must be an object");
-  reject_unknown_keys(v, {"name", "space", "core", "offset", "file", "shape", "dtype", "random_seed", "dilation"},
+  reject_unknown_keys(v, {"name", "space", "core", "offset", "file", "shape", "dtype", "random_seed", "zeros",
+                          "dilation"},
                       place, field);
   DataBinding b = read_location(v, cfg, place, field);
   if (v.contains("file")) {
@@ -117,6 +118,13 @@ DataBinding read_input(const nlohmann::json& v, const HardwareConfig& cfg, const
   } else if (v.contains("random_seed")) {
     read_shape_and_dtype(v, b, place, field);
     b.random_seed = read_uint(v.at("random_seed"), place, field + ".random_seed");
+    if (v.contains("zeros")) {
+      const nlohmann::json& z = v.at("zeros");
+      if (!z.is_number() || z.get<double>() < 0 || z.get<double>() > 1)
+        place.fail(field + ".zeros", "must be a zero fraction from 0 to 1");
+      if (b.region.dtype != DType::Int8) place.fail(field + ".zeros", "sparse random data is int8 only");
+      b.zero_fraction = z.get<double>();
+    }
   } else {
     place.fail(field, "an input needs either 'file' (a .npy) or 'shape', 'dtype' and 'random_seed'");
   }

@@ -22,6 +22,7 @@ struct DataBinding {
   std::string file;                  // inputs only: .npy path as written in the trace
   std::string file_path;             // `file` resolved against the trace's directory
   std::optional<std::uint64_t> random_seed;  // inputs only: generate the data instead
+  std::optional<double> zero_fraction;       // with random_seed: exactly this fraction of zeros (int8)
   // A dilated kernel: the .npy (and generated data) is the dense kernel `data_shape`;
   // memory holds it with zero taps, shape region.shape.
   KernelDilation dilation{1, 1};

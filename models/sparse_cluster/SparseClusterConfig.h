@@ -1,0 +1,53 @@
+#pragma once
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "models/scheduling_engine/SparsityPartition.h"
+#include "models/sparse_compute_unit/SubmapConvolution.h"
+#include "sim/common/Cycles.h"
+#include "sim/config/CoreSections.h"
+
+namespace npusim {
+
+NLOHMANN_JSON_SERIALIZE_ENUM(SparseUnitKind, {{SparseUnitKind::Unit1300, "1300"},
+                                              {SparseUnitKind::Unit1400, "1400"},
+                                              {SparseUnitKind::Unit1500, "1500"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(PartitionPolicy, {{PartitionPolicy::Balanced, "balanced"},
+                                               {PartitionPolicy::Equal, "equal"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(BalanceMetric, {{BalanceMetric::NonzeroCount, "nnz_count"},
+                                             {BalanceMetric::NonzeroPercent, "nnz_percent"}})
+
+// The /core/sparse section: the sparse tensor cluster of seed001 (Figs. 2, 4-9). The
+// seed gives no latency, width or size: every timing key is an assumption
+// (models/sparse_cluster/README.md).
+struct SparseClusterConfig {
+  static constexpr const char* kSection = "sparse";
+  std::uint32_t queue_depth;
+  std::uint32_t units;                 // m compute units = m feature-map memory units
+  SparseUnitKind unit_kind;
+  std::uint32_t multipliers;           // p per unit
+  std::uint32_t max_weights_per_round; // units 1400/1500; 0 = fill every multiplier
+  bool adder_merge;                    // unit 1500: adder block sums colliding neighbours
+  std::uint32_t min_ports;             // Benes ports of each VAR MIN (power of two)
+  Cycles round_cycles;                 // one multiplier round through the MINs into VAR
+  Cycles window_cycles;                // VAR load from and write-back to the accumulator buffer
+  Cycles pipeline_latency;             // multiplier -> VAR -> back end, once per instruction
+  double dma_bytes_per_cycle;          // each FM memory unit's DMA path, and the weight memory's
+  std::uint64_t request_bytes;         // DMA request size
+  std::uint64_t fm_buffer_bytes;       // one buffer set (value + index buffer) of an FM memory unit
+  std::uint64_t weight_buffer_bytes;   // the weight memory's value + index buffers
+  std::uint32_t compress_elements_per_cycle;
+  double sparse_threshold;             // zero fraction from which the compiler calls a layer sparse
+  double balance_threshold;
+  BalanceMetric balance_metric;
+  PartitionPolicy partition;
+
+  ComputeUnitShape unit_shape() const { return {unit_kind, multipliers, max_weights_per_round, min_ports, adder_merge}; }
+  PartitionRequest partition_request() const { return {units, partition, balance_metric, balance_threshold}; }
+};
+
+CoreSection sparse_cluster_config_section();
+double sparse_peak_macs_per_cycle(const SparseClusterConfig& cfg);
+
+}  // namespace npusim

@@ -1,0 +1,107 @@
+#include "models/sparse_cluster/SparseOps.h"
+
+#include <fmt/format.h>
+
+#include "sim/common/JsonInteger.h"
+#include "sim/trace/OpChecks.h"
+
+namespace npusim {
+
+namespace {
+
+constexpr auto kDram = AddressSpace::Dram;
+
+std::optional<OpProblem> needs_param(const nlohmann::json& params, const char* key, const char* form) {
+  if (params.contains(key)) return std::nullopt;
+  return OpProblem{std::string("params.") + key, std::string("is required: ") + form};
+}
+
+std::optional<OpProblem> fraction(const nlohmann::json& v, const std::string& field) {
+  if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1)
+    return OpProblem{field, "must be a zero fraction from 0 to 1"};
+  return std::nullopt;
+}
+
+// A compressed tensor is a values operand and an indices operand of one length.
+std::optional<OpProblem> compressed_pair(const TensorOperand& values, const std::string& vfield,
+                                         const TensorOperand& indices, const std::string& ifield) {
+  if (values.shape.size() != 1) return OpProblem{vfield + ".shape", "compressed values are a list: [capacity]"};
+  if (auto p = needs_dtype(values, vfield, DType::Int8)) return p;
+  if (auto p = needs_dtype(indices, ifield, DType::Int32)) return p;
+  if (indices.shape != values.shape)
+    return OpProblem{ifield + ".shape", fmt::format("{} indices for {} values: a compressed tensor needs one index "
+                                                    "per value", shape_text(indices.shape), shape_text(values.shape))};
+  return std::nullopt;
+}
+
+std::optional<OpProblem> compress(const Instruction& ins) {
+  if (auto p = needs_dtype(ins.inputs[0], "inputs[0]", DType::Int8)) return p;
+  if (auto p = compressed_pair(ins.outputs[0], "outputs[0]", ins.outputs[1], "outputs[1]")) return p;
+  if (ins.params.contains("assumed_zeros"))
+    if (auto p = fraction(ins.params["assumed_zeros"], "params.assumed_zeros")) return p;
+  return std::nullopt;
+}
+
+std::optional<OpProblem> sparse_conv(const Instruction& ins) {
+  if (auto p = compressed_pair(ins.inputs[0], "inputs[0]", ins.inputs[1], "inputs[1]")) return p;
+  if (auto p = compressed_pair(ins.inputs[2], "inputs[2]", ins.inputs[3], "inputs[3]")) return p;
+  std::vector<std::uint64_t> map{0, 0, 0}, kernel{0, 0};
+  if (auto p = needs_param(ins.params, "ifm_shape", "[hi, wi, ci] of the dense input map")) return p;
+  if (auto p = needs_param(ins.params, "kernel", "[kh, kw]")) return p;
+  if (auto p = read_int_list(ins.params, "ifm_shape", 3, 1, map)) return p;
+  if (auto p = read_int_list(ins.params, "kernel", 2, 1, kernel)) return p;
+  WindowParams window;
+  if (auto p = read_window(ins, window)) return p;
+  if (window.pad[0] >= kernel[0] || window.pad[1] >= kernel[0] || window.pad[2] >= kernel[1] ||
+      window.pad[3] >= kernel[1])
+    return OpProblem{"params.padding", "each side's padding must be smaller than the kernel"};
+  const std::uint64_t ho = window.ho(map[0], kernel[0]), wo = window.wo(map[1], kernel[1]);
+  if (ho == 0 || wo == 0) return OpProblem{"params.kernel", "the kernel does not fit the padded map"};
+  if (map[0] > 65535 || map[1] > 65535) return OpProblem{"params.ifm_shape", "rows and columns are at most 65535"};
+  const bool requant = ins.params.contains("shift");
+  if (requant && !json_integer(ins.params["shift"], 0, 31))
+    return OpProblem{"params.shift", "must be an integer from 0 to 31"};
+  if (ins.params.contains("relu") && !ins.params["relu"].is_boolean())
+    return OpProblem{"params.relu", "must be true or false"};
+  const TensorOperand& out = ins.outputs[0];
+  if (auto p = needs_dtype(out, "outputs[0]", requant ? DType::Int8 : DType::Int32)) return p;
+  if (out.shape.size() != 3 || out.shape[0] != ho || out.shape[1] != wo)
+    return OpProblem{"outputs[0].shape", fmt::format("the output is [ho, wo, co] with ho = {}, wo = {}", ho, wo)};
+  AssumedSparsity assumed;
+  return read_assumed_sparsity(ins.params, "assumed_sparsity", assumed);
+}
+
+}  // namespace
+
+std::optional<OpProblem> read_assumed_sparsity(const nlohmann::json& params, const char* key, AssumedSparsity& out) {
+  if (!params.contains(key)) return std::nullopt;
+  const nlohmann::json& a = params[key];
+  const std::string at = std::string("params.") + key;
+  if (!a.is_object()) return OpProblem{at, R"(must be an object such as {"ifm": 0.9, "weights": 0.5, "seed": 7})"};
+  for (const auto& [name, value] : a.items()) {
+    if (name == "seed") {
+      if (!json_integer(value, 0, ~0ull >> 1)) return OpProblem{at + ".seed", "must be a non-negative integer"};
+      out.seed = value.get<std::uint64_t>();
+    } else if (name == "ifm" || name == "weights") {
+      if (auto p = fraction(value, at + "." + name)) return p;
+      (name == "ifm" ? out.ifm : out.weights) = value.get<double>();
+    } else {
+      return OpProblem{at + "." + name, "unknown field: use ifm, weights and seed"};
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<OpSpec> sparse_cluster_ops() {
+  return {
+      {"compress", "sparse", {{"dense", {kDram}}}, {{"values", {kDram}}, {"indices", {kDram}}}, {"assumed_zeros"},
+       compress},
+      {"sparse_conv", "sparse",
+       {{"ifm_values", {kDram}}, {"ifm_indices", {kDram}}, {"weight_values", {kDram}}, {"weight_indices", {kDram}}},
+       {{"ofmap", {kDram}}},
+       {"ifm_shape", "kernel", "stride", "padding", "shift", "relu", "assumed_sparsity"},
+       sparse_conv},
+  };
+}
+
+}  // namespace npusim

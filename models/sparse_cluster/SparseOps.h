@@ -1,0 +1,23 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/trace/OpCatalog.h"
+
+namespace npusim {
+
+// What a timing-only run assumes about data it cannot see (params.assumed_sparsity):
+// zero fractions and the seed of their positions (sim/tensor/SparseMask.h).
+struct AssumedSparsity {
+  double ifm = 0, weights = 0;
+  std::uint64_t seed = 1;
+};
+std::optional<OpProblem> read_assumed_sparsity(const nlohmann::json& params, const char* key, AssumedSparsity& out);
+
+// compress (dense -> values + indices) and sparse_conv, run by the sparse cluster.
+std::vector<OpSpec> sparse_cluster_ops();
+
+}  // namespace npusim

@@ -1,0 +1,282 @@
+#include "models/sparse_cluster/SparseTensorCluster.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "models/engine/EngineRegistry.h"
+#include "models/interconnect/Interconnect.h"
+#include "models/kernel/SimTime.h"
+#include "models/sparse_cluster/SparseOps.h"
+#include "models/sparse_compute_unit/ProductIndex.h"
+#include "models/vector_unit/VectorKernels.h"
+#include "sim/tensor/SparseMask.h"
+
+namespace npusim {
+
+namespace {
+constexpr std::int32_t kEndOfList = -1;  // index after the last non-zero when the list is not full
+}
+
+SparseTensorCluster::SparseTensorCluster(sc_core::sc_module_name name, EngineSetup setup,
+                                         const SparseClusterConfig& cfg)
+    : Engine(name, std::move(setup), cfg.queue_depth), cfg_(cfg) {
+  StatGroup& g = stat_group();
+  c_.dense_macs = &g.counter("dense_macs", "MACs", "multiply-accumulates a dense engine would do for the same layers");
+  c_.products = &g.counter("useful_macs", "MACs", "non-zero x non-zero products the units formed");
+  c_.imbalance_permille =
+      &g.counter("worst_imbalance_permille", "1/1000", "largest partition imbalance of any sparse_conv");
+  c_.partition_moves = &g.counter("partition_moves", "count", "boundary moves the balancing made");
+  c_.compressed_elements = &g.counter("compressed_elements", "count", "dense elements the compress op scanned");
+  c_.compressed_nonzeros = &g.counter("compressed_nonzeros", "count", "non-zeros the compress op wrote");
+  const ComputeUnitTiming timing{cfg.round_cycles, cfg.window_cycles};
+  for (std::uint32_t u = 0; u < cfg.units; ++u) {
+    const std::string n = std::to_string(u);
+    fm_units_.push_back(std::make_unique<FeatureMapMemoryUnit>(("fm_memory" + n).c_str(), cfg.fm_buffer_bytes,
+                                                               cfg.dma_bytes_per_cycle, cfg.request_bytes,
+                                                               group(".fm_memory" + n, "sparse_fm_memory")));
+    units_.push_back(std::make_unique<SparseComputeUnit>(("unit" + n).c_str(), cfg.unit_shape(), timing,
+                                                         group(".unit" + n, "sparse_unit")));
+  }
+  weight_memory_ = std::make_unique<WeightMemory>("weight_memory", cfg.weight_buffer_bytes, cfg.dma_bytes_per_cycle,
+                                                  cfg.request_bytes, group(".weight_memory", "sparse_weight_memory"));
+  compress_path_ = std::make_unique<DmaPath>("compress_port", cfg.dma_bytes_per_cycle, cfg.request_bytes);
+}
+
+StatGroup& SparseTensorCluster::group(const std::string& suffix, const std::string& kind) {
+  const std::string owner = stat_group().owner() + suffix;
+  if (setup().stats) return setup().stats->group(owner, kind);
+  return own_groups_.emplace_back(owner, kind);
+}
+
+void SparseTensorCluster::connect(CoreWiring& wiring) {
+  for (auto& fm : fm_units_) wiring.interconnect.connect(fm->dma.port, wiring.cluster);
+  wiring.interconnect.connect(weight_memory_->dma.port, wiring.cluster);
+  wiring.interconnect.connect(compress_path_->port, wiring.cluster);
+}
+
+Engine::Work SparseTensorCluster::execute(const Instruction& inst) {
+  return inst.op == "compress" ? compress(inst) : sparse_conv(inst);
+}
+
+// Reads a compressed tensor functionally (zero time; the DMA paths pay for the bytes)
+// and checks it: indices strictly increasing, inside the dense tensor, ended by -1 or
+// by the end of the list.
+CompressedMap SparseTensorCluster::read_compressed(const Instruction& inst, std::size_t values,
+                                                   std::uint64_t dense_elements, std::uint32_t h, std::uint32_t w,
+                                                   std::uint32_t c) {
+  const TensorOperand& v = inst.inputs.at(values);
+  const TensorOperand& ix = inst.inputs.at(values + 1);
+  const std::uint64_t capacity = v.shape.at(0);
+  std::vector<std::int8_t> vals(capacity);
+  std::vector<std::int32_t> idx(capacity);
+  compress_path_->peek(v.offset, capacity, reinterpret_cast<std::uint8_t*>(vals.data()));
+  compress_path_->peek(ix.offset, 4 * capacity, reinterpret_cast<std::uint8_t*>(idx.data()));
+  CompressedMap m{h, w, c, {}, {}};
+  for (std::uint64_t i = 0; i < capacity && idx[i] != kEndOfList; ++i) {
+    if (idx[i] < 0 || std::uint64_t(idx[i]) >= dense_elements)
+      fail_instruction(inst, fmt::format("inputs[{}] entry {} is {}, outside the dense tensor of {} elements",
+                                         values + 1, i, idx[i], dense_elements));
+    if (i > 0 && idx[i] <= idx[i - 1])
+      fail_instruction(inst, fmt::format("inputs[{}] entry {} ({}) does not follow entry {} ({}): indices must "
+                                         "increase strictly",
+                                         values + 1, i, idx[i], i - 1, idx[i - 1]));
+    m.values.push_back(vals[i]);
+    m.indices.push_back(std::uint32_t(idx[i]));
+  }
+  return m;
+}
+
+namespace {
+// Timing-only runs: the positions params.assumed_sparsity stands for, values all 1.
+CompressedMap assumed_map(std::uint32_t h, std::uint32_t w, std::uint32_t c, double zeros, std::uint64_t seed) {
+  CompressedMap m{h, w, c, {}, sparse_mask(std::uint64_t(h) * w * c, zeros, seed)};
+  m.values.assign(m.indices.size(), 1);
+  return m;
+}
+}  // namespace
+
+Engine::Work SparseTensorCluster::compress(const Instruction& inst) {
+  const TensorOperand& dense = inst.inputs.at(0);
+  const TensorOperand& values = inst.outputs.at(0);
+  const TensorOperand& indices = inst.outputs.at(1);
+  const std::uint64_t n = dense.elements(), capacity = values.shape.at(0);
+  const Cycles start = now_cycles();
+  std::vector<std::uint8_t> bytes(setup().functional ? n : 0);
+  Cycles done = compress_path_->transfer(false, dense.offset, n, setup().functional ? bytes.data() : nullptr, start);
+  done = std::max(done, start + (n + cfg_.compress_elements_per_cycle - 1) / cfg_.compress_elements_per_cycle);
+  std::vector<std::int8_t> vals;
+  std::vector<std::int32_t> idx;
+  std::uint64_t nonzeros = 0;
+  if (setup().functional) {
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (bytes[i] != 0) {
+        vals.push_back(std::int8_t(bytes[i]));
+        idx.push_back(std::int32_t(i));
+      }
+    nonzeros = vals.size();
+  } else {
+    nonzeros = n - std::min<std::uint64_t>(n, std::llround(inst.params.value("assumed_zeros", 0.0) * double(n)));
+  }
+  if (nonzeros > capacity)
+    fail_instruction(inst, fmt::format("the tensor has {} non-zeros but outputs[0] holds only {}", nonzeros, capacity));
+  if (nonzeros < capacity) {  // the end marker
+    vals.push_back(0);
+    idx.push_back(kEndOfList);
+  }
+  const std::uint64_t written = std::min(capacity, nonzeros + 1);
+  const bool f = setup().functional;
+  const Cycles v = compress_path_->transfer(true, values.offset, written,
+                                            f ? reinterpret_cast<std::uint8_t*>(vals.data()) : nullptr, done);
+  const Cycles i = compress_path_->transfer(true, indices.offset, 4 * written,
+                                            f ? reinterpret_cast<std::uint8_t*>(idx.data()) : nullptr, done);
+  *c_.compressed_elements += n;
+  *c_.compressed_nonzeros += nonzeros;
+  wait_until(std::max(v, i));
+  return {n + 5 * written, 0};
+}
+
+Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
+  ConvShape g;
+  const auto map = inst.params.at("ifm_shape").get<std::vector<std::uint32_t>>();
+  const auto kernel = inst.params.at("kernel").get<std::vector<std::uint32_t>>();
+  g.hi = map[0];
+  g.wi = map[1];
+  g.ci = map[2];
+  g.kh = kernel[0];
+  g.kw = kernel[1];
+  g.read_params(inst.params);
+  const TensorOperand& out = inst.outputs.at(0);
+  g.co = std::uint32_t(out.shape.at(2));
+  if (std::uint64_t(var_side(g.kh)) * var_side(g.kw) > cfg_.min_ports)
+    fail_instruction(inst, fmt::format("a {}x{} kernel needs {} VAR locations but the MINs have {} ports "
+                                       "(/core/sparse/min_ports)",
+                                       g.kh, g.kw, var_side(g.kh) * var_side(g.kw), cfg_.min_ports));
+  const std::uint64_t dense_ifm = std::uint64_t(g.hi) * g.wi * g.ci;
+  const std::uint64_t dense_w = std::uint64_t(g.co) * g.kh * g.kw * g.ci;
+  CompressedMap ifm, wmap;
+  if (setup().functional) {
+    ifm = read_compressed(inst, 0, dense_ifm, g.hi, g.wi, g.ci);
+    wmap = read_compressed(inst, 2, dense_w, g.co, g.kh * g.kw, g.ci);
+  } else {
+    AssumedSparsity a;
+    read_assumed_sparsity(inst.params, "assumed_sparsity", a);
+    if (!inst.params.contains("assumed_sparsity"))
+      fail_instruction(inst, "a timing-only run cannot see the data: give params.assumed_sparsity "
+                             "{\"ifm\": zero fraction, \"weights\": zero fraction, \"seed\": n}, or run --functional");
+    ifm = assumed_map(g.hi, g.wi, g.ci, a.ifm, a.seed);
+    wmap = assumed_map(g.co, g.kh * g.kw, g.ci, a.weights, a.seed + 1);
+  }
+  const KernelNonzeros kernel_nz(g.co, g.kh, g.kw, g.ci, wmap.values, wmap.indices);
+  const SparsityPartition part = partition_by_sparsity(g, ifm, cfg_.partition_request());
+
+  const Cycles start = now_cycles();
+  const Cycles weights_done = weight_memory_->load(inst.inputs[2].offset, inst.inputs[3].offset,
+                                                   wmap.values.size(), start);
+  const bool functional = setup().functional;
+  Cycles done = start;
+  nlohmann::json unit_rows = nlohmann::json::array();
+  std::uint64_t products = 0, out_bytes = 0;
+  const std::uint32_t wo = g.wo();
+  const std::uint64_t elem = dtype_size(out.dtype);
+  const int shift = inst.params.contains("shift") ? inst.params["shift"].get<int>() : -1;
+  for (std::uint32_t u = 0; u < cfg_.units; ++u) {
+    const UnitRegion& r = part.regions[u];
+    if (r.empty()) continue;
+    const CellGrid cells(ifm, r, g.kh, g.kw);
+    std::vector<std::int64_t> sums;
+    if (functional) sums.resize(std::size_t(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * g.co);
+    const SparseComputeUnit::Run run = units_[u]->convolve({&g, r, &cells, &kernel_nz, functional ? &sums : nullptr});
+    // Double buffering: part p+1 loads into the other set while part p computes; part
+    // p+2 waits until part p's set is free.
+    FeatureMapMemoryUnit& fm = *fm_units_[u];
+    const std::uint64_t nnz = cells.nonzeros(), parts = fm.parts(nnz);
+    std::vector<Cycles> compute_end(parts, start);
+    Cycles t = weights_done;
+    for (std::uint64_t p = 0; p < parts; ++p) {
+      const Cycles issue = p < 2 ? start : compute_end[p - 2];
+      const Cycles loaded = fm.load_part(inst.inputs[0].offset, inst.inputs[1].offset, nnz, p, parts, issue);
+      const Cycles share = run.busy * (p + 1) / parts - run.busy * p / parts;
+      t = std::max(t, loaded) + share;
+      compute_end[p] = t;
+    }
+    const Cycles computed = t + cfg_.pipeline_latency;
+    // The output rectangle leaves row by row (NHWC rows of the unit's columns).
+    std::vector<std::uint8_t> bytes;
+    const std::uint64_t row_bytes = std::uint64_t(r.ox1 - r.ox0) * g.co * elem;
+    if (functional) {
+      bytes.resize(row_bytes * (r.oy1 - r.oy0));
+      std::vector<std::int32_t> acc(sums.begin(), sums.end());
+      if (shift >= 0)
+        vector_requant(reinterpret_cast<const std::uint8_t*>(acc.data()), bytes.data(), acc.size(),
+                       std::uint32_t(shift), inst.params.value("relu", false));
+      else
+        std::memcpy(bytes.data(), acc.data(), bytes.size());
+    }
+    Cycles stored = computed;
+    for (std::uint32_t oy = r.oy0; oy < r.oy1; ++oy) {
+      const std::uint64_t address = out.offset + (std::uint64_t(oy) * wo + r.ox0) * g.co * elem;
+      stored = std::max(stored, fm.store(address, row_bytes, functional ? &bytes[(oy - r.oy0) * row_bytes] : nullptr,
+                                         computed));
+    }
+    done = std::max(done, stored);
+    products += run.stats.multipliers.products;
+    out_bytes += row_bytes * (r.oy1 - r.oy0);
+    const double slots = double(run.stats.multiplier_slots(cfg_.multipliers));
+    unit_rows.push_back({{"unit", u},
+                         {"output_rows", {r.oy0, r.oy1}},
+                         {"output_cols", {r.ox0, r.ox1}},
+                         {"input_nonzeros", nnz},
+                         {"rounds", run.stats.multipliers.rounds},
+                         {"products", run.stats.multipliers.products},
+                         {"multiplier_utilization", slots > 0 ? run.stats.multipliers.products / slots : 0.0},
+                         {"collisions", run.stats.arbiter.collisions},
+                         {"fifo_reissues", run.stats.multipliers.reissued},
+                         {"var_windows", run.stats.windows},
+                         {"buffer_parts", parts},
+                         {"busy_cycles", run.busy},
+                         {"done", stored - start}});
+  }
+  const std::uint64_t dense_macs = std::uint64_t(g.ho()) * wo * g.co * g.kh * g.kw * g.ci;
+  *c_.dense_macs += dense_macs;
+  *c_.products += products;
+  *c_.imbalance_permille = std::max<std::uint64_t>(*c_.imbalance_permille, std::llround(part.imbalance * 1000));
+  *c_.partition_moves += part.moves;
+  layers_.push_back({{"id", inst.id},
+                     {"core", setup().core},
+                     {"shape", g.to_string()},
+                     {"ifm_nonzeros", ifm.values.size()},
+                     {"weight_nonzeros", wmap.values.size()},
+                     {"grid", {part.grid_rows, part.grid_cols}},
+                     {"imbalance", part.imbalance},
+                     {"partition_moves", part.moves},
+                     {"dense_macs", dense_macs},
+                     {"useful_macs", products},
+                     {"cycles", done - start},
+                     {"units", std::move(unit_rows)}});
+  wait_until(done);
+  return {ifm.values.size() * 5 + wmap.values.size() * 5 + out_bytes, products};
+}
+
+void SparseTensorCluster::add_report_sections(nlohmann::json& sections) const {
+  nlohmann::json& rows = sections["sparse_layers"];
+  if (rows.is_null()) rows = nlohmann::json::array();
+  for (const auto& row : layers_) rows.push_back(row);
+}
+
+namespace {
+EngineKind sparse_cluster_kind() {
+  EngineKind kind = engine_kind_of<SparseTensorCluster, SparseClusterConfig>(
+      "sparse", sparse_cluster_config_section(), sparse_cluster_ops());
+  kind.peak_macs_per_cycle = [](const CoreConfig& core) {
+    return sparse_peak_macs_per_cycle(core.block<SparseClusterConfig>(SparseClusterConfig::kSection));
+  };
+  return kind;
+}
+}  // namespace
+
+}  // namespace npusim
+
+NPUSIM_REGISTER_ENGINE(npusim::sparse_cluster_kind())

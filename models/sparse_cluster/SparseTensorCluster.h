@@ -1,0 +1,56 @@
+#pragma once
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "models/engine/Engine.h"
+#include "models/scheduling_engine/SparsityPartition.h"
+#include "models/sparse_cluster/SparseClusterConfig.h"
+#include "models/sparse_compute_unit/SparseComputeUnit.h"
+#include "models/sparse_memory/FeatureMapMemoryUnit.h"
+#include "models/sparse_memory/WeightMemory.h"
+
+namespace npusim {
+
+// The sparse tensor compute cluster with its memory cluster (seed001 Figs. 2, 4, 6-8):
+// m compute units, each fed by its own feature-map memory unit (static binding, 400 +
+// 800), and one weight memory broadcasting to all. A sparse_conv runs the scheduling
+// engine's partition, loads each unit's compressed sub-map over its own DMA path (all
+// contend at DRAM), broadcasts the non-zero weights, lets the units work in parallel
+// and stores each unit's output rectangle.
+class SparseTensorCluster : public Engine {
+ public:
+  SparseTensorCluster(sc_core::sc_module_name name, EngineSetup setup, const SparseClusterConfig& cfg);
+
+  void connect(CoreWiring& wiring) override;
+  void add_report_sections(nlohmann::json& sections) const override;
+
+ protected:
+  Work execute(const Instruction& inst) override;
+
+ private:
+  struct Operands;
+  Work compress(const Instruction& inst);
+  Work sparse_conv(const Instruction& inst);
+  CompressedMap read_compressed(const Instruction& inst, std::size_t values, std::uint64_t dense_elements,
+                                std::uint32_t h, std::uint32_t w, std::uint32_t c);
+  StatGroup& group(const std::string& suffix, const std::string& kind);
+
+  SparseClusterConfig cfg_;
+  std::deque<StatGroup> own_groups_;  // when the run has no registry (unit tests)
+  std::vector<std::unique_ptr<FeatureMapMemoryUnit>> fm_units_;
+  std::vector<std::unique_ptr<SparseComputeUnit>> units_;
+  std::unique_ptr<WeightMemory> weight_memory_;
+  std::unique_ptr<DmaPath> compress_path_;  // the compression path's reads and writes
+  nlohmann::json layers_ = nlohmann::json::array();
+  struct Counters {
+    std::uint64_t* dense_macs;
+    std::uint64_t* products;
+    std::uint64_t* imbalance_permille;
+    std::uint64_t* partition_moves;
+    std::uint64_t* compressed_elements;
+    std::uint64_t* compressed_nonzeros;
+  } c_;
+};
+
+}  // namespace npusim

@@ -1,0 +1,33 @@
+#include "models/sparse_memory/DmaPath.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "models/kernel/TlmTransfer.h"
+
+namespace npusim {
+
+Cycles DmaPath::transfer(bool write, std::uint64_t address, std::uint64_t bytes, std::uint8_t* data, Cycles start) {
+  const tlm::tlm_command cmd = write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
+  Cycles done = start, issue = start;
+  for (std::uint64_t at = 0; at < bytes; at += request_bytes_) {
+    const std::uint64_t n = std::min(request_bytes_, bytes - at);
+    done = std::max(done, tlm_transfer(*port.operator->(), cmd, address + at, n, data ? data + at : nullptr, issue,
+                                       port.name()));
+    issue += Cycles(std::ceil(double(n) / bytes_per_cycle_));
+    ++requests_;
+  }
+  return done;
+}
+
+void DmaPath::peek(std::uint64_t address, std::uint64_t bytes, std::uint8_t* data) {
+  tlm::tlm_generic_payload t;
+  t.set_command(tlm::TLM_READ_COMMAND);
+  t.set_address(address);
+  t.set_data_ptr(data);
+  t.set_data_length(unsigned(bytes));
+  if (port->transport_dbg(t) != bytes) throw std::logic_error(std::string(port.name()) + ": debug read failed");
+}
+
+}  // namespace npusim

@@ -1,0 +1,41 @@
+#include "sim/tensor/SparseMask.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace npusim {
+
+namespace {
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+std::vector<std::uint32_t> sparse_mask(std::uint64_t elements, double zero_fraction, std::uint64_t seed) {
+  const auto zeros = std::uint64_t(std::llround(zero_fraction * double(elements)));
+  const std::uint64_t keep = elements - std::min(zeros, elements);
+  std::vector<std::uint32_t> all(elements);
+  std::iota(all.begin(), all.end(), 0u);
+  std::uint64_t state = seed;
+  // Partial Fisher-Yates: the first `keep` slots end up a uniform random subset.
+  for (std::uint64_t i = 0; i < keep; ++i) {
+    const std::uint64_t j = i + splitmix64(state) % (elements - i);
+    std::swap(all[i], all[j]);
+  }
+  all.resize(keep);
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+void apply_sparse_mask(std::vector<std::uint8_t>& int8_bytes, double zero_fraction, std::uint64_t seed) {
+  const std::vector<std::uint32_t> keep = sparse_mask(int8_bytes.size(), zero_fraction, seed);
+  std::vector<std::uint8_t> out(int8_bytes.size(), 0);
+  for (std::uint32_t i : keep) out[i] = int8_bytes[i] != 0 ? int8_bytes[i] : 1;
+  int8_bytes.swap(out);
+}
+
+}  // namespace npusim

@@ -93,7 +93,7 @@ TEST_CASE("config: bad choice lists the choices", "[config]") {
 
   InputError engine = rejection(R"({"core": {"engines": ["load", "vectr"]}})");
   CHECK(engine.location() == "/core/engines/1");
-  CHECK_THAT(engine.reason(), Contains("'fetch_ml', 'load', 'matrix', 'shader', 'store', 'vector'") && Contains("did you mean 'vector'?"));
+  CHECK_THAT(engine.reason(), Contains("'fetch_ml', 'load', 'matrix', 'shader', 'sparse', 'store', 'vector'") && Contains("did you mean 'vector'?"));
 }
 
 TEST_CASE("config: cross-field: Pci candidates fit the row, largest first, non-empty", "[config]") {

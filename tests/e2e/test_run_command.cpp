@@ -117,9 +117,13 @@ TEST_CASE("validate accepts every bundled config and example trace", "[e2e]") {
   for (const auto& entry : fs::directory_iterator(source_path("traces/examples"))) {
     if (entry.path().extension() != ".jsonl") continue;
     INFO(entry.path());
-    // The shader-core examples need a chip with a register file (traces/examples/README.md).
-    const bool shader = entry.path().filename().string().rfind("shader-", 0) == 0;
-    const std::string config = shader ? "configs/gpu-shader.json" : "configs/smp-2x2-cache.json";
+    // The shader-core examples need a chip with a register file, the sparse ones a sparse
+    // cluster (traces/examples/README.md).
+    const std::string file = entry.path().filename().string();
+    const bool shader = file.rfind("shader-", 0) == 0, sparse = file.rfind("sparse-", 0) == 0;
+    const std::string config = shader   ? "configs/gpu-shader.json"
+                               : sparse ? "configs/sparse.json"
+                                        : "configs/smp-2x2-cache.json";
     auto r = run_npusim({"validate", entry.path().string(), "--config", source_path(config)});
     CHECK(r.status == 0);
   }

@@ -22,9 +22,18 @@ struct MultiplierStats {
   std::uint64_t adder_sums = 0;     // 1x1 / fc: products the adder 1360 folded into one sum
 };
 
+// A run of products inside a round.
+struct ProductSpan {
+  const Product* first;
+  const Product* last;
+  const Product* begin() const { return first; }
+  const Product* end() const { return last; }
+  std::size_t size() const { return std::size_t(last - first); }
+};
+
 // What one round did, for the accumulator and for the worked examples' checks.
 struct RoundView {
-  const std::vector<Product>& issued;  // new products, multiplier order
+  ProductSpan issued;                  // new products, multiplier order
   std::size_t reissued;                // FIFO products re-entering this round
   const std::vector<Product>& passed;  // what reaches the accumulator and VAR
 };
@@ -49,25 +58,28 @@ class MultiplierArray {
     std::size_t pos = 0;
     fifo_.clear();
     std::uint32_t last_weight = ~0u;
+    round_.reserve(p_);
     while (pos < pairs.size() || !fifo_.empty()) {
       round_.assign(fifo_.begin(), fifo_.end());
       const std::size_t reissued = fifo_.size();
-      issued_.clear();
-      weights_.clear();
-      while (reissued + issued_.size() < p_ && pos < pairs.size()) {
+      // The stream is weight-major, so a round's unique weights are its weight changes + 1.
+      std::uint32_t weights = 0, round_weight = ~0u;
+      while (round_.size() < p_ && pos < pairs.size()) {
         const OperandPair& op = pairs[pos];
-        if (cap_ != 0 && std::find(weights_.begin(), weights_.end(), op.weight_id) == weights_.end()) {
-          if (weights_.size() == cap_) break;
-          weights_.push_back(op.weight_id);
+        if (op.weight_id != round_weight) {
+          if (cap_ != 0 && weights == cap_) break;
+          ++weights;
+          round_weight = op.weight_id;
         }
         if (op.weight_id != last_weight) ++stats_.iterations;
         last_weight = op.weight_id;
-        issued_.push_back({std::int64_t(op.data) * op.weight, op.data, op.weight, op.var_index, op.weight_id});
-        round_.push_back(issued_.back());
+        round_.push_back({std::int64_t(op.data) * op.weight, op.data, op.weight, op.var_index, op.weight_id});
         ++pos;
       }
+      const std::size_t issued = round_.size() - reissued;
+      issued_.assign(round_.begin() + std::ptrdiff_t(reissued), round_.end());
       ++stats_.rounds;
-      stats_.products += issued_.size();
+      stats_.products += issued;
       stats_.reissued += reissued;
       if (adder_path) {
         sum_round();
@@ -77,7 +89,7 @@ class MultiplierArray {
       } else {
         arbiter_.arbitrate(round_, passed_, fifo_);
       }
-      accumulate(RoundView{issued_, reissued, passed_});
+      accumulate(RoundView{{issued_.data(), issued_.data() + issued}, reissued, passed_});
     }
   }
 
@@ -97,7 +109,6 @@ class MultiplierArray {
   std::uint32_t p_, cap_;
   WriteArbiter arbiter_;
   std::vector<Product> round_, issued_, passed_, fifo_;
-  std::vector<std::uint32_t> weights_;
   MultiplierStats stats_;
 };
 

@@ -47,7 +47,21 @@ struct SubmapStats {
 // dropped by the index computation).
 SubmapStats convolve_submap(const ComputeUnitShape& unit, const SubmapWork& work);
 
-// The pairs of one window, in issue order (exposed for the worked-example tests).
+// For one cell: which data rows and columns, with which kernel row and column, give a
+// product on an output of the unit's rectangle (stride and borders), and the cell's origin.
+struct CellValidity {
+  CellValidity(const SubmapWork& work, std::uint32_t cy, std::uint32_t cx);
+  std::int32_t cell_row = 0, cell_col = 0;
+  std::vector<std::uint8_t> rows, cols;  // [kernel row * kh + data row in cell], likewise columns
+
+ private:
+  static void compute(std::int32_t cell, std::uint32_t k, std::uint32_t pad, std::uint32_t stride, std::uint32_t o0,
+                      std::uint32_t o1, std::vector<std::uint8_t>& ok);
+};
+
+// The pairs of one window, in issue order (the second form is exposed for the worked-example tests).
+void window_pairs(const SubmapWork& work, const CellValidity& cell, std::uint32_t cy, std::uint32_t cx,
+                  std::uint32_t co, std::vector<OperandPair>& pairs);
 void window_pairs(const SubmapWork& work, std::uint32_t cy, std::uint32_t cx, std::uint32_t co,
                   std::vector<OperandPair>& pairs);
 

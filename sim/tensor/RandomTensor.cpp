@@ -6,14 +6,12 @@
 
 namespace npusim {
 
-namespace {
 std::uint64_t splitmix64(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
-}  // namespace
 
 std::vector<std::uint8_t> random_tensor_bytes(DType type, std::uint64_t elements, std::uint64_t seed) {
   const std::size_t size = dtype_size(type);

@@ -4,16 +4,9 @@
 #include <cmath>
 #include <numeric>
 
-namespace npusim {
+#include "sim/tensor/RandomTensor.h"
 
-namespace {
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-}  // namespace
+namespace npusim {
 
 std::vector<std::uint32_t> sparse_mask(std::uint64_t elements, double zero_fraction, std::uint64_t seed) {
   const auto zeros = std::uint64_t(std::llround(zero_fraction * double(elements)));

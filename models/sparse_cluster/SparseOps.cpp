@@ -58,6 +58,15 @@ std::optional<OpProblem> sparse_conv(const Instruction& ins) {
   const std::uint64_t ho = window.ho(map[0], kernel[0]), wo = window.wo(map[1], kernel[1]);
   if (ho == 0 || wo == 0) return OpProblem{"params.kernel", "the kernel does not fit the padded map"};
   if (map[0] > 65535 || map[1] > 65535) return OpProblem{"params.ifm_shape", "rows and columns are at most 65535"};
+  // Indices are int32, and timing runs build a position list of the dense size.
+  constexpr std::uint64_t kMaxDense = 1ull << 28;
+  const std::uint64_t dense_ifm = map[0] * map[1] * map[2];
+  if (dense_ifm > kMaxDense) return OpProblem{"params.ifm_shape", "the dense map may have at most 2^28 elements"};
+  if (ins.outputs[0].shape.size() == 3 &&
+      double(ins.outputs[0].shape[2]) * double(kernel[0]) * double(kernel[1]) * double(map[2]) > double(kMaxDense))
+    return OpProblem{"params.kernel", "the dense kernel [co, kh, kw, ci] may have at most 2^28 elements"};
+  if (ins.inputs[0].shape[0] > dense_ifm)
+    return OpProblem{"inputs[0].shape", fmt::format("a compressed map holds at most its {} dense elements", dense_ifm)};
   const bool requant = ins.params.contains("shift");
   if (requant && !json_integer(ins.params["shift"], 0, 31))
     return OpProblem{"params.shift", "must be an integer from 0 to 31"};

@@ -161,11 +161,11 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
     ifm = read_compressed(inst, 0, dense_ifm, g.hi, g.wi, g.ci);
     wmap = read_compressed(inst, 2, dense_w, g.co, g.kh * g.kw, g.ci);
   } else {
-    AssumedSparsity a;
-    read_assumed_sparsity(inst.params, "assumed_sparsity", a);
     if (!inst.params.contains("assumed_sparsity"))
       fail_instruction(inst, "a timing-only run cannot see the data: give params.assumed_sparsity "
                              "{\"ifm\": zero fraction, \"weights\": zero fraction, \"seed\": n}, or run --functional");
+    AssumedSparsity a;
+    read_assumed_sparsity(inst.params, "assumed_sparsity", a);  // checked when the trace was read
     ifm = assumed_map(g.hi, g.wi, g.ci, a.ifm, a.seed);
     wmap = assumed_map(g.co, g.kh * g.kw, g.ci, a.weights, a.seed + 1);
   }

@@ -29,7 +29,6 @@ class SparseTensorCluster : public Engine {
   Work execute(const Instruction& inst) override;
 
  private:
-  struct Operands;
   Work compress(const Instruction& inst);
   Work sparse_conv(const Instruction& inst);
   CompressedMap read_compressed(const Instruction& inst, std::size_t values, std::uint64_t dense_elements,

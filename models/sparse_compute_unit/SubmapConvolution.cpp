@@ -80,12 +80,10 @@ SubmapStats convolve_submap(const ComputeUnitShape& unit, const SubmapWork& work
   // Accumulator buffer 1350 over the window's full-correlation positions, one output channel.
   const std::uint32_t buf_h = r.rows + g.kh - 1, buf_w = r.cols + g.kw - 1;
   std::vector<std::int64_t> buffer;
-  VariableAccumulator* var = nullptr;
-  std::unique_ptr<VariableAccumulator> var_owner;
+  std::unique_ptr<VariableAccumulator> var;  // functional runs only
   if (functional) {
     buffer.assign(std::size_t(buf_h) * buf_w, 0);
-    var_owner = std::make_unique<VariableAccumulator>(unit.min_ports, var_side(g.kh), var_side(g.kw));
-    var = var_owner.get();
+    var = std::make_unique<VariableAccumulator>(unit.min_ports, var_side(g.kh), var_side(g.kw));
   }
   std::vector<OperandPair> pairs;
   const std::uint32_t out_w = r.ox1 - r.ox0;
@@ -104,7 +102,7 @@ SubmapStats convolve_submap(const ComputeUnitShape& unit, const SubmapWork& work
           continue;
         }
         var->load(buffer, buf_w, buf_h, cy * g.kh, cx * g.kw);
-        multipliers.issue(pairs, adder_path, [var](const RoundView& round) { var->accumulate(round); });
+        multipliers.issue(pairs, adder_path, [&var](const RoundView& round) { var->accumulate(round); });
         var->write_back(buffer, buf_w, buf_h);
       }
     if (!functional) continue;

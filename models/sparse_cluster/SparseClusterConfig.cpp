@@ -53,6 +53,10 @@ std::vector<ConfigKey> sparse_keys() {
                       "elements", what + "dense elements the compress op scans per cycle"));
   k.push_back(number(sp("sparse_threshold", &S::sparse_threshold), 0.8, within(0, 1), "fraction",
                      "zero fraction from which the compiler sends a layer to the sparse cluster (seed001 §2.1: 80 %)"));
+  k.push_back(choice(sp("sparsity_measure", &S::sparsity_measure), "ifm_zeros", {"ifm_zeros", "product_zeros"},
+                     "what sparse_threshold is compared with: the input map's zero fraction (seed001 §2.1), or "
+                     "the fraction of zero products, 1 - (1 - ifm zeros)(1 - weight zeros), which also counts "
+                     "pruned weights (assumption: the units skip both)"));
   k.push_back(number(sp("balance_threshold", &S::balance_threshold), 0.03, within(0, 1), "fraction",
                      "largest difference between neighbouring sub-maps the partition accepts (seed001 §2.2: 3 %)"));
   k.push_back(choice(sp("balance_metric", &S::balance_metric), "nnz_count", {"nnz_count", "nnz_percent"},

@@ -13,6 +13,11 @@ namespace npusim {
 NLOHMANN_JSON_SERIALIZE_ENUM(SparseUnitKind, {{SparseUnitKind::Unit1300, "1300"},
                                               {SparseUnitKind::Unit1400, "1400"},
                                               {SparseUnitKind::Unit1500, "1500"}})
+// What the scheduling engine compares with sparse_threshold: the input map's zero
+// fraction (the seed's rule, §2.1) or the fraction of zero products (either operand zero).
+enum class SparsityMeasure { IfmZeros, ProductZeros };
+NLOHMANN_JSON_SERIALIZE_ENUM(SparsityMeasure, {{SparsityMeasure::IfmZeros, "ifm_zeros"},
+                                               {SparsityMeasure::ProductZeros, "product_zeros"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(PartitionPolicy, {{PartitionPolicy::Balanced, "balanced"},
                                                {PartitionPolicy::Equal, "equal"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(BalanceMetric, {{BalanceMetric::NonzeroCount, "nnz_count"},
@@ -39,6 +44,7 @@ struct SparseClusterConfig {
   std::uint64_t weight_buffer_bytes;   // the weight memory's value + index buffers
   std::uint32_t compress_elements_per_cycle;
   double sparse_threshold;             // zero fraction from which the compiler calls a layer sparse
+  SparsityMeasure sparsity_measure;
   double balance_threshold;
   BalanceMetric balance_metric;
   PartitionPolicy partition;

@@ -10,9 +10,8 @@
 #include "models/interconnect/Interconnect.h"
 #include "models/kernel/SimTime.h"
 #include "models/sparse_cluster/SparseOps.h"
-#include "models/sparse_compute_unit/ProductIndex.h"
+#include "models/sparse_cluster/SparseLayerMapping.h"
 #include "models/vector_unit/VectorKernels.h"
-#include "sim/tensor/SparseMask.h"
 
 namespace npusim {
 
@@ -89,15 +88,6 @@ CompressedMap SparseTensorCluster::read_compressed(const Instruction& inst, std:
   return m;
 }
 
-namespace {
-// Timing-only runs: the positions params.assumed_sparsity stands for, values all 1.
-CompressedMap assumed_map(std::uint32_t h, std::uint32_t w, std::uint32_t c, double zeros, std::uint64_t seed) {
-  CompressedMap m{h, w, c, {}, sparse_mask(std::uint64_t(h) * w * c, zeros, seed)};
-  m.values.assign(m.indices.size(), 1);
-  return m;
-}
-}  // namespace
-
 Engine::Work SparseTensorCluster::compress(const Instruction& inst) {
   const TensorOperand& dense = inst.inputs.at(0);
   const TensorOperand& values = inst.outputs.at(0);
@@ -150,10 +140,7 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
   g.read_params(inst.params);
   const TensorOperand& out = inst.outputs.at(0);
   g.co = std::uint32_t(out.shape.at(2));
-  if (std::uint64_t(var_side(g.kh)) * var_side(g.kw) > cfg_.min_ports)
-    fail_instruction(inst, fmt::format("a {}x{} kernel needs {} VAR locations but the MINs have {} ports "
-                                       "(/core/sparse/min_ports)",
-                                       g.kh, g.kw, var_side(g.kh) * var_side(g.kw), cfg_.min_ports));
+  if (auto misfit = kernel_misfit(cfg_, g.kh, g.kw)) fail_instruction(inst, *misfit);
   const std::uint64_t dense_ifm = std::uint64_t(g.hi) * g.wi * g.ci;
   const std::uint64_t dense_w = std::uint64_t(g.co) * g.kh * g.kw * g.ci;
   CompressedMap ifm, wmap;
@@ -169,8 +156,8 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
     ifm = assumed_map(g.hi, g.wi, g.ci, a.ifm, a.seed);
     wmap = assumed_map(g.co, g.kh * g.kw, g.ci, a.weights, a.seed + 1);
   }
-  const KernelNonzeros kernel_nz(g.co, g.kh, g.kw, g.ci, wmap.values, wmap.indices);
-  const SparsityPartition part = partition_by_sparsity(g, ifm, cfg_.partition_request());
+  const SparseConvPlan plan(cfg_, g, ifm, wmap);
+  const SparsityPartition& part = plan.partition();
 
   const Cycles start = now_cycles();
   const Cycles weights_done = weight_memory_->load(inst.inputs[2].offset, inst.inputs[3].offset,
@@ -185,14 +172,13 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
   for (std::uint32_t u = 0; u < cfg_.units; ++u) {
     const UnitRegion& r = part.regions[u];
     if (r.empty()) continue;
-    const CellGrid cells(ifm, r, g.kh, g.kw);
     std::vector<std::int64_t> sums;
     if (functional) sums.resize(std::size_t(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * g.co);
-    const SparseComputeUnit::Run run = units_[u]->convolve({&g, r, &cells, &kernel_nz, functional ? &sums : nullptr});
+    const SparseComputeUnit::Run run = units_[u]->convolve(plan.work(u, functional ? &sums : nullptr));
     // Double buffering: part p+1 loads into the other set while part p computes; part
     // p+2 waits until part p's set is free.
     FeatureMapMemoryUnit& fm = *fm_units_[u];
-    const std::uint64_t nnz = cells.nonzeros(), parts = fm.parts(nnz);
+    const std::uint64_t nnz = plan.cells(u).nonzeros(), parts = fm.parts(nnz);
     std::vector<Cycles> compute_end(parts, start);
     Cycles t = weights_done;
     for (std::uint64_t p = 0; p < parts; ++p) {

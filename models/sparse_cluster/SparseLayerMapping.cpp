@@ -1,0 +1,60 @@
+#include "models/sparse_cluster/SparseLayerMapping.h"
+
+#include <fmt/format.h>
+
+#include "models/sparse_compute_unit/ProductIndex.h"
+#include "sim/tensor/SparseMask.h"
+
+namespace npusim {
+
+double measured_zeros(SparsityMeasure measure, double ifm_zeros, double weight_zeros) {
+  if (measure == SparsityMeasure::IfmZeros) return ifm_zeros;
+  return 1.0 - (1.0 - ifm_zeros) * (1.0 - weight_zeros);  // a product is zero when either operand is
+}
+
+std::optional<std::string> kernel_misfit(const SparseClusterConfig& cfg, std::uint32_t kh, std::uint32_t kw) {
+  const std::uint64_t locations = std::uint64_t(var_side(kh)) * var_side(kw);
+  if (locations <= cfg.min_ports) return std::nullopt;
+  return fmt::format("a {}x{} kernel needs {} VAR locations but the MINs have {} ports (/core/sparse/min_ports)", kh,
+                     kw, locations, cfg.min_ports);
+}
+
+SparseVerdict classify_layer(const SparseClusterConfig& cfg, std::uint32_t kh, std::uint32_t kw, double ifm_zeros,
+                             double weight_zeros) {
+  SparseVerdict v;
+  v.zeros = measured_zeros(cfg.sparsity_measure, ifm_zeros, weight_zeros);
+  const char* what = cfg.sparsity_measure == SparsityMeasure::IfmZeros ? "input-map zeros" : "zero products";
+  v.sparse = is_sparse(v.zeros, cfg.sparse_threshold);
+  if (!v.sparse) {
+    v.reason = fmt::format("dense: {:.1f} % {} is below sparse_threshold {:.1f} %", 100 * v.zeros, what,
+                           100 * cfg.sparse_threshold);
+  } else if (auto misfit = kernel_misfit(cfg, kh, kw)) {
+    v.sparse = false;
+    v.reason = "dense: " + *misfit;
+  } else {
+    v.reason = fmt::format("sparse: {:.1f} % {} reaches sparse_threshold {:.1f} %", 100 * v.zeros, what,
+                           100 * cfg.sparse_threshold);
+  }
+  return v;
+}
+
+CompressedMap assumed_map(std::uint32_t h, std::uint32_t w, std::uint32_t c, double zeros, std::uint64_t seed) {
+  CompressedMap m{h, w, c, {}, sparse_mask(std::uint64_t(h) * w * c, zeros, seed)};
+  m.values.assign(m.indices.size(), 1);
+  return m;
+}
+
+SparseConvPlan::SparseConvPlan(const SparseClusterConfig& cfg, const ConvShape& g, const CompressedMap& ifm,
+                               const CompressedMap& weights)
+    : shape_(g),
+      kernel_(g.co, g.kh, g.kw, g.ci, weights.values, weights.indices),
+      partition_(partition_by_sparsity(g, ifm, cfg.partition_request())) {
+  cells_.reserve(partition_.regions.size());
+  for (const UnitRegion& r : partition_.regions) cells_.emplace_back(ifm, r, g.kh, g.kw);
+}
+
+SubmapWork SparseConvPlan::work(std::uint32_t unit, std::vector<std::int64_t>* sums) const {
+  return {&shape_, partition_.regions[unit], &cells_[unit], &kernel_, sums};
+}
+
+}  // namespace npusim

@@ -43,7 +43,10 @@ void LayerReport::record(const InstructionRecord& r) {
   row.first_start = row.instructions ? std::min(row.first_start, r.start) : r.start;
   row.last_end = std::max(row.last_end, r.end);
   ++row.instructions;
-  if (r.op == "load" || r.op == "store" || r.op == "fetch_ml" || r.op == "ml_return") row.dram_bytes += r.bytes;
+  if (r.op == "load" || r.op == "store" || r.op == "fetch_ml" || r.op == "ml_return" || r.op == "compress" ||
+      r.op == "sparse_conv")
+    row.dram_bytes += r.bytes;
+  if (r.op == "sparse_conv") row.sparse_products += r.macs;
   if (r.op == "fetch_ml" || r.op == "ml_return") row.fetch_cycles += r.end - r.start;
   if (r.op == "ml_matmul") row.mac_cycles += r.end - r.start;
 }
@@ -72,6 +75,18 @@ nlohmann::json shader_section(const LayerRow& r, const LayerTiling& t) {
           {"rf_footprint_bytes", p.rf_footprint_bytes},
           {"rf_read_bytes", p.rf_read_bytes},
           {"instruction_slots", r.instructions}};
+}
+
+// A conv or fc layer on a chip with a sparse cluster: the scheduling engine's verdict
+// and, when it ran there, the products formed against the dense MACs.
+nlohmann::json sparse_section(const LayerRow& r, const LayerTiling& t) {
+  const SparseVerdict& v = *t.sparse_verdict;
+  nlohmann::json j = {{"verdict", v.sparse ? "sparse" : "dense"}, {"measured_zeros", v.zeros}, {"reason", v.reason}};
+  if (t.on_sparse) {
+    j["useful_macs"] = r.sparse_products;
+    j["useful_fraction"] = r.macs ? double(r.sparse_products) / double(r.macs) : 0.0;
+  }
+  return j;
 }
 }  // namespace
 
@@ -106,6 +121,7 @@ nlohmann::json LayerReport::to_json() const {
                         {"co_block", c.tiling.co_block},
                         {"co_blocks", c.tiling.co_blocks}}}});
     if (c.tiling.on_shader) layers.back()["shader"] = shader_section(r, c.tiling);
+    if (c.tiling.sparse_verdict) layers.back()["sparse"] = sparse_section(r, c.tiling);
   }
   return {{"peak_macs_per_cycle", peak_macs_}, {"dram_bytes_per_cycle", dram_bpc_}, {"rows", layers}};
 }

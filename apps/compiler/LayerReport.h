@@ -28,6 +28,8 @@ struct LayerRow {
   // Shader layers: busy cycles of the fetch_ml state machines (fetches and returns)
   // and of the shader datapaths, summed over the layer's cores.
   Cycles fetch_cycles = 0, mac_cycles = 0;
+  // Sparse layers: the non-zero products the cluster formed (the MACs it really did).
+  std::uint64_t sparse_products = 0;
 
   Cycles cycles() const { return instructions ? last_end - first_start : 0; }
 };

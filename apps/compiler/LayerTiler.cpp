@@ -134,10 +134,37 @@ bool place_on(const EngineChoice& choice, LayerTiling& t, const HardwareConfig& 
   return true;
 }
 
+// Conv and fc layers go to a sparse cluster when the chip has one and its scheduling
+// engine calls them sparse (or the layer asks for it); the verdict is kept either way.
+bool place_sparse(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) {
+  if (l.kind != LayerKind::Conv && l.kind != LayerKind::Fc) return false;
+  if (!l.engine.empty() && l.engine != "sparse") return false;
+  LayerTiling probe = t;
+  if (!place_on({"sparse", {"sparse"}}, probe, hw)) {
+    if (l.engine.empty()) return false;
+    throw InputError(w.file, layer_place(l) + ", field 'engine'", "no core of this chip has a sparse cluster");
+  }
+  const auto& cfg = probe.kind(hw).block<SparseClusterConfig>(SparseClusterConfig::kSection);
+  SparseVerdict v = classify_layer(cfg, t.kernel_h, t.kernel_w, l.activation_sparsity, l.weight_sparsity);
+  if (l.engine == "sparse") {
+    if (auto misfit = kernel_misfit(cfg, t.kernel_h, t.kernel_w))
+      throw InputError(w.file, layer_place(l) + ", field 'engine'", "the sparse cluster cannot run it: " + *misfit);
+    if (!v.sparse) v.reason = "sparse: the layer asks for it (" + v.reason + ")";
+    v.sparse = true;
+  }
+  t.sparse_verdict = v;
+  if (!v.sparse) return false;
+  probe.sparse_verdict = v;
+  probe.on_sparse = true;
+  t = std::move(probe);
+  return true;
+}
+
 void place_layer(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) {
   if (l.kind == LayerKind::Depthwise && !l.engine.empty())
     throw InputError(w.file, layer_place(l) + ", field 'engine'",
                      "grouped (depthwise) convolutions run on the vector unit; leave out 'engine'");
+  if (place_sparse(w, l, t, hw)) return;
   const auto choices = engine_choices(l);
   for (const auto& choice : choices)
     if (place_on(choice, t, hw)) return;
@@ -205,6 +232,17 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   t.kernel_w = std::uint32_t(dilated_extent(l.kw, l.dilation));
   place_layer(w, l, t, hw);
   const CoreConfig& core = t.kind(hw);
+  if (t.on_sparse) {
+    // Enough bands of output rows to give every core work; the cluster's own buffers
+    // take a band in parts, so capacity does not limit the height.
+    const std::uint32_t want = std::min<std::uint32_t>(l.out.h, (std::uint32_t(t.cores.size()) + w.batch - 1) / w.batch);
+    t.rows = (l.out.h + want - 1) / want;
+    t.bands = (l.out.h + t.rows - 1) / t.rows;
+    const std::uint32_t in_rows = std::min(l.in.h, (t.rows - 1) * l.sh + t.kernel_h);
+    t.sparse_band_elements = std::uint64_t(in_rows) * l.in.w * l.in.c;
+    t.co_block = l.out.c;
+    return t;
+  }
   if (t.engine == "shader") {
     t.on_shader = true;
     // The whole image: a band would clip rows no window reads, which changes the image pitch.

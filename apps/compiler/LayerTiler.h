@@ -1,10 +1,12 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/matrix_unit/WfoldMapping.h"
 #include "models/shader_core/ShaderMapping.h"
+#include "models/sparse_cluster/SparseLayerMapping.h"
 #include "apps/compiler/Workload.h"
 #include "sim/config/HardwareConfig.h"
 
@@ -46,6 +48,12 @@ struct LayerTiling {
   // tiles (seed003), fetched straight from DRAM; no NRAM bands.
   bool on_shader = false;
   ShaderConvPlan shader_plan;
+  // Conv and fc layers on a chip with a sparse cluster (seed001): the scheduling
+  // engine's verdict, and whether the layer runs there (bands of output rows, each
+  // compressed into a DRAM slot and convolved by the cluster; no NRAM).
+  bool on_sparse = false;
+  std::optional<SparseVerdict> sparse_verdict;  // set when some core has a sparse cluster
+  std::uint64_t sparse_band_elements = 0;       // dense input elements of a full band
 
   const CoreConfig& kind(const HardwareConfig& hw) const;
   BandWindow band(const Layer& l, std::uint32_t row0, std::uint32_t rows) const;

@@ -56,6 +56,18 @@ std::vector<std::uint64_t> weight_shape(const Layer& l, const LayerTiling& t, st
   return {co, t.kernel_h, t.kernel_w, l.in.c};
 }
 
+// A compressed tensor in DRAM (docs/trace-format.md): `capacity` int8 values, then as
+// many int32 indices.
+struct PackedRegion {
+  std::uint64_t values = 0, indices = 0, capacity = 0;
+  static std::uint64_t bytes(std::uint64_t capacity) { return aligned(capacity) + aligned(4 * capacity); }
+  PackedRegion(std::uint64_t offset, std::uint64_t cap) : values(offset), indices(offset + aligned(cap)), capacity(cap) {}
+  std::vector<TensorOperand> operands() const {
+    return {tensor(AddressSpace::Dram, values, {capacity}, DType::Int8),
+            tensor(AddressSpace::Dram, indices, {capacity}, DType::Int32)};
+  }
+};
+
 // Weights as the workload gives them (.npy): the dense kernel.
 std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
   if (l.kind == LayerKind::Depthwise) return {l.kh, l.kw, l.in.c};
@@ -106,9 +118,16 @@ void TraceEmitter::plan(const HardwareConfig& hw) {
     c.output_offset = cursor;
     c.output_bytes = n * l.out.elements();
     cursor = aligned(cursor + c.output_bytes);
+    if (c.tiling.on_sparse) {
+      c.packed_weights_offset = cursor;
+      cursor += PackedRegion::bytes(c.weight_bytes);
+      packed_slot_bytes_ = std::max(packed_slot_bytes_, PackedRegion::bytes(c.tiling.sparse_band_elements));
+    }
     where[l.name] = {int(i), c.output_offset};
     layers_.push_back(std::move(c));
   }
+  packed_slots_ = cursor;
+  cursor += 2 * std::uint64_t(hw.chip.cores()) * packed_slot_bytes_;
   if (cursor > hw.chip.dram.capacity_bytes)
     throw InputError(w_.file, "",
                      fmt::format("the workload's tensors need {} bytes of DRAM but the chip has {} bytes", cursor,
@@ -122,7 +141,7 @@ void TraceEmitter::add_bindings() {
   // An input binding fed by a .npy file (checked here) or by generated data;
   // `dilation` spreads a kernel's taps in memory (the data stays dense).
   auto bind_input = [&](const std::string& name, std::uint64_t offset, std::vector<std::uint64_t> shape,
-                        const std::string& file, KernelDilation dilation) {
+                        const std::string& file, KernelDilation dilation, double zeros) {
     DataBinding b;
     b.name = name;
     b.region = tensor(AddressSpace::Dram, offset, {}, DType::Int8);
@@ -130,6 +149,7 @@ void TraceEmitter::add_bindings() {
     b.set_shape(shape);
     if (file.empty()) {
       b.random_seed = seed++;
+      if (zeros > 0) b.zero_fraction = zeros;
     } else {
       b.file = file;
       b.file_path = resolve(file);
@@ -141,16 +161,27 @@ void TraceEmitter::add_bindings() {
     header_.outputs.push_back(b);  // dumped too, so results can be checked without npusim
     header_.outputs.back().file.clear();
     header_.outputs.back().random_seed.reset();
+    header_.outputs.back().zero_fraction.reset();
   };
   const std::uint64_t n = w_.batch;
-  if (!w_.independent_layers)
-    bind_input("input", 0, nhwc(n, w_.input.h, w_.input.w, w_.input.c), w_.input_file, {1, 1});
+  if (!w_.independent_layers) {
+    // The network input gets the zero fraction its first reader declares.
+    double zeros = 0;
+    for (const auto& l : w_.layers)
+      if (std::find(l.inputs.begin(), l.inputs.end(), "input") != l.inputs.end()) {
+        zeros = l.activation_sparsity;
+        break;
+      }
+    bind_input("input", 0, nhwc(n, w_.input.h, w_.input.w, w_.input.c), w_.input_file, {1, 1}, zeros);
+  }
   for (const auto& c : layers_) {
     const Layer& l = c.layer;
     if (w_.independent_layers)
-      bind_input(l.name + ".input", c.input_offsets[0], nhwc(n, l.in.h, l.in.w, l.in.c), "", {1, 1});
+      bind_input(l.name + ".input", c.input_offsets[0], nhwc(n, l.in.h, l.in.w, l.in.c), "", {1, 1},
+                 l.activation_sparsity);
     if (l.has_weights())
-      bind_input(l.name + ".weights", c.weights_offset, dense_weight_shape(l), l.weights_file, {l.dilation, l.dilation});
+      bind_input(l.name + ".weights", c.weights_offset, dense_weight_shape(l), l.weights_file, {l.dilation, l.dilation},
+                 l.weight_sparsity);
     DataBinding out;
     out.name = l.name;
     out.region = tensor(AddressSpace::Dram, c.output_offset, {}, DType::Int8);
@@ -231,6 +262,11 @@ void TraceEmitter::emit_step() {
     if (c.tiling.on_shader) {
       if (step_ == 0) emit_shader_setup(k);
       emit_shader_tile(k, cs, tile);
+      continue;
+    }
+    if (c.tiling.on_sparse) {
+      if (step_ == 0 && k == c.tiling.cores.front()) emit_sparse_weights(k);
+      emit_sparse_tile(k, cs, tile);
       continue;
     }
     if (step_ == 0 && (c.tiling.on_matrix_unit || (block_ == 0 && c.layer.kind == LayerKind::Depthwise)))
@@ -462,6 +498,58 @@ void TraceEmitter::release_return(CoreState& cs) {
   if (!cs.held_return) return;
   cs.groups[cs.held_group].result_reader = cs.last_store = std::int64_t(push(std::move(*cs.held_return)));
   cs.held_return.reset();
+}
+
+void TraceEmitter::emit_sparse_weights(std::uint32_t core) {
+  const CompiledLayer& c = layers_[layer_];
+  const Layer& l = c.layer;
+  Instruction pack = make("compress", "sparse", core);
+  pack.inputs = {tensor(AddressSpace::Dram, c.weights_offset, weight_shape(l, c.tiling, l.out.c), DType::Int8)};
+  pack.outputs = PackedRegion(c.packed_weights_offset, c.weight_bytes).operands();
+  pack.params = {{"assumed_zeros", l.weight_sparsity}};
+  packed_weights_ = std::int64_t(push(std::move(pack)));
+}
+
+void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile) {
+  const CompiledLayer& c = layers_[layer_];
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  const std::uint32_t image = std::uint32_t(tile / t.bands), row0 = std::uint32_t(tile % t.bands) * t.rows;
+  const std::uint32_t rows = std::min(t.rows, l.out.h - row0);
+  const BandWindow band = t.band(l, row0, rows);
+  const std::uint32_t slot = std::uint32_t(cs.emitted++ % 2);
+  const std::uint64_t dense = std::uint64_t(band.in_rows) * l.in.w * l.in.c;
+  const PackedRegion packed(packed_slots_ + (2 * std::uint64_t(core) + slot) * packed_slot_bytes_, dense);
+
+  Instruction pack = make("compress", "sparse", core);
+  const std::uint64_t from = c.input_offsets[0] + (std::uint64_t(image) * l.in.h + band.in_row0) * l.in.w * l.in.c;
+  pack.inputs = {tensor(AddressSpace::Dram, from, {band.in_rows, l.in.w, l.in.c}, DType::Int8)};
+  pack.outputs = packed.operands();
+  pack.params = {{"assumed_zeros", l.activation_sparsity}};
+  depend(pack, cs.packed_reader[slot]);
+  if (!cs.loaded_ifmap)
+    for (int p : c.producers)
+      if (p >= 0)
+        for (std::int64_t id : final_stores_[std::size_t(p)]) depend(pack, id);
+  cs.loaded_ifmap = true;
+  const std::int64_t packed_id = std::int64_t(push(std::move(pack)));
+
+  Instruction conv = make("sparse_conv", "sparse", core);
+  conv.inputs = packed.operands();
+  for (auto& operand : PackedRegion(c.packed_weights_offset, c.weight_bytes).operands()) conv.inputs.push_back(operand);
+  const std::uint64_t to = c.output_offset + (std::uint64_t(image) * l.out.h + row0) * l.out.w * l.out.c;
+  conv.outputs = {tensor(AddressSpace::Dram, to, {rows, l.out.w, l.out.c}, DType::Int8)};
+  conv.params = {{"ifm_shape", {band.in_rows, l.in.w, l.in.c}},
+                 {"kernel", {t.kernel_h, t.kernel_w}},
+                 {"stride", {l.sh, l.sw}},
+                 {"padding", {band.pad_top, band.pad_bottom, l.pad[2], l.pad[3]}},
+                 {"shift", l.shift},
+                 {"relu", l.relu},
+                 {"assumed_sparsity",
+                  {{"ifm", l.activation_sparsity}, {"weights", l.weight_sparsity}, {"seed", w_.seed + layer_}}}};
+  depend(conv, packed_id);
+  depend(conv, packed_weights_);
+  cs.packed_reader[slot] = cs.last_store = std::int64_t(push(std::move(conv)));
 }
 
 }  // namespace npusim

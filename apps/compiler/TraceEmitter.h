@@ -20,6 +20,7 @@ struct CompiledLayer {
   std::vector<std::uint64_t> input_offsets;  // DRAM, one per input tensor (NHWC)
   std::vector<int> producers;                // layer index per input, -1 for a network input
   std::uint64_t weights_offset = 0;
+  std::uint64_t packed_weights_offset = 0;   // sparse layers: the compressed weights
   std::uint64_t output_offset = 0;
   std::uint64_t input_bytes = 0, weight_bytes = 0, output_bytes = 0;  // whole batch
 };
@@ -56,6 +57,7 @@ class TraceEmitter : public InstructionSource {
     std::uint32_t block_half = 0;                // half holding the current block (2 = all of WRAM)
     std::int64_t weights = kNone;                // current weight load
     std::int64_t last_store = kNone;             // NRAM is free once it has finished
+    std::array<std::int64_t, 2> packed_reader{kNone, kNone};  // sparse_conv that last read each compressed-band slot
     // Shader cores: per register group, the last readers of its image, weight and
     // result regions, the weight fetch it holds and that block's first filter.
     struct RegisterGroup {
@@ -80,6 +82,10 @@ class TraceEmitter : public InstructionSource {
   void emit_shader_setup(std::uint32_t core);
   void emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
   void release_return(CoreState& cs);
+  // Sparse layers (seed001): the weights compressed once, then per band: compress the
+  // input rows into one of the core's two DRAM slots, and sparse_conv them.
+  void emit_sparse_weights(std::uint32_t core);
+  void emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
   std::uint64_t push(Instruction inst);
 
   Workload w_;
@@ -88,6 +94,9 @@ class TraceEmitter : public InstructionSource {
   TraceHeader header_;
   std::vector<std::vector<std::int64_t>> final_stores_;  // per layer, per core
   std::vector<std::uint64_t> first_ids_;                 // per started layer
+  // Compressed input bands: two DRAM slots per core, shared by every sparse layer.
+  std::uint64_t packed_slots_ = 0, packed_slot_bytes_ = 0;
+  std::int64_t packed_weights_ = kNone;  // the current layer's weight compress
 
   std::deque<Instruction> pending_;
   std::vector<CoreState> cores_;

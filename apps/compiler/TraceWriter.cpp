@@ -26,6 +26,7 @@ nlohmann::json binding_json(const DataBinding& b, const std::string& trace_dir) 
   j["shape"] = b.data_shape;
   j["dtype"] = dtype_name(b.region.dtype);
   if (b.random_seed) j["random_seed"] = *b.random_seed;
+  if (b.zero_fraction) j["zeros"] = *b.zero_fraction;
   return j;
 }
 

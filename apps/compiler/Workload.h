@@ -31,9 +31,11 @@ struct Layer {
   bool pool_max = true;
   bool relu = false;            // fused into the layer's requantization or add
   std::uint32_t shift = 0;      // requantization shift (conv, depthwise, fc)
-  double weight_sparsity = 0;   // recorded and reported; no effect on timing yet
+  // Zero fractions: seeded data gets exactly these (weights; the input map where it is
+  // generated), and a chip's sparse cluster uses them to call the layer sparse.
+  double weight_sparsity = 0;
   double activation_sparsity = 0;
-  std::string engine;           // conv/fc: "matrix" or "shader" to force one; empty = the compiler chooses
+  std::string engine;           // conv/fc: "matrix", "shader" or "sparse" to force one; empty = the compiler chooses
   std::string weights_file;     // optional .npy, resolved against the workload's directory
   std::uint32_t line = 0;       // CSV line, for messages (0 for JSON)
 

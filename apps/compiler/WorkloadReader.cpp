@@ -238,9 +238,9 @@ class JsonReader {
     l.activation_sparsity = fraction(obj, "activation_sparsity", place);
     l.weights_file = text(obj, "weights", place, "");
     l.engine = text(obj, "engine", place, "");
-    if (!l.engine.empty() && l.engine != "matrix" && l.engine != "shader")
-      place.fail("engine", fmt::format("must be \"matrix\" (the Wfold unit) or \"shader\" (the GPU-style shader "
-                                       "core), got '{}'", l.engine));
+    if (!l.engine.empty() && l.engine != "matrix" && l.engine != "shader" && l.engine != "sparse")
+      place.fail("engine", fmt::format("must be \"matrix\" (the Wfold unit), \"shader\" (the GPU-style shader "
+                                       "core) or \"sparse\" (the sparse tensor cluster), got '{}'", l.engine));
     if (type == "conv") {
       read_conv(obj, l, place);
     } else if (type == "fc" || type == "gemm") {

@@ -2,10 +2,13 @@
 // compiled into bands on a small-NRAM four-core chip must equal the plain reference.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "e2e/NpusimProcess.h"
 #include "reference/ReferenceConv.h"
@@ -21,7 +24,9 @@ std::vector<std::int8_t> int8s(const std::string& path) {
 
 // Compiles eight random conv layers for the chip `config` (JSON text, written next to
 // the workload) and checks every layer's int8 output against the reference.
-void check_random_convs(const std::string& name, const std::string& config, std::uint32_t seed) {
+// `layer_fields` is added to every layer (e.g. its sparsity). Returns the run directory.
+std::string check_random_convs(const std::string& name, const std::string& config, std::uint32_t seed,
+                               const std::string& layer_fields = "") {
   std::mt19937 rng(seed);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const int hi = pick(9, 17), wi = pick(9, 17), ci = 2 * pick(1, 6) + 1;
@@ -35,9 +40,9 @@ void check_random_convs(const std::string& name, const std::string& config, std:
     s.pad_top = pick(0, s.kh - 1), s.pad_bottom = pick(0, s.kh - 1);
     s.pad_left = pick(0, s.kw - 1), s.pad_right = pick(0, s.kw - 1);
     shapes.push_back(s);
-    layers += fmt::format(R"({}{{"name":"c{}","type":"conv","input":"input","co":{},"kh":{},"kw":{},"sh":{},"sw":{},"padding":[{},{},{},{}],"relu":{}}})",
+    layers += fmt::format(R"({}{{"name":"c{}","type":"conv","input":"input","co":{},"kh":{},"kw":{},"sh":{},"sw":{},"padding":[{},{},{},{}],"relu":{}{}}})",
                           i ? "," : "", i, s.co, s.kh, s.kw, s.sh, s.sw, s.pad_top, s.pad_bottom, s.pad_left,
-                          s.pad_right, i % 3 == 0 ? "true" : "false");
+                          s.pad_right, i % 3 == 0 ? "true" : "false", layer_fields);
   }
   const std::string dir = scratch_dir(name);
   write_text(dir + "/w.json", fmt::format(R"({{"batch":2,"input":{{"h":{},"w":{},"c":{}}},"layers":[{}]}})", hi, wi,
@@ -62,6 +67,7 @@ void check_random_convs(const std::string& name, const std::string& config, std:
     }
     CHECK(int8s(dir + fmt::format("/run/tensors/c{}.npy", i)) == want);
   }
+  return dir + "/run";
 }
 
 }  // namespace
@@ -93,4 +99,28 @@ TEST_CASE("shader core: random conv layers equal the reference, unrolled on the 
                          "{\"register_file\": {\"capacity_bytes\": 8192}, \"shader\": {\"lanes\": 16, "
                          "\"register_groups\": 1, \"unroll_site\": \"rf_read\"}}}",
                      20261124);
+}
+
+// The same layers declared pruned (60 % zero weights) on 90 %-sparse input, on four
+// cores with a sparse cluster each (seed001): the scheduling engine sends every layer
+// to the cluster, whose units compute them through the modelled datapath.
+TEST_CASE("sparse cluster: random pruned conv layers equal the reference", "[sparse][compiler][e2e]") {
+  for (const char* kind : {"1300", "1400", "1500"}) {
+    INFO("unit " << kind);
+    const std::string run = check_random_convs(
+        std::string("random-conv-sparse-") + kind,
+        "{\"extends\": \"" + source_path("configs/sparse.json") +
+            "\", \"chip\": {\"clusters\": 2, \"cores_per_cluster\": 2}, \"core\": {\"sparse\": "
+            "{\"units\": 5, \"multipliers\": 4, \"min_ports\": 256, \"fm_buffer_bytes\": 256, \"unit_kind\": \"" +
+            kind + "\"}}}",
+        20261125, R"(,"activation_sparsity":0.9,"weight_sparsity":0.6)");
+    const auto report = nlohmann::json::parse(read_text(run + "/report.json"));
+    for (const auto& row : report.at("workload").at("rows")) {
+      CHECK(row.at("engine") == "sparse");
+      CHECK(row.at("sparse").at("useful_macs").get<std::uint64_t>() < row.at("macs").get<std::uint64_t>());
+    }
+    const auto x = npusim::read_npy(run + "/tensors/input.npy");
+    const auto zeros = std::count(x.data.begin(), x.data.end(), 0);
+    CHECK(zeros == std::llround(0.9 * double(x.data.size())));
+  }
 }

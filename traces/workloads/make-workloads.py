@@ -51,6 +51,22 @@ def resnet50():
             "batch": 1, "input": {"h": 224, "w": 224, "c": 3}, "layers": layers}
 
 
+def resnet50_pruned():
+    """ResNet-50 as magnitude pruning leaves it, in the uniform scheme: 80 % of every
+    weighted layer's weights are zero except the first conv, which stays dense. Every
+    layer after the first reads a ReLU output, declared 50 % zeros (a round figure;
+    functional runs report the measured count per sparse layer)."""
+    net = resnet50()
+    for layer in net["layers"]:
+        if layer["type"] in ("conv", "fc") and layer["name"] != "conv1":
+            layer["weight_sparsity"] = 0.8
+            layer["activation_sparsity"] = 0.5
+    net["name"] = "resnet50-pruned"
+    net["description"] = ("ResNet-50, batch 1, 224x224, 80 % zero weights after conv1 (uniform magnitude "
+                          "pruning), 50 % zero activations after each ReLU")
+    return net
+
+
 def mobilenetv2():
     layers = [conv("conv1", 32, 3, 2, 1)]
     prev, cin = "conv1", 32
@@ -104,5 +120,6 @@ def write(name, net):
 
 if __name__ == "__main__":
     write("resnet50.json", resnet50())
+    write("resnet50-pruned.json", resnet50_pruned())
     write("mobilenetv2.json", mobilenetv2())
     write("vgg16.json", vgg16())

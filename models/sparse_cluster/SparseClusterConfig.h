@@ -50,6 +50,7 @@ struct SparseClusterConfig {
   PartitionPolicy partition;
 
   ComputeUnitShape unit_shape() const { return {unit_kind, multipliers, max_weights_per_round, min_ports, adder_merge}; }
+  ComputeUnitTiming unit_timing() const { return {round_cycles, window_cycles}; }
   PartitionRequest partition_request() const { return {units, partition, balance_metric, balance_threshold}; }
 };
 

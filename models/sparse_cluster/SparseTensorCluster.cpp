@@ -30,7 +30,7 @@ SparseTensorCluster::SparseTensorCluster(sc_core::sc_module_name name, EngineSet
   c_.partition_moves = &g.counter("partition_moves", "count", "boundary moves the balancing made");
   c_.compressed_elements = &g.counter("compressed_elements", "count", "dense elements the compress op scanned");
   c_.compressed_nonzeros = &g.counter("compressed_nonzeros", "count", "non-zeros the compress op wrote");
-  const ComputeUnitTiming timing{cfg.round_cycles, cfg.window_cycles};
+  const ComputeUnitTiming timing = cfg.unit_timing();
   for (std::uint32_t u = 0; u < cfg.units; ++u) {
     const std::string n = std::to_string(u);
     fm_units_.push_back(std::make_unique<FeatureMapMemoryUnit>(("fm_memory" + n).c_str(), cfg.fm_buffer_bytes,

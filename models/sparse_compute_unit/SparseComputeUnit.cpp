@@ -25,7 +25,7 @@ SparseComputeUnit::Run SparseComputeUnit::convolve(const SubmapWork& work) {
   Run r;
   r.stats = convolve_submap(shape_, work);
   const SubmapStats& s = r.stats;
-  r.busy = s.multipliers.rounds * timing_.round_cycles + s.windows * timing_.window_cycles;
+  r.busy = timing_.busy(s);
   *c_.rounds += s.multipliers.rounds;
   *c_.multiplier_slots += s.multiplier_slots(shape_.multipliers);
   *c_.products += s.multipliers.products;

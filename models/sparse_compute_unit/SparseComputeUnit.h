@@ -9,12 +9,6 @@
 
 namespace npusim {
 
-// Cycle costs of a unit; all assumptions (models/sparse_cluster/README.md).
-struct ComputeUnitTiming {
-  Cycles round_cycles = 1;
-  Cycles window_cycles = 2;
-};
-
 // One sparse tensor compute unit (seed001 Figs. 13-15) as a block of the cluster: it
 // runs process 1600 on its sub-map and keeps its own counters ("core0.sparse.unit3").
 class SparseComputeUnit : public sc_core::sc_module {

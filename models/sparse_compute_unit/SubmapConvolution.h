@@ -38,6 +38,16 @@ struct SubmapStats {
   std::uint64_t multiplier_slots(std::uint32_t p) const { return multipliers.rounds * p; }
 };
 
+// Cycle costs of a unit; all assumptions (models/sparse_cluster/README.md).
+struct ComputeUnitTiming {
+  std::uint64_t round_cycles = 1;
+  std::uint64_t window_cycles = 2;
+  // The unit's busy time for a sub-map: its rounds and its VAR windows.
+  std::uint64_t busy(const SubmapStats& s) const {
+    return s.multipliers.rounds * round_cycles + s.windows * window_cycles;
+  }
+};
+
 // Process 1600 on one unit (seed001 §2.7): per output channel the accumulator buffer
 // starts at zero; per kh x kw cell of the sub-map the VAR window is loaded, every
 // (non-zero data, non-zero weight) pair of every input channel is issued through the

@@ -1,0 +1,134 @@
+#include "models/sparse_cluster/Explain.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "models/sparse_cluster/SparseLayerMapping.h"
+#include "models/sparse_compute_unit/ProductIndex.h"
+#include "sim/common/InputError.h"
+
+namespace npusim {
+
+namespace {
+
+const CoreConfig* sparse_kind(const HardwareConfig& cfg) {
+  for (const CoreConfig* kind : cfg.kinds())
+    if (kind->has_engine(SparseClusterConfig::kSection)) return kind;
+  return nullptr;
+}
+
+const SparseClusterConfig& cluster_of(const CoreConfig& kind) {
+  return kind.block<SparseClusterConfig>(SparseClusterConfig::kSection);
+}
+
+double fraction_of(const std::string& key, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(v >= 0 && v <= 1))
+    throw InputError("sparsity spec", key, "expected a zero fraction from 0 to 1, got '" + text + "'");
+  return v;
+}
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+}  // namespace
+
+LayerSparsity parse_sparsity_spec(const std::string& spec) {
+  LayerSparsity z;
+  std::istringstream in(spec);
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto eq = item.find('=');
+    const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (key == "ifm") {
+      z.ifm = fraction_of(key, value);
+    } else if (key == "weights") {
+      z.weights = fraction_of(key, value);
+    } else if (key == "seed") {
+      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 18)
+        throw InputError("sparsity spec", key, "expected a non-negative integer, got '" + value + "'");
+      z.seed = std::stoull(value);
+    } else {
+      throw InputError("sparsity spec", item, "unknown key (expected ifm=F, weights=F, seed=N)");
+    }
+  }
+  return z;
+}
+
+bool sparse_verdict(const HardwareConfig& cfg, const ConvShape& layer, const LayerSparsity& zeros) {
+  const CoreConfig* kind = sparse_kind(cfg);
+  return kind && classify_layer(cluster_of(*kind), layer.kh, layer.kw, zeros.ifm, zeros.weights).sparse;
+}
+
+std::string sparse_verdict_line(const HardwareConfig& cfg, const ConvShape& layer, const LayerSparsity& zeros) {
+  const CoreConfig* kind = sparse_kind(cfg);
+  if (!kind) return "";
+  return fmt::format("scheduling engine (seed001 §2.1): {}\n",
+                     classify_layer(cluster_of(*kind), layer.kh, layer.kw, zeros.ifm, zeros.weights).reason);
+}
+
+std::string explain_sparse_layer(const HardwareConfig& cfg, const ConvShape& layer, const LayerSparsity& zeros) {
+  validate_conv_shape(layer);
+  const CoreConfig* kind = sparse_kind(cfg);
+  if (!kind)
+    throw InputError("config", "/core/engines",
+                     "this chip has no sparse cluster; use a config with the sparse engine (configs/sparse.json)");
+  const SparseClusterConfig& sc = cluster_of(*kind);
+  if (auto misfit = kernel_misfit(sc, layer.kh, layer.kw)) throw InputError("layer spec", "kh", *misfit);
+  ConvShape g = layer;
+  g.n = 1;
+  const CompressedMap ifm = assumed_map(g.hi, g.wi, g.ci, zeros.ifm, zeros.seed);
+  const CompressedMap weights = assumed_map(g.co, g.kh * g.kw, g.ci, zeros.weights, zeros.seed + 1);
+  const SparseConvPlan plan(sc, g, ifm, weights);
+  const SparsityPartition& part = plan.partition();
+  const ComputeUnitShape unit = sc.unit_shape();
+  const ComputeUnitTiming timing = sc.unit_timing();
+
+  std::string s;
+  s += fmt::format("layer {}  (one image; {} image(s) run one after another)\n", layer.to_string(), layer.n);
+  s += fmt::format("zeros: input map {:.1f} %, weights {:.1f} % (seed {}): {} input non-zeros, {} weight non-zeros\n",
+                   100 * zeros.ifm, 100 * zeros.weights, zeros.seed, ifm.values.size(), weights.values.size());
+  s += sparse_verdict_line(cfg, layer, zeros);
+  s += fmt::format("sparse cluster on core kind '{}': {} units of kind {}, p = {} multipliers, {} weight(s) per round "
+                   "at most, {}-port Benes MINs, VAR {}x{} = {} locations\n\n",
+                   kind->kind, sc.units, nlohmann::json(sc.unit_kind).get<std::string>(), sc.multipliers,
+                   sc.unit_kind == SparseUnitKind::Unit1300 ? 1u : sc.max_weights_per_round, sc.min_ports,
+                   var_side(g.kh), var_side(g.kw), var_side(g.kh) * var_side(g.kw));
+  s += fmt::format("partition (seed001 §2.2): {} x {} grid, {}, metric {}, threshold {:.1f} %: {} boundary moves, "
+                   "imbalance {:.1f} %\n",
+                   part.grid_rows, part.grid_cols, nlohmann::json(sc.partition).get<std::string>(),
+                   nlohmann::json(sc.balance_metric).get<std::string>(), 100 * sc.balance_threshold, part.moves,
+                   100 * part.imbalance);
+  s += fmt::format("{:>4} {:>9} {:>9} {:>8} {:>9} {:>10} {:>6} {:>10} {:>9} {:>8} {:>10} {:>9}\n", "unit", "out rows",
+                   "out cols", "nnz", "rounds", "products", "util", "collisions", "reissued", "windows", "busy",
+                   "DMA in");
+  std::uint64_t products = 0, rounds = 0, slowest = 0;
+  for (std::uint32_t u = 0; u < plan.units(); ++u) {
+    const UnitRegion& r = part.regions[u];
+    if (r.empty()) continue;
+    const SubmapStats st = convolve_submap(unit, plan.work(u));
+    const std::uint64_t busy = timing.busy(st);
+    const auto dma_in = std::uint64_t(5 * st.nonzeros / sc.dma_bytes_per_cycle);
+    const auto dma_out = std::uint64_t(double(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * g.co / sc.dma_bytes_per_cycle);
+    slowest = std::max(slowest, std::max(busy, dma_in) + sc.pipeline_latency + dma_out);
+    products += st.multipliers.products;
+    rounds += st.multipliers.rounds;
+    s += fmt::format("{:>4} {:>4}-{:<4} {:>4}-{:<4} {:>8} {:>9} {:>10} {:>5.1f}% {:>10} {:>9} {:>8} {:>10} {:>9}\n", u,
+                     r.oy0, r.oy1, r.ox0, r.ox1, st.nonzeros, st.multipliers.rounds, st.multipliers.products,
+                     100 * ratio(st.multipliers.products, double(st.multiplier_slots(sc.multipliers))),
+                     st.arbiter.collisions, st.multipliers.reissued, st.windows, busy, dma_in);
+  }
+  const std::uint64_t dense = std::uint64_t(g.ho()) * g.wo() * g.co * g.kh * g.kw * g.ci;
+  const auto weight_load = std::uint64_t(5 * weights.values.size() / sc.dma_bytes_per_cycle);
+  s += fmt::format("\ndense MACs {}  products {} ({:.1f} % of dense)  multiplier utilization {:.1f} %\n", dense,
+                   products, 100 * ratio(products, dense), 100 * ratio(products, double(rounds) * sc.multipliers));
+  s += fmt::format("weights load {} cycles; slowest unit (max(busy, DMA in) + pipeline {} + DMA out) {} cycles; "
+                   "about {} cycles per image\n",
+                   weight_load, sc.pipeline_latency, slowest, weight_load + slowest);
+  s += "(estimates without DRAM contention, per image; `npusim run` times the real traffic)\n";
+  return s;
+}
+
+}  // namespace npusim

@@ -64,7 +64,7 @@ std::string item_key(const ordered_json& row, std::size_t index) {
 // instructions.csv, so comparing them again would only double the output.
 // Repeats of other sections, or descriptions rather than results.
 bool is_duplicate_section(const std::string& key) {
-  return key == "dram_channels" || key == "instruction_rows" || key == "stat_units";
+  return key == "dram_channels" || key == "instruction_rows" || key == "stat_units" || key == "stat_kinds";
 }
 
 bool is_object_array(const ordered_json& v) {

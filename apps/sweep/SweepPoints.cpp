@@ -56,10 +56,33 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
   return points;
 }
 
-json point_config(const json& base, const SweepSpec& spec, const SweepPoint& point) {
+namespace {
+// Writes `value` at `pointer`; a "*" step writes into every element of an array.
+void set_at(json& doc, const std::string& pointer, const json& value) {
+  const auto star = pointer.find("/*");
+  if (star == std::string::npos || (star + 2 < pointer.size() && pointer[star + 2] != '/')) {
+    doc[json::json_pointer(pointer)] = value;
+    return;
+  }
+  json& list = doc[json::json_pointer(pointer.substr(0, star))];
+  if (!list.is_array()) throw json::type_error::create(302, "'*' steps through a list, and " + pointer.substr(0, star) + " is not one", nullptr);
+  for (json& element : list) set_at(element, pointer.substr(star + 2), value);
+}
+
+json with_axes(const json& base, const SweepSpec& spec, const SweepPoint& point, bool workload) {
   json doc = base;
-  for (std::size_t a = 0; a < spec.axes.size(); ++a) doc[json::json_pointer(spec.axes[a].pointer)] = point.values[a];
+  for (std::size_t a = 0; a < spec.axes.size(); ++a)
+    if (spec.axes[a].in_workload == workload) set_at(doc, spec.axes[a].pointer, point.values[a]);
   return doc;
+}
+}  // namespace
+
+json point_config(const json& base, const SweepSpec& spec, const SweepPoint& point) {
+  return with_axes(base, spec, point, false);
+}
+
+json point_workload(const json& base, const SweepSpec& spec, const SweepPoint& point) {
+  return with_axes(base, spec, point, true);
 }
 
 }  // namespace npusim

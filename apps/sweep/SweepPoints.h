@@ -19,8 +19,10 @@ struct SweepPoint {
 // slowest (like nested loops), or the i-th value of every axis in zip mode.
 std::vector<SweepPoint> expand_points(const SweepSpec& spec);
 
-// The base config document with this point's values written at the pointers.
+// The base config (or workload) document with this point's values written at the
+// pointers of the config (or workload) axes.
 nlohmann::json point_config(const nlohmann::json& base, const SweepSpec& spec, const SweepPoint& point);
+nlohmann::json point_workload(const nlohmann::json& base, const SweepSpec& spec, const SweepPoint& point);
 
 // A value as shown in names and results.csv: strings bare, the rest as JSON.
 std::string value_text(const nlohmann::json& value);

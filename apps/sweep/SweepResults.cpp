@@ -56,12 +56,15 @@ double chip_peak_macs_per_cycle(const json& config, const std::string& file) {
 }
 
 // stat.<kind>.<counter>: each registered counter summed over the blocks of one kind
-// ("stat.matrix.useful_macs" over every core's matrix unit).
+// ("stat.matrix.useful_macs" over every core's matrix unit, "stat.sparse_unit.rounds"
+// over every sparse compute unit).
 void add_registered_stats(const json& report, Cells& cells) {
   if (!report.contains("stats")) return;  // runs of npusim before registered stats
+  const json kinds = report.value("stat_kinds", json::object());  // older reports: the name's last part
   std::map<std::string, double> sums;
   for (const auto& [owner, counters] : report.at("stats").items()) {
-    const std::string kind = owner.substr(owner.rfind('.') + 1);
+    const std::string kind = kinds.contains(owner) ? kinds.at(owner).get<std::string>()
+                                                   : owner.substr(owner.rfind('.') + 1);
     for (const auto& [name, value] : counters.items()) sums["stat." + kind + "." + name] += value.get<double>();
   }
   for (const auto& [column, sum] : sums) cells[column] = number(sum);

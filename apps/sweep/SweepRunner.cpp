@@ -13,6 +13,7 @@
 #include "sim/common/InputError.h"
 #include "sim/config/ConfigLoader.h"
 #include "sim/common/InputFile.h"
+#include "sim/common/StrictJson.h"
 #include "sim/report/OutputDirectory.h"
 #include "apps/sweep/ChildProcess.h"
 #include "apps/sweep/SweepPoints.h"
@@ -34,7 +35,11 @@ struct PointPlan {
   std::string config_json;  // resolved config text, or the raw document if invalid
   std::string config_error; // set when the config does not validate
   fs::path input_config;    // config file handed to the child
+  std::string workload_json;  // workload axes: the point's workload text (else empty)
+  fs::path input_workload;    // and the file handed to the child
 };
+
+constexpr const char* kWorkloadFile = "workload.json";
 
 std::string file_name(const std::string& path) { return path.empty() ? "" : fs::path(path).filename().string(); }
 
@@ -59,10 +64,12 @@ std::optional<std::string> read_if_present(const fs::path& path) {
 bool complete(const PointPlan& plan) {
   return plan.config_error.empty() && fs::is_regular_file(plan.dir / "report.json") &&
          read_if_present(plan.dir / kPointFile) == plan.point_json &&
-         read_if_present(plan.dir / kConfigFile) == plan.config_json;
+         read_if_present(plan.dir / kConfigFile) == plan.config_json &&
+         (plan.workload_json.empty() || read_if_present(plan.dir / kWorkloadFile) == plan.workload_json);
 }
 
-PointPlan plan_point(const SweepSpec& spec, const json& base, const SweepPoint& p, const fs::path& out) {
+PointPlan plan_point(const SweepSpec& spec, const json& base, const json& workload, const SweepPoint& p,
+                     const fs::path& out) {
   PointPlan plan;
   plan.point = &p;
   plan.dir = out / "points" / p.name;
@@ -79,6 +86,14 @@ PointPlan plan_point(const SweepSpec& spec, const json& base, const SweepPoint& 
     plan.config_error = fmt::format("point {}: cannot set the axis values: {}", p.name, e.what());
   }
   if (!plan.config_error.empty()) plan.config_json = doc.dump(2) + "\n";
+  if (spec.has_workload_axes() && plan.config_error.empty()) {
+    try {
+      plan.workload_json = point_workload(workload, spec, p).dump(2) + "\n";
+      plan.input_workload = out / ".inputs" / (p.name + ".workload.json");
+    } catch (const json::exception& e) {
+      plan.config_error = fmt::format("point {}: cannot set the workload axis values: {}", p.name, e.what());
+    }
+  }
   return plan;
 }
 
@@ -97,7 +112,7 @@ void record_failure(const PointPlan& plan, const std::string& error) {
 std::vector<std::string> run_arguments(const SweepSpec& spec, const PointPlan& plan) {
   std::vector<std::string> args = {"run", "--quiet", "--config", plan.input_config.string(), "--out", plan.dir.string()};
   if (spec.trace.empty()) {
-    args.insert(args.end(), {"--workload", spec.workload});
+    args.insert(args.end(), {"--workload", plan.workload_json.empty() ? spec.workload : plan.input_workload.string()});
   } else {
     args.insert(args.end(), {"--trace", spec.trace});
   }
@@ -117,6 +132,7 @@ std::string child_error(const ChildResult& r) {
 // True when the point ran to a complete directory.
 bool run_point(const SweepSpec& spec, const PointPlan& plan) {
   write_file_atomically(plan.input_config.string(), plan.config_json);
+  if (!plan.workload_json.empty()) write_file_atomically(plan.input_workload.string(), plan.workload_json);
   const ChildResult r = run_self(run_arguments(spec, plan));
   if (r.status != 0 || !fs::is_regular_file(plan.dir / "report.json")) {
     record_failure(plan, child_error(r));
@@ -124,6 +140,10 @@ bool run_point(const SweepSpec& spec, const PointPlan& plan) {
   }
   write_file_atomically((plan.dir / kConfigFile).string(), plan.config_json);
   write_file_atomically((plan.dir / kPointFile).string(), plan.point_json);
+  if (!plan.workload_json.empty()) {
+    write_file_atomically((plan.dir / kWorkloadFile).string(), plan.workload_json);
+    fs::remove(plan.input_workload);
+  }
   fs::remove(plan.input_config);
   return true;
 }
@@ -163,6 +183,8 @@ class SweepProgress {
 
 SweepCounts run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   const json base = load_config_json(spec.config);
+  const json workload = spec.has_workload_axes() ? parse_strict_json<json>(read_input_file(spec.workload), spec.workload)
+                                                 : json();
   const std::vector<SweepPoint> points = expand_points(spec);
   // A sweep directory is resumed only if a sweep made it (or it is empty).
   check_output_place(options.out, OutputKind::Sweep, "--out");
@@ -183,7 +205,7 @@ SweepCounts run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   counts.points = points.size();
   std::vector<PointPlan> pending;
   for (const auto& p : points) {
-    PointPlan plan = plan_point(spec, base, p, out);
+    PointPlan plan = plan_point(spec, base, workload, p, out);
     if (!plan.config_error.empty()) {
       record_failure(plan, plan.config_error);
       ++counts.failed;

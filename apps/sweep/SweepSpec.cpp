@@ -1,5 +1,6 @@
 #include "apps/sweep/SweepSpec.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -19,7 +20,7 @@ using nlohmann::json;
 namespace {
 
 const std::set<std::string> kSpecKeys = {"description", "config", "trace", "workload", "functional", "mode", "axes"};
-const std::set<std::string> kAxisKeys = {"name", "pointer", "values"};
+const std::set<std::string> kAxisKeys = {"name", "pointer", "values", "in"};
 
 class SpecReader {
  public:
@@ -61,6 +62,11 @@ class SpecReader {
     if (!obj.contains("values")) fail(where, "missing \"values\" (a non-empty list)");
     SweepAxis a;
     a.pointer = string_at(obj, "pointer", where);
+    if (obj.contains("in")) {
+      const std::string in = string_at(obj, "in", where);
+      if (in != "config" && in != "workload") fail(where + "/in", "expected \"config\" (default) or \"workload\"");
+      a.in_workload = in == "workload";
+    }
     try {
       json::json_pointer check(a.pointer);
     } catch (const json::exception&) {
@@ -86,6 +92,10 @@ class SpecReader {
 };
 
 }  // namespace
+
+bool SweepSpec::has_workload_axes() const {
+  return std::any_of(axes.begin(), axes.end(), [](const SweepAxis& a) { return a.in_workload; });
+}
 
 SweepSpec load_sweep_spec(const std::string& path) {
   if (looks_like_trace(path))
@@ -122,6 +132,21 @@ SweepSpec load_sweep_spec(const std::string& path) {
                               spec.axes.back().name));
     if (!names.insert(spec.axes.back().name).second)
       reader.fail(fmt::format("/axes/{}", i), fmt::format("axis name '{}' is used twice", spec.axes.back().name));
+  }
+  for (std::size_t i = 0; i < spec.axes.size(); ++i) {
+    if (!spec.axes[i].in_workload) continue;
+    const std::string where = fmt::format("/axes/{}/in", i);
+    if (spec.workload.empty() || fs::path(spec.workload).extension() != ".json")
+      reader.fail(where, "workload axes need a JSON \"workload\" (not a trace or a layer table)");
+    // The point's workload is written elsewhere, so relative .npy paths would break.
+    const json w = parse_strict_json<json>(read_input_file(spec.workload), spec.workload);
+    const bool input_file = w.contains("input") && w["input"].is_object() && w["input"].contains("file");
+    const bool weights = w.contains("layers") && w["layers"].is_array() &&
+                         std::any_of(w["layers"].begin(), w["layers"].end(),
+                                     [](const json& l) { return l.is_object() && l.contains("weights"); });
+    if (input_file || weights)
+      reader.fail(where, "workload axes need a workload without .npy files (its copy per point is written "
+                         "inside the sweep directory, where relative paths would not resolve)");
   }
   if (spec.zip)
     for (std::size_t i = 1; i < spec.axes.size(); ++i)

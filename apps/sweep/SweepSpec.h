@@ -6,10 +6,12 @@
 
 namespace npusim {
 
-// One swept parameter: a JSON pointer into the config and the values it takes.
+// One swept parameter: a JSON pointer into the config (or the workload) and the values
+// it takes. In a workload pointer, a "*" step means every element: "/layers/*/weight_sparsity".
 struct SweepAxis {
   std::string name;     // column in results.csv; default: the pointer as a.b.c
   std::string pointer;  // e.g. "/core/matrix/slaves"
+  bool in_workload = false;
   std::vector<nlohmann::json> values;
 };
 
@@ -23,6 +25,7 @@ struct SweepSpec {
   bool functional = false;
   bool zip = false;      // pair the axes' values up instead of crossing them
   std::vector<SweepAxis> axes;
+  bool has_workload_axes() const;
 };
 
 // Reads and checks a spec; every problem is an InputError naming the key.

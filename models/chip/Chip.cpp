@@ -54,6 +54,7 @@ RunStats Chip::collect_stats(Cycles total_cycles) const {
   for (const auto& cache : caches_) stats.ports.push_back(cache->stats());
   for (auto& channel : dram_->channel_stats()) stats.ports.push_back(channel);
   stats.registered = stats_.values();
+  stats.registered_kinds = stats_.kinds();
   stats.registered_catalogue = stats_.catalogue();
   return stats;
 }

@@ -76,6 +76,7 @@ nlohmann::ordered_json report_summary(const RunStats& stats, const ReportContext
     if (p.kind == "dram_channel") report["dram_channels"].push_back(memory_row(p, total));
   }
   report["stats"] = stats.registered;
+  report["stat_kinds"] = stats.registered_kinds;
   report["stat_units"] = stats.registered_catalogue;
   merge_extra(report, ctx.extra);
   return report;

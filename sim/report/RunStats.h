@@ -57,6 +57,7 @@ struct RunStats {
   std::vector<PortStats> ports;
   // Counters blocks registered for themselves (StatRegistry): values by module, and units/meanings by kind.
   nlohmann::ordered_json registered = nlohmann::ordered_json::object();
+  nlohmann::ordered_json registered_kinds = nlohmann::ordered_json::object();  // module -> kind
   nlohmann::ordered_json registered_catalogue = nlohmann::ordered_json::object();
 };
 

@@ -28,6 +28,13 @@ nlohmann::ordered_json StatRegistry::values() const {
   return out;
 }
 
+nlohmann::ordered_json StatRegistry::kinds() const {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& g : groups_)
+    if (!g.counters().empty()) out[g.owner()] = g.kind();
+  return out;
+}
+
 nlohmann::ordered_json StatRegistry::catalogue() const {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const auto& g : groups_)

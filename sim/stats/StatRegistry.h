@@ -41,6 +41,8 @@ class StatRegistry {
 
   // {"core0.matrix": {"useful_macs": 123, ...}, ...}: the "stats" section of report.json.
   nlohmann::ordered_json values() const;
+  // The kind of each group with counters: {"core0.sparse.unit3": "sparse_unit"}.
+  nlohmann::ordered_json kinds() const;
   // {"matrix.useful_macs": {"unit": ..., "description": ...}}: one entry per kind and counter.
   nlohmann::ordered_json catalogue() const;
 

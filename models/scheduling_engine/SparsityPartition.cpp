@@ -26,7 +26,8 @@ std::vector<std::uint32_t> equal_cuts(std::uint32_t n, std::uint32_t parts) {
 }
 
 // Moves boundaries one slot at a time from the fuller neighbour to the emptier one while
-// some neighbour pair differs by more than the threshold and a move narrows it.
+// some neighbour pair differs by more than the threshold and a move narrows it, or keeps
+// it equal without overshooting: an all-zero strip (plateau) is crossed, not stopped at.
 // `value(lo, hi)` is a range's metric value.
 template <class Value>
 std::uint32_t balance(std::vector<std::uint32_t>& cuts, double threshold, Value&& value) {
@@ -44,8 +45,10 @@ std::uint32_t balance(std::vector<std::uint32_t>& cuts, double threshold, Value&
       const int d = left > right ? -1 : 1;  // the fuller side gives up its edge slot
       const std::uint32_t moved = cuts[b] + d;
       if (moved <= cuts[b - 1] || moved >= cuts[b + 1]) continue;
-      const double after = std::abs(value(cuts[b - 1], moved) - value(moved, cuts[b + 1]));
-      if (after >= diff) continue;
+      const double signed_after = value(cuts[b - 1], moved) - value(moved, cuts[b + 1]);
+      const double after = std::abs(signed_after);
+      const bool crosses_plateau = after == diff && (signed_after > 0) == (left > right);
+      if (after > diff || (after == diff && !crosses_plateau)) continue;
       worst = diff;
       at = b;
       dir = d;

@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <thread>
 #include <map>
@@ -15,6 +17,7 @@
 
 #include "e2e/NpusimProcess.h"
 #include "apps/regression/CsvTable.h"
+#include "sim/tensor/Npy.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -251,4 +254,61 @@ TEST_CASE("plot_sweep.py draws PNG and SVG charts from results.csv", "[sweep]") 
   REQUIRE(std::system((script + " -x slaves -y total_cycles -o " + dir + "/c.svg").c_str()) == 0);
   CHECK(read_text(dir + "/c.svg").find("<svg") != std::string::npos);
   CHECK(std::system((script + " -x nope -y total_cycles -o " + dir + "/d.png 2>/dev/null").c_str()) != 0);
+}
+
+TEST_CASE("workload axes set a value in every listed element; each point keeps its workload", "[sweep]") {
+  const std::string dir = scratch_dir("sweep-workload-axis");
+  write_text(dir + "/net.json",
+             R"({"input":{"h":8,"w":8,"c":8},"layers":[{"name":"a","type":"conv","co":8,"k":3,"padding":1,)"
+             R"("relu":true},{"name":"b","type":"conv","co":8,"k":1}]})");
+  const json zeros_axis = {{"name", "wzeros"}, {"in", "workload"}, {"pointer", "/layers/*/weight_sparsity"},
+                           {"values", {0.0, 0.75}}};
+  json spec = {{"config", source_path("configs/default.json")}, {"workload", dir + "/net.json"},
+               {"functional", true}, {"axes", {slaves_axis({8, 16}), zeros_axis}}};
+  write_text(dir + "/spec.json", spec.dump());
+  sweep(dir + "/spec.json", dir + "/out");
+  const Results results = read_results(dir + "/out");
+  REQUIRE(results.table.rows.size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    INFO("row " << i << ": " << results.cell(i, "error"));
+    REQUIRE(results.cell(i, "status") == "ok");
+    const std::string point = dir + "/out/points/" + results.cell(i, "point");
+    const json w = json::parse(read_text(point + "/workload.json"));
+    const double zeros = std::stod(results.cell(i, "wzeros"));
+    for (const auto& layer : w.at("layers")) CHECK(layer.at("weight_sparsity").get<double>() == zeros);
+    // The run really used it: the weights have exactly that fraction of zeros (0 leaves
+    // plain random data, where a zero byte turns up now and then).
+    const auto k = npusim::read_npy(point + "/tensors/a.weights.npy");
+    const auto zero_bytes = std::count(k.data.begin(), k.data.end(), 0);
+    if (zeros > 0) CHECK(zero_bytes == std::llround(zeros * double(k.data.size())));
+    else CHECK(zero_bytes < 0.05 * double(k.data.size()));
+  }
+  // Resuming finds every point complete.
+  auto again = sweep(dir + "/spec.json", dir + "/out");
+  CHECK(again.output.find("4 points: 0 run, 4 skipped") != std::string::npos);
+
+  auto expect_bad = [&](const json& bad, const std::string& message) {
+    write_text(dir + "/bad.json", bad.dump());
+    auto r = run_npusim({"sweep", dir + "/bad.json", "--out", dir + "/bad"});
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK(r.output.find(message) != std::string::npos);
+  };
+  json on_trace = {{"config", source_path("configs/default.json")},
+                   {"trace", source_path("traces/examples/relu.jsonl")}, {"axes", {zeros_axis}}};
+  expect_bad(on_trace, "/axes/0/in: workload axes need a JSON \"workload\"");
+  json bad_in = spec;
+  bad_in["axes"][1]["in"] = "chip";
+  expect_bad(bad_in, "/axes/1/in: expected \"config\" (default) or \"workload\"");
+  write_text(dir + "/with-npy.json",
+             R"({"input":{"h":8,"w":8,"c":8},"layers":[{"name":"a","type":"conv","co":8,"k":1,"weights":"k.npy"}]})");
+  json npy = spec;
+  npy["workload"] = dir + "/with-npy.json";
+  expect_bad(npy, "workload axes need a workload without .npy files");
+  // A '*' on something that is not a list fails that point, not the sweep.
+  json not_list = spec;
+  not_list["axes"][1]["pointer"] = "/input/*/h";
+  write_text(dir + "/not-list.json", not_list.dump());
+  sweep(dir + "/not-list.json", dir + "/not-list");
+  CHECK(read_results(dir + "/not-list").cell(0, "error").find("is not one") != std::string::npos);
 }

@@ -1,0 +1,100 @@
+// Simulated cycles of the sparse cluster behave like the hardware (issue 10): the
+// issue width bounds a dense layer, cycles fall as zeros grow, and a partition that
+// ignores where the non-zeros are is slower than the balanced one.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "e2e/NpusimProcess.h"
+#include "sim/tensor/Npy.h"
+
+namespace {
+
+// The first sparse_conv row of a run of one 3x3 conv (20x20x16 -> 16) forced onto the
+// cluster, with these input zeros and this unit design.
+nlohmann::json sparse_conv_row(const std::string& dir, double zeros, const std::string& kind) {
+  const std::string tag = fmt::format("{}-{}", kind, zeros);
+  write_text(dir + "/w" + tag + ".json",
+             fmt::format(R"({{"input":{{"h":20,"w":20,"c":16}},"layers":[{{"name":"c","type":"conv","co":16,"k":3,)"
+                         R"("padding":1,"engine":"sparse","activation_sparsity":{}}}]}})",
+                         zeros));
+  write_text(dir + "/c" + tag + ".json",
+             fmt::format(R"({{"extends":"{}","core":{{"sparse":{{"unit_kind":"{}"}}}}}})",
+                         source_path("configs/sparse.json"), kind));
+  auto r = run_npusim({"run", "--quiet", "--workload", dir + "/w" + tag + ".json", "--config",
+                       dir + "/c" + tag + ".json", "--out", dir + "/run" + tag});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  return nlohmann::json::parse(read_text(dir + "/run" + tag + "/report.json")).at("sparse_layers").at(0);
+}
+
+}  // namespace
+
+TEST_CASE("sparse timing: dense layers are bounded by the issue width, and cycles fall with sparsity",
+          "[sparse][timing][e2e]") {
+  const std::string dir = scratch_dir("sparse-timing");
+  const double issue_width = 16 * 8;  // configs/sparse.json: units x multipliers
+  for (const char* kind : {"1300", "1400", "1500"}) {
+    INFO("unit " << kind);
+    const auto dense = sparse_conv_row(dir, 0.0, kind);
+    CHECK(dense.at("cycles").get<double>() >= dense.at("dense_macs").get<double>() / issue_width);
+    double last = dense.at("cycles").get<double>();
+    for (double zeros : {0.5, 0.8, 0.95}) {
+      INFO("zeros " << zeros);
+      const auto row = sparse_conv_row(dir, zeros, kind);
+      CHECK(row.at("cycles").get<double>() < last);
+      CHECK(row.at("useful_macs").get<double>() < dense.at("useful_macs").get<double>() * (1 - zeros) * 1.05);
+      last = row.at("cycles").get<double>();
+    }
+  }
+}
+
+TEST_CASE("sparse timing: on a map dense on its left half, the equal partition is slower than the balanced one",
+          "[sparse][timing][partition][e2e]") {
+  const std::string dir = scratch_dir("sparse-unbalanced");
+  npusim::NpyArray map;
+  map.dtype = npusim::DType::Int8;
+  map.shape = {32, 32, 8};
+  map.data.assign(32 * 32 * 8, 0);
+  for (std::size_t y = 0; y < 32; ++y)
+    for (std::size_t x = 0; x < 12; ++x)
+      for (std::size_t c = 0; c < 8; ++c) map.data[(y * 32 + x) * 8 + c] = std::uint8_t(1 + (y * 7 + x * 3 + c) % 100);
+  npusim::write_npy(dir + "/map.npy", map);
+  const std::string trace =
+      R"({"format":"npusim-trace","version":1,"inputs":[{"name":"map","space":"dram","offset":0,"file":"map.npy"},)"
+      R"({"name":"w","space":"dram","offset":8192,"shape":[8,3,3,8],"dtype":"int8","random_seed":3}]})"
+      "\n"
+      R"({"id":0,"op":"compress","inputs":[{"space":"dram","offset":0,"shape":[32,32,8],"dtype":"int8"}],)"
+      R"("outputs":[{"space":"dram","offset":16384,"shape":[8192],"dtype":"int8"},)"
+      R"({"space":"dram","offset":24576,"shape":[8192],"dtype":"int32"}]})"
+      "\n"
+      R"({"id":1,"op":"compress","inputs":[{"space":"dram","offset":8192,"shape":[8,3,3,8],"dtype":"int8"}],)"
+      R"("outputs":[{"space":"dram","offset":65536,"shape":[576],"dtype":"int8"},)"
+      R"({"space":"dram","offset":66560,"shape":[576],"dtype":"int32"}]})"
+      "\n"
+      R"({"id":2,"op":"sparse_conv","inputs":[{"space":"dram","offset":16384,"shape":[8192],"dtype":"int8"},)"
+      R"({"space":"dram","offset":24576,"shape":[8192],"dtype":"int32"},)"
+      R"({"space":"dram","offset":65536,"shape":[576],"dtype":"int8"},)"
+      R"({"space":"dram","offset":66560,"shape":[576],"dtype":"int32"}],)"
+      R"("outputs":[{"space":"dram","offset":131072,"shape":[32,32,8],"dtype":"int32"}],)"
+      R"("params":{"ifm_shape":[32,32,8],"kernel":[3,3],"padding":[1,1,1,1]},"deps":[0,1]})"
+      "\n";
+  write_text(dir + "/t.jsonl", trace);
+  auto run = [&](const std::string& policy) {
+    write_text(dir + "/" + policy + ".json",
+               fmt::format(R"({{"extends":"{}","core":{{"sparse":{{"units":4,"partition":"{}"}}}}}})",
+                           source_path("configs/sparse.json"), policy));
+    auto r = run_npusim({"run", "--quiet", "--functional", "--trace", dir + "/t.jsonl", "--config",
+                         dir + "/" + policy + ".json", "--out", dir + "/" + policy});
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(read_text(dir + "/" + policy + "/report.json")).at("sparse_layers").at(0);
+  };
+  const auto equal = run("equal"), balanced = run("balanced");
+  INFO("equal: " << equal.dump() << "\nbalanced: " << balanced.dump());
+  CHECK(balanced.at("useful_macs") == equal.at("useful_macs"));
+  CHECK(balanced.at("imbalance").get<double>() < equal.at("imbalance").get<double>());
+  CHECK(balanced.at("partition_moves").get<int>() > 0);
+  CHECK(balanced.at("cycles").get<double>() < 0.8 * equal.at("cycles").get<double>());
+}

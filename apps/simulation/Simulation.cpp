@@ -54,6 +54,9 @@ RunStats simulate_trace(const SimulationRequest& request) {
   chip.scoreboard().on_flag = [&recorder](const std::string& engine, const std::string& name, Cycles at) {
     recorder.add_instant(engine, name, at);
   };
+  chip.block_spans().connect([&recorder](const std::string& track, const std::string& name, Cycles start, Cycles end) {
+    recorder.add_span(track, name, start, end);
+  });
 
   sc_core::sc_start();
   progress.finish();

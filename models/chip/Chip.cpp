@@ -20,7 +20,7 @@ Chip::Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool function
     const std::uint32_t cluster = i / hw_.chip.cores_per_cluster;
     Scratchpad* cache = caches_.empty() ? nullptr : caches_[cluster].get();
     cores_.push_back(std::make_unique<Core>(core_name.c_str(), i, cluster, hw_, functional, scoreboard_, stats_,
-                                            *interconnect_, cache, on_complete));
+                                            *interconnect_, cache, on_complete, spans_));
   }
   controller_ = std::make_unique<InstructionController>(
       "controller", source, scoreboard_, [this](const Instruction& inst) -> Engine& { return engine_for(inst); },

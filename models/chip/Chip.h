@@ -30,6 +30,8 @@ class Chip : public sc_core::sc_module {
   InstructionController& controller() { return *controller_; }
   const Scoreboard& scoreboard() const { return scoreboard_; }
   Scoreboard& scoreboard() { return scoreboard_; }
+  // Where blocks inside engines report their busy spans (timeline tracks).
+  BlockSpans& block_spans() { return spans_; }
 
   RunStats collect_stats(Cycles total_cycles) const;
   // Engine-specific report sections of every core, for ReportContext::extra.
@@ -41,6 +43,7 @@ class Chip : public sc_core::sc_module {
   HardwareConfig hw_;
   Scoreboard scoreboard_;
   StatRegistry stats_;  // counters the blocks registered for themselves
+  BlockSpans spans_;
   std::unique_ptr<Dram> dram_;
   std::unique_ptr<Interconnect> interconnect_;
   std::vector<std::unique_ptr<ClusterCache>> caches_;  // one per cluster, when enabled

@@ -6,7 +6,8 @@ namespace npusim {
 
 Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t cluster, const HardwareConfig& hw,
            bool functional, Scoreboard& scoreboard, StatRegistry& stats, Interconnect& interconnect,
-           Scratchpad* cluster_cache, const std::function<void(const InstructionRecord&)>& on_complete)
+           Scratchpad* cluster_cache, const std::function<void(const InstructionRecord&)>& on_complete,
+           const BlockSpans& spans)
     : sc_module(name) {
   const std::string prefix = "core" + std::to_string(index) + ".";
   const CoreConfig& kind_config = hw.core_of(index);
@@ -26,6 +27,7 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t clus
     setup.scoreboard = &scoreboard;
     setup.stats = &stats;
     setup.on_complete = on_complete;
+    setup.spans = &spans;
     engines_.push_back(engine_registry().create(kind, kind.c_str(), std::move(setup)));
   }
   // Every engine exists before any connects, so paired engines can find each other.

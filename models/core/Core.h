@@ -18,7 +18,8 @@ class Core : public sc_core::sc_module {
  public:
   Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t cluster, const HardwareConfig& hw,
        bool functional, Scoreboard& scoreboard, StatRegistry& stats, Interconnect& interconnect,
-       Scratchpad* cluster_cache, const std::function<void(const InstructionRecord&)>& on_complete);
+       Scratchpad* cluster_cache, const std::function<void(const InstructionRecord&)>& on_complete,
+       const BlockSpans& spans);
 
   // nullptr when the core has no such engine slot.
   Engine* engine(const std::string& kind);

@@ -12,6 +12,7 @@
 #include "models/scoreboard/Progress.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/report/RunStats.h"
+#include "sim/report/BlockSpans.h"
 #include "sim/stats/StatRegistry.h"
 #include "sim/trace/Instruction.h"
 
@@ -45,6 +46,7 @@ struct EngineSetup {
   Scoreboard* scoreboard = nullptr;
   StatRegistry* stats = nullptr;  // where the engine registers its own counters (may be null in unit tests)
   std::function<void(const InstructionRecord&)> on_complete;  // may be empty
+  const BlockSpans* spans = nullptr;  // timeline tracks of blocks inside the engine (may be null)
 };
 
 // Bad input found only while an instruction runs (it disagrees with state set by

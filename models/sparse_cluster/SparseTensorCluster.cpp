@@ -180,15 +180,18 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
     FeatureMapMemoryUnit& fm = *fm_units_[u];
     const std::uint64_t nnz = plan.cells(u).nonzeros(), parts = fm.parts(nnz);
     std::vector<Cycles> compute_end(parts, start);
-    Cycles t = weights_done;
+    Cycles t = weights_done, first = weights_done;  // first: when the unit starts computing
     for (std::uint64_t p = 0; p < parts; ++p) {
       const Cycles issue = p < 2 ? start : compute_end[p - 2];
       const Cycles loaded = fm.load_part(inst.inputs[0].offset, inst.inputs[1].offset, nnz, p, parts, issue);
       const Cycles share = run.busy * (p + 1) / parts - run.busy * p / parts;
-      t = std::max(t, loaded) + share;
+      t = std::max(t, loaded);
+      if (p == 0) first = t;
+      t += share;
       compute_end[p] = t;
     }
     const Cycles computed = t + cfg_.pipeline_latency;
+    if (setup().spans) setup().spans->add(units_[u]->track(), fmt::format("sparse_conv {}", inst.id), first, computed);
     // The output rectangle leaves row by row (NHWC rows of the unit's columns).
     std::vector<std::uint8_t> bytes;
     const std::uint64_t row_bytes = std::uint64_t(r.ox1 - r.ox0) * g.co * elem;

@@ -6,7 +6,7 @@ namespace npusim {
 
 SparseComputeUnit::SparseComputeUnit(sc_core::sc_module_name name, ComputeUnitShape shape, ComputeUnitTiming timing,
                                      StatGroup& g)
-    : sc_module(name), shape_(shape), timing_(timing) {
+    : sc_module(name), shape_(shape), timing_(timing), track_(g.owner()) {
   c_.rounds = &g.counter("rounds", "count", "multiplier rounds");
   c_.multiplier_slots = &g.counter("multiplier_slots", "MACs", "rounds x multipliers");
   c_.products = &g.counter("products", "MACs", "multiplications of a non-zero value by a non-zero weight");

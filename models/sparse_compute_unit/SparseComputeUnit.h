@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include <systemc>
 
@@ -22,10 +23,13 @@ class SparseComputeUnit : public sc_core::sc_module {
   };
   Run convolve(const SubmapWork& work);
   const ComputeUnitShape& shape() const { return shape_; }
+  // Its timeline track and counter owner: "core0.sparse.unit3".
+  const std::string& track() const { return track_; }
 
  private:
   ComputeUnitShape shape_;
   ComputeUnitTiming timing_;
+  std::string track_;
   struct Counters {
     std::uint64_t* rounds;
     std::uint64_t* multiplier_slots;

@@ -65,6 +65,10 @@ void RunRecorder::record(const InstructionRecord& r) {
   ++recorded_;
 }
 
+void RunRecorder::add_span(const std::string& track, const std::string& name, Cycles start, Cycles end) {
+  timeline_.add_span(track, name, start, end);
+}
+
 void RunRecorder::add_instant(const std::string& engine, const std::string& name, Cycles at) {
   timeline_.add_instant(engine, name, at);
 }

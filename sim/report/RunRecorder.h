@@ -28,6 +28,8 @@ class RunRecorder {
   void record(const InstructionRecord& r);
   // A point event on an engine's track (stage flags and the like).
   void add_instant(const std::string& engine, const std::string& name, Cycles at);
+  // A busy span of a block inside an engine (BlockSpans), on its own track.
+  void add_span(const std::string& track, const std::string& name, Cycles start, Cycles end);
   // Writes the final files and removes the temporary ones. Call once.
   void finish(const RunStats& stats, const ReportContext& ctx);
 

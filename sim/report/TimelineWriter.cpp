@@ -76,6 +76,11 @@ void TimelineWriter::add_complete(const InstructionRecord& r) {
                  microseconds(duration), r.id, r.stall, state);
 }
 
+void TimelineWriter::add_span(const std::string& track, const std::string& name, Cycles start, Cycles end) {
+  fmt::format_to(std::ostreambuf_iterator<char>(events_), "{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{}}}\n",
+                 seen_index(track), names_.json(name), microseconds(start), microseconds(end - start));
+}
+
 void TimelineWriter::add_instant(const std::string& engine, const std::string& name, Cycles at) {
   fmt::format_to(std::ostreambuf_iterator<char>(events_),
                  "{}\t\"ph\":\"i\",\"s\":\"t\",\"name\":{},\"ts\":{}}}\n", seen_index(engine),

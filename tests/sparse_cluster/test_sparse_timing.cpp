@@ -3,6 +3,8 @@
 // ignores where the non-zeros are is slower than the balanced one.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -97,4 +99,21 @@ TEST_CASE("sparse timing: on a map dense on its left half, the equal partition i
   CHECK(balanced.at("imbalance").get<double>() < equal.at("imbalance").get<double>());
   CHECK(balanced.at("partition_moves").get<int>() > 0);
   CHECK(balanced.at("cycles").get<double>() < 0.8 * equal.at("cycles").get<double>());
+}
+
+TEST_CASE("sparse timing: every compute unit with work has its own timeline track", "[sparse][timing][e2e]") {
+  const std::string dir = scratch_dir("sparse-tracks");
+  const auto row = sparse_conv_row(dir, 0.5, "1500");
+  const auto timeline = nlohmann::json::parse(read_text(dir + "/run1500-0.5/timeline.json"));
+  std::map<int, std::string> tracks;
+  for (const auto& e : timeline.at("traceEvents"))
+    if (e.at("ph") == "M" && e.at("name") == "thread_name") tracks[e.at("tid").get<int>()] = e.at("args").at("name");
+  std::map<std::string, int> spans;
+  for (const auto& e : timeline.at("traceEvents"))
+    if (e.at("ph") == "X") ++spans[tracks[e.at("tid").get<int>()]];
+  for (const auto& unit : row.at("units")) {
+    const std::string track = fmt::format("core0.sparse.unit{}", unit.at("unit").get<int>());
+    INFO(track);
+    CHECK(spans[track] == 1);  // one sparse_conv
+  }
 }

@@ -64,12 +64,26 @@ std::vector<ConfigKey> sparse_keys() {
                      "own non-zero percentage (seed001 Fig. 3)"));
   k.push_back(choice(sp("partition", &S::partition), "balanced", {"balanced", "equal"},
                      "balanced moves sub-map boundaries by sparsity (§2.2); equal keeps the first equal split"));
+  k.push_back(integer(sp("submaps_per_unit", &S::submaps_per_unit), 1, within(1, 64), "count",
+                      "sub-maps the partition makes per compute unit; each FM memory unit holds its run of them "
+                      "(seed001 ¶54: with overlaps the sub-map count may differ from the unit count)"));
+  k.push_back(choice(sp("memory_interconnect", &S::memory_interconnect), "static", {"static", "2x2", "benes"},
+                     "memory interconnect 525 (seed001 Fig. 5): static binds compute unit i to FM memory unit i "
+                     "(cluster 400); 2x2 also lets memory unit i feed compute unit i+1; benes lets any feed any. A "
+                     "compute unit whose own memory unit has no sub-map left takes one from a reachable unit"));
+  k.push_back(latency(sp("interconnect_stage_cycles", &S::interconnect_stage_cycles), 1,
+                      what + "cycles per switch stage of the memory interconnect (2x2: 1 stage; benes: "
+                             "2 log2(units) - 1 stages), paid per buffer part sent through it"));
   return k;
 }
 
 void check_sparse(const CoreConfig& core, const SectionPlace& place) {
   if (!core.has_engine(SparseClusterConfig::kSection)) return;
   const auto& s = core.block<SparseClusterConfig>(SparseClusterConfig::kSection);
+  if (s.memory_interconnect == MemoryInterconnectKind::Benes && (s.units & (s.units - 1)) != 0)
+    place.fail("memory_interconnect", fmt::format("a Benes network needs a power-of-two port count, and there are {} "
+                                                  "units; use 2x2 or static, or a power-of-two units",
+                                                  s.units));
   if (s.multipliers > s.min_ports)
     place.fail("min_ports", fmt::format("{} ports cannot serve {} multipliers: the MIN needs a port per multiplier",
                                         s.min_ports, s.multipliers));

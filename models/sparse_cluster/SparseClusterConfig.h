@@ -5,6 +5,7 @@
 
 #include "models/scheduling_engine/SparsityPartition.h"
 #include "models/sparse_compute_unit/SubmapConvolution.h"
+#include "models/sparse_memory/MemoryInterconnect.h"
 #include "sim/common/Cycles.h"
 #include "sim/config/CoreSections.h"
 
@@ -18,6 +19,9 @@ NLOHMANN_JSON_SERIALIZE_ENUM(SparseUnitKind, {{SparseUnitKind::Unit1300, "1300"}
 enum class SparsityMeasure { IfmZeros, ProductZeros };
 NLOHMANN_JSON_SERIALIZE_ENUM(SparsityMeasure, {{SparsityMeasure::IfmZeros, "ifm_zeros"},
                                                {SparsityMeasure::ProductZeros, "product_zeros"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(MemoryInterconnectKind, {{MemoryInterconnectKind::Static, "static"},
+                                                      {MemoryInterconnectKind::Switch2x2, "2x2"},
+                                                      {MemoryInterconnectKind::Benes, "benes"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(PartitionPolicy, {{PartitionPolicy::Balanced, "balanced"},
                                                {PartitionPolicy::Equal, "equal"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(BalanceMetric, {{BalanceMetric::NonzeroCount, "nnz_count"},
@@ -48,10 +52,15 @@ struct SparseClusterConfig {
   double balance_threshold;
   BalanceMetric balance_metric;
   PartitionPolicy partition;
+  std::uint32_t submaps_per_unit;      // the partition makes units x this many sub-maps
+  MemoryInterconnectKind memory_interconnect;
+  Cycles interconnect_stage_cycles;    // per switch stage of the memory interconnect
 
   ComputeUnitShape unit_shape() const { return {unit_kind, multipliers, max_weights_per_round, min_ports, adder_merge}; }
   ComputeUnitTiming unit_timing() const { return {round_cycles, window_cycles}; }
-  PartitionRequest partition_request() const { return {units, partition, balance_metric, balance_threshold}; }
+  std::uint32_t submaps() const { return units * submaps_per_unit; }
+  PartitionRequest partition_request() const { return {submaps(), partition, balance_metric, balance_threshold}; }
+  MemoryInterconnect memory_network() const { return {memory_interconnect, units, interconnect_stage_cycles}; }
 };
 
 CoreSection sparse_cluster_config_section();

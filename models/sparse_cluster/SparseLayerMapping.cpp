@@ -46,15 +46,27 @@ CompressedMap assumed_map(std::uint32_t h, std::uint32_t w, std::uint32_t c, dou
 
 SparseConvPlan::SparseConvPlan(const SparseClusterConfig& cfg, const ConvShape& g, const CompressedMap& ifm,
                                const CompressedMap& weights)
-    : shape_(g),
+    : memory_units_(cfg.units),
+      shape_(g),
       kernel_(g.co, g.kh, g.kw, g.ci, weights.values, weights.indices),
       partition_(partition_by_sparsity(g, ifm, cfg.partition_request())) {
   cells_.reserve(partition_.regions.size());
   for (const UnitRegion& r : partition_.regions) cells_.emplace_back(ifm, r, g.kh, g.kw);
 }
 
-SubmapWork SparseConvPlan::work(std::uint32_t unit, std::vector<std::int64_t>* sums) const {
-  return {&shape_, partition_.regions[unit], &cells_[unit], &kernel_, sums};
+SubmapWork SparseConvPlan::work(std::uint32_t submap, std::vector<std::int64_t>* sums) const {
+  return {&shape_, partition_.regions[submap], &cells_[submap], &kernel_, sums};
+}
+
+SubmapDispatcher SparseConvPlan::dispatcher(const MemoryInterconnect& net) const {
+  std::vector<std::deque<std::uint32_t>> queues(memory_units_);
+  std::vector<std::uint64_t> work(submaps());
+  const std::uint32_t per_unit = (submaps() + memory_units_ - 1) / memory_units_;
+  for (std::uint32_t j = 0; j < submaps(); ++j) {
+    work[j] = cells_[j].nonzeros();
+    if (!partition_.regions[j].empty()) queues[j / per_unit].push_back(j);
+  }
+  return SubmapDispatcher(net, std::move(queues), std::move(work));
 }
 
 }  // namespace npusim

@@ -43,12 +43,16 @@ class SparseConvPlan {
   const ConvShape& shape() const { return shape_; }
   const SparsityPartition& partition() const { return partition_; }
   const KernelNonzeros& kernel() const { return kernel_; }
-  const CellGrid& cells(std::uint32_t unit) const { return cells_[unit]; }
-  std::uint32_t units() const { return std::uint32_t(partition_.regions.size()); }
-  // A unit's work; `sums` receives its int64 outputs in functional runs.
-  SubmapWork work(std::uint32_t unit, std::vector<std::int64_t>* sums = nullptr) const;
+  const CellGrid& cells(std::uint32_t submap) const { return cells_[submap]; }
+  std::uint32_t submaps() const { return std::uint32_t(partition_.regions.size()); }
+  // A sub-map's work; `sums` receives its int64 outputs in functional runs.
+  SubmapWork work(std::uint32_t submap, std::vector<std::int64_t>* sums = nullptr) const;
+  // Static binding of sub-maps to FM memory units (each holds a run of neighbours), as
+  // queues for the memory interconnect to hand out.
+  SubmapDispatcher dispatcher(const MemoryInterconnect& net) const;
 
  private:
+  std::uint32_t memory_units_;
   ConvShape shape_;
   KernelNonzeros kernel_;
   SparsityPartition partition_;

@@ -159,75 +159,26 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
   const SparseConvPlan plan(cfg_, g, ifm, wmap);
   const SparsityPartition& part = plan.partition();
 
-  const Cycles start = now_cycles();
-  const Cycles weights_done = weight_memory_->load(inst.inputs[2].offset, inst.inputs[3].offset,
-                                                   wmap.values.size(), start);
-  const bool functional = setup().functional;
-  Cycles done = start;
+  ConvSchedule run{inst, plan, now_cycles()};
+  run.weights_done = weight_memory_->load(inst.inputs[2].offset, inst.inputs[3].offset, wmap.values.size(), run.start);
+  run.part_done.resize(cfg_.units);
+  const MemoryInterconnect net = cfg_.memory_network();
+  SubmapDispatcher dispatch = plan.dispatcher(net);
+  // The units work in parallel; whichever goes idle first asks the interconnect for
+  // its next sub-map (static binding: only its own memory unit's).
+  std::vector<UnitTally> tally(cfg_.units);
+  dispatch_submaps(dispatch, cfg_.units, run.weights_done,
+                   [&](std::uint32_t u, const SubmapDispatcher::Pick& pick, Cycles free) {
+                     return run_submap(run, u, pick.submap, pick.memory_unit, net.latency(u, pick.memory_unit), free,
+                                       tally[u]);
+                   });
   nlohmann::json unit_rows = nlohmann::json::array();
-  std::uint64_t products = 0, out_bytes = 0;
+  for (std::uint32_t u = 0; u < cfg_.units; ++u)
+    if (tally[u].submaps) unit_rows.push_back(tally[u].row(u, cfg_.multipliers, run.start));
   const std::uint32_t wo = g.wo();
-  const std::uint64_t elem = dtype_size(out.dtype);
-  const int shift = inst.params.contains("shift") ? inst.params["shift"].get<int>() : -1;
-  for (std::uint32_t u = 0; u < cfg_.units; ++u) {
-    const UnitRegion& r = part.regions[u];
-    if (r.empty()) continue;
-    std::vector<std::int64_t> sums;
-    if (functional) sums.resize(std::size_t(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * g.co);
-    const SparseComputeUnit::Run run = units_[u]->convolve(plan.work(u, functional ? &sums : nullptr));
-    // Double buffering: part p+1 loads into the other set while part p computes; part
-    // p+2 waits until part p's set is free.
-    FeatureMapMemoryUnit& fm = *fm_units_[u];
-    const std::uint64_t nnz = plan.cells(u).nonzeros(), parts = fm.parts(nnz);
-    std::vector<Cycles> compute_end(parts, start);
-    Cycles t = weights_done, first = weights_done;  // first: when the unit starts computing
-    for (std::uint64_t p = 0; p < parts; ++p) {
-      const Cycles issue = p < 2 ? start : compute_end[p - 2];
-      const Cycles loaded = fm.load_part(inst.inputs[0].offset, inst.inputs[1].offset, nnz, p, parts, issue);
-      const Cycles share = run.busy * (p + 1) / parts - run.busy * p / parts;
-      t = std::max(t, loaded);
-      if (p == 0) first = t;
-      t += share;
-      compute_end[p] = t;
-    }
-    const Cycles computed = t + cfg_.pipeline_latency;
-    if (setup().spans) setup().spans->add(units_[u]->track(), fmt::format("sparse_conv {}", inst.id), first, computed);
-    // The output rectangle leaves row by row (NHWC rows of the unit's columns).
-    std::vector<std::uint8_t> bytes;
-    const std::uint64_t row_bytes = std::uint64_t(r.ox1 - r.ox0) * g.co * elem;
-    if (functional) {
-      bytes.resize(row_bytes * (r.oy1 - r.oy0));
-      std::vector<std::int32_t> acc(sums.begin(), sums.end());
-      if (shift >= 0)
-        vector_requant(reinterpret_cast<const std::uint8_t*>(acc.data()), bytes.data(), acc.size(),
-                       std::uint32_t(shift), inst.params.value("relu", false));
-      else
-        std::memcpy(bytes.data(), acc.data(), bytes.size());
-    }
-    Cycles stored = computed;
-    for (std::uint32_t oy = r.oy0; oy < r.oy1; ++oy) {
-      const std::uint64_t address = out.offset + (std::uint64_t(oy) * wo + r.ox0) * g.co * elem;
-      stored = std::max(stored, fm.store(address, row_bytes, functional ? &bytes[(oy - r.oy0) * row_bytes] : nullptr,
-                                         computed));
-    }
-    done = std::max(done, stored);
-    products += run.stats.multipliers.products;
-    out_bytes += row_bytes * (r.oy1 - r.oy0);
-    const double slots = double(run.stats.multiplier_slots(cfg_.multipliers));
-    unit_rows.push_back({{"unit", u},
-                         {"output_rows", {r.oy0, r.oy1}},
-                         {"output_cols", {r.ox0, r.ox1}},
-                         {"input_nonzeros", nnz},
-                         {"rounds", run.stats.multipliers.rounds},
-                         {"products", run.stats.multipliers.products},
-                         {"multiplier_utilization", slots > 0 ? run.stats.multipliers.products / slots : 0.0},
-                         {"collisions", run.stats.arbiter.collisions},
-                         {"fifo_reissues", run.stats.multipliers.reissued},
-                         {"var_windows", run.stats.windows},
-                         {"buffer_parts", parts},
-                         {"busy_cycles", run.busy},
-                         {"done", stored - start}});
-  }
+  const Cycles done = run.done;
+  const std::uint64_t products = run.products, out_bytes = run.out_bytes;
+  const Cycles start = run.start;
   const std::uint64_t dense_macs = std::uint64_t(g.ho()) * wo * g.co * g.kh * g.kw * g.ci;
   *c_.dense_macs += dense_macs;
   *c_.products += products;
@@ -247,6 +198,100 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
                      {"units", std::move(unit_rows)}});
   wait_until(done);
   return {ifm.values.size() * 5 + wmap.values.size() * 5 + out_bytes, products};
+}
+
+Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, std::uint32_t submap,
+                                       std::uint32_t memory, Cycles hop, Cycles free, UnitTally& tally) {
+  const UnitRegion& r = run.plan.partition().regions[submap];
+  const bool functional = setup().functional;
+  std::vector<std::int64_t> sums;
+  if (functional) sums.resize(std::size_t(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * run.plan.shape().co);
+  const SparseComputeUnit::Run work = units_[unit]->convolve(run.plan.work(submap, functional ? &sums : nullptr));
+  // Double buffering in the memory unit: its k-th part loads into one set while part
+  // k-1 computes, and waits until part k-2 has left that set.
+  FeatureMapMemoryUnit& fm = *fm_units_[memory];
+  std::vector<Cycles>& loaded_parts = run.part_done[memory];
+  const std::uint64_t nnz = run.plan.cells(submap).nonzeros(), parts = fm.parts(nnz);
+  Cycles t = free, first = free;
+  for (std::uint64_t p = 0; p < parts; ++p) {
+    const std::size_t k = loaded_parts.size();
+    const Cycles issue = k < 2 ? run.start : loaded_parts[k - 2];
+    const Cycles loaded = fm.load_part(run.inst.inputs[0].offset, run.inst.inputs[1].offset, nnz, p, parts, issue);
+    t = std::max(t, loaded + hop);
+    if (p == 0) first = t;
+    t += work.busy * (p + 1) / parts - work.busy * p / parts;
+    loaded_parts.push_back(t);
+  }
+  const Cycles computed = t + cfg_.pipeline_latency;
+  if (setup().spans)
+    setup().spans->add(units_[unit]->track(), fmt::format("sparse_conv {}", run.inst.id), first, computed);
+  store_submap(run, submap, memory, sums, computed, tally);
+  tally.submaps += 1;
+  tally.remote_submaps += memory != unit;
+  tally.nonzeros += nnz;
+  tally.parts += parts;
+  tally.busy += work.busy;
+  tally.stats.multipliers.rounds += work.stats.multipliers.rounds;
+  tally.stats.multipliers.products += work.stats.multipliers.products;
+  tally.stats.multipliers.reissued += work.stats.multipliers.reissued;
+  tally.stats.arbiter.collisions += work.stats.arbiter.collisions;
+  tally.stats.windows += work.stats.windows;
+  run.products += work.stats.multipliers.products;
+  tally.regions.push_back({{"memory_unit", memory},
+                           {"output_rows", {r.oy0, r.oy1}},
+                           {"output_cols", {r.ox0, r.ox1}},
+                           {"input_nonzeros", nnz}});
+  return t;
+}
+
+// The output rectangle returns to its memory unit and leaves row by row (NHWC rows
+// of its columns), requantized first when the op asks for int8.
+void SparseTensorCluster::store_submap(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory,
+                                       const std::vector<std::int64_t>& sums, Cycles computed, UnitTally& tally) {
+  const UnitRegion& r = run.plan.partition().regions[submap];
+  const TensorOperand& out = run.inst.outputs.at(0);
+  const std::uint32_t co = run.plan.shape().co, wo = run.plan.shape().wo();
+  const std::uint64_t elem = dtype_size(out.dtype), row_bytes = std::uint64_t(r.ox1 - r.ox0) * co * elem;
+  const bool functional = setup().functional;
+  std::vector<std::uint8_t> bytes;
+  if (functional) {
+    bytes.resize(row_bytes * (r.oy1 - r.oy0));
+    std::vector<std::int32_t> acc(sums.begin(), sums.end());
+    if (run.inst.params.contains("shift"))
+      vector_requant(reinterpret_cast<const std::uint8_t*>(acc.data()), bytes.data(), acc.size(),
+                     run.inst.params["shift"].get<std::uint32_t>(), run.inst.params.value("relu", false));
+    else
+      std::memcpy(bytes.data(), acc.data(), bytes.size());
+  }
+  Cycles stored = computed;
+  for (std::uint32_t oy = r.oy0; oy < r.oy1; ++oy) {
+    const std::uint64_t address = out.offset + (std::uint64_t(oy) * wo + r.ox0) * co * elem;
+    stored = std::max(stored, fm_units_[memory]->store(address, row_bytes,
+                                                       functional ? &bytes[(oy - r.oy0) * row_bytes] : nullptr,
+                                                       computed));
+  }
+  run.out_bytes += row_bytes * (r.oy1 - r.oy0);
+  run.done = std::max(run.done, stored);
+  tally.done = std::max(tally.done, stored);
+}
+
+nlohmann::json SparseTensorCluster::UnitTally::row(std::uint32_t unit, std::uint32_t multipliers,
+                                                   Cycles start) const {
+  const double slots = double(stats.multiplier_slots(multipliers));
+  return {{"unit", unit},
+          {"submaps", submaps},
+          {"remote_submaps", remote_submaps},
+          {"regions", regions},
+          {"input_nonzeros", nonzeros},
+          {"rounds", stats.multipliers.rounds},
+          {"products", stats.multipliers.products},
+          {"multiplier_utilization", slots > 0 ? stats.multipliers.products / slots : 0.0},
+          {"collisions", stats.arbiter.collisions},
+          {"fifo_reissues", stats.multipliers.reissued},
+          {"var_windows", stats.windows},
+          {"buffer_parts", parts},
+          {"busy_cycles", busy},
+          {"done", done - start}};
 }
 
 void SparseTensorCluster::add_report_sections(nlohmann::json& sections) const {

@@ -6,6 +6,7 @@
 #include "models/engine/Engine.h"
 #include "models/scheduling_engine/SparsityPartition.h"
 #include "models/sparse_cluster/SparseClusterConfig.h"
+#include "models/sparse_cluster/SparseLayerMapping.h"
 #include "models/sparse_compute_unit/SparseComputeUnit.h"
 #include "models/sparse_memory/FeatureMapMemoryUnit.h"
 #include "models/sparse_memory/WeightMemory.h"
@@ -29,6 +30,30 @@ class SparseTensorCluster : public Engine {
   Work execute(const Instruction& inst) override;
 
  private:
+  // One sparse_conv while its sub-maps are handed out: when each memory unit's loaded
+  // parts finished computing (double buffering), and the running totals.
+  struct ConvSchedule {
+    const Instruction& inst;
+    const SparseConvPlan& plan;
+    Cycles start = 0, weights_done = 0, done = 0;
+    std::vector<std::vector<Cycles>> part_done;  // per memory unit, in load order
+    std::uint64_t products = 0, out_bytes = 0;
+  };
+  // What one compute unit did in a sparse_conv, for its report row.
+  struct UnitTally {
+    std::uint32_t submaps = 0, remote_submaps = 0;
+    std::uint64_t nonzeros = 0, parts = 0;
+    Cycles busy = 0, done = 0;
+    SubmapStats stats;
+    nlohmann::json regions = nlohmann::json::array();
+    nlohmann::json row(std::uint32_t unit, std::uint32_t multipliers, Cycles start) const;
+  };
+  // Runs sub-map `submap`, held by memory unit `memory`, on compute unit `unit` from
+  // `free` on; returns when the unit can take the next one.
+  Cycles run_submap(ConvSchedule& run, std::uint32_t unit, std::uint32_t submap, std::uint32_t memory,
+                    Cycles hop, Cycles free, UnitTally& tally);
+  void store_submap(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory, const std::vector<std::int64_t>& sums,
+                    Cycles computed, UnitTally& tally);
   Work compress(const Instruction& inst);
   Work sparse_conv(const Instruction& inst);
   CompressedMap read_compressed(const Instruction& inst, std::size_t values, std::uint64_t dense_elements,

@@ -165,6 +165,10 @@ TEST_CASE("sparse cluster: configs that cannot work are refused, naming the key"
       {R"({"multipliers": 0})", "/core/sparse/multipliers"},
       {R"({"unit_kind": "1600"})", "/core/sparse/unit_kind"},
       {R"({"balance_threshold": 1.5})", "/core/sparse/balance_threshold"},
+      {R"({"units": 12, "memory_interconnect": "benes"})", "/core/sparse/memory_interconnect"},
+      {R"({"memory_interconnect": "mesh"})", "/core/sparse/memory_interconnect"},
+      {R"({"submaps_per_unit": 0})", "/core/sparse/submaps_per_unit"},
+      {R"({"sparsity_measure": "weights"})", "/core/sparse/sparsity_measure"},
   };
   for (const auto& [section, key] : cases) {
     write_text(dir + "/c.json", "{\"extends\": \"" + config() + "\", \"core\": {\"sparse\": " + section + "}}");

@@ -52,15 +52,17 @@ TEST_CASE("sparse timing: dense layers are bounded by the issue width, and cycle
   }
 }
 
-TEST_CASE("sparse timing: on a map dense on its left half, the equal partition is slower than the balanced one",
+TEST_CASE("sparse timing: on a map dense on its top rows, the equal partition is slower than the balanced one",
           "[sparse][timing][partition][e2e]") {
   const std::string dir = scratch_dir("sparse-unbalanced");
+  // Rows 0-11 dense, the rest zeros: the equal split's lower sub-maps (and with several
+  // sub-maps per unit, the lower units' whole runs) have nothing to do.
   npusim::NpyArray map;
   map.dtype = npusim::DType::Int8;
   map.shape = {32, 32, 8};
   map.data.assign(32 * 32 * 8, 0);
-  for (std::size_t y = 0; y < 32; ++y)
-    for (std::size_t x = 0; x < 12; ++x)
+  for (std::size_t y = 0; y < 12; ++y)
+    for (std::size_t x = 0; x < 32; ++x)
       for (std::size_t c = 0; c < 8; ++c) map.data[(y * 32 + x) * 8 + c] = std::uint8_t(1 + (y * 7 + x * 3 + c) % 100);
   npusim::write_npy(dir + "/map.npy", map);
   const std::string trace =
@@ -83,15 +85,22 @@ TEST_CASE("sparse timing: on a map dense on its left half, the equal partition i
       R"("params":{"ifm_shape":[32,32,8],"kernel":[3,3],"padding":[1,1,1,1]},"deps":[0,1]})"
       "\n";
   write_text(dir + "/t.jsonl", trace);
-  auto run = [&](const std::string& policy) {
-    write_text(dir + "/" + policy + ".json",
-               fmt::format(R"({{"extends":"{}","core":{{"sparse":{{"units":4,"partition":"{}"}}}}}})",
-                           source_path("configs/sparse.json"), policy));
+  auto run = [&](const std::string& policy, const std::string& interconnect = "static", int submaps = 1) {
+    const std::string name = fmt::format("{}-{}-{}", policy, interconnect, submaps);
+    write_text(dir + "/" + name + ".json",
+               fmt::format(R"({{"extends":"{}","core":{{"sparse":{{"units":4,"partition":"{}",)"
+                           R"("memory_interconnect":"{}","submaps_per_unit":{}}}}}}})",
+                           source_path("configs/sparse.json"), policy, interconnect, submaps));
     auto r = run_npusim({"run", "--quiet", "--functional", "--trace", dir + "/t.jsonl", "--config",
-                         dir + "/" + policy + ".json", "--out", dir + "/" + policy});
+                         dir + "/" + name + ".json", "--out", dir + "/" + name});
     INFO(r.output);
     REQUIRE(r.status == 0);
-    return nlohmann::json::parse(read_text(dir + "/" + policy + "/report.json")).at("sparse_layers").at(0);
+    return nlohmann::json::parse(read_text(dir + "/" + name + "/report.json")).at("sparse_layers").at(0);
+  };
+  auto remote = [](const nlohmann::json& conv) {
+    int n = 0;
+    for (const auto& unit : conv.at("units")) n += unit.at("remote_submaps").get<int>();
+    return n;
   };
   const auto equal = run("equal"), balanced = run("balanced");
   INFO("equal: " << equal.dump() << "\nbalanced: " << balanced.dump());
@@ -99,6 +108,23 @@ TEST_CASE("sparse timing: on a map dense on its left half, the equal partition i
   CHECK(balanced.at("imbalance").get<double>() < equal.at("imbalance").get<double>());
   CHECK(balanced.at("partition_moves").get<int>() > 0);
   CHECK(balanced.at("cycles").get<double>() < 0.8 * equal.at("cycles").get<double>());
+
+  SECTION("the memory interconnect lets idle units take the busy units' sub-maps (seed001 Fig. 5)") {
+    const auto fixed = run("equal", "static", 4), pairs = run("equal", "2x2", 4), any = run("equal", "benes", 4);
+    INFO("static: " << fixed.dump() << "\n2x2: " << pairs.dump() << "\nbenes: " << any.dump());
+    CHECK(remote(fixed) == 0);
+    CHECK(remote(pairs) > 0);
+    CHECK(remote(any) >= remote(pairs));
+    CHECK(any.at("useful_macs") == fixed.at("useful_macs"));
+    CHECK(pairs.at("cycles").get<double>() < fixed.at("cycles").get<double>());
+    CHECK(any.at("cycles").get<double>() < pairs.at("cycles").get<double>());
+    // 2x2: compute unit i takes only from memory units i and i-1.
+    for (const auto& unit : pairs.at("units"))
+      for (const auto& region : unit.at("regions")) {
+        const int u = unit.at("unit"), m = region.at("memory_unit");
+        CHECK((m == u || m + 1 == u));
+      }
+  }
 }
 
 TEST_CASE("sparse timing: every compute unit with work has its own timeline track", "[sparse][timing][e2e]") {

@@ -193,6 +193,12 @@ BandWindow LayerTiling::band(const Layer& l, std::uint32_t row0, std::uint32_t n
   return b;
 }
 
+LayerTiling::BandTile LayerTiling::band_tile(const Layer& l, std::uint64_t tile) const {
+  const auto image = std::uint32_t(tile / bands), row0 = std::uint32_t(tile % bands) * rows;
+  const std::uint32_t n = std::min(rows, l.out.h - row0);
+  return {image, row0, n, band(l, row0, n)};
+}
+
 std::uint32_t LayerTiling::input_rows_read(const Layer& l) const {
   std::uint32_t rows = 0, covered = 0;  // windows move down, so rows below `covered` are counted
   for (std::uint32_t r = 0; r < l.out.h; ++r) {

@@ -57,6 +57,12 @@ struct LayerTiling {
 
   const CoreConfig& kind(const HardwareConfig& hw) const;
   BandWindow band(const Layer& l, std::uint32_t row0, std::uint32_t rows) const;
+  // Tile `tile` (image-major bands): its image, output rows and input window.
+  struct BandTile {
+    std::uint32_t image, row0, rows;
+    BandWindow window;
+  };
+  BandTile band_tile(const Layer& l, std::uint64_t tile) const;
   std::uint32_t block_first_co(std::uint32_t b) const { return b * co_block; }
   std::uint32_t block_count(const Layer& l, std::uint32_t b) const;
   // Input rows some output window reads: a stride larger than the kernel skips the rest.

@@ -310,9 +310,7 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   const CompiledLayer& c = layers_[layer_];
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
-  const std::uint32_t image = std::uint32_t(tile / t.bands), row0 = std::uint32_t(tile % t.bands) * t.rows;
-  const std::uint32_t rows = std::min(t.rows, l.out.h - row0);
-  const BandWindow band = t.band(l, row0, rows);
+  const auto [image, row0, rows, band] = t.band_tile(l, tile);
   const std::uint32_t co = t.block_count(l, block_), first_co = t.block_first_co(block_);
   const std::uint32_t slot = std::uint32_t(cs.emitted++ % t.buffers);
   const std::uint64_t base = t.fixed_bytes + slot * t.slot_bytes;
@@ -329,9 +327,7 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     depend(load, cs.in_reader[slot]);
     if (!cs.loaded_ifmap) {
       depend(load, cs.last_store);
-      for (int p : c.producers)
-        if (p >= 0)
-          for (std::int64_t id : final_stores_[std::size_t(p)]) depend(load, id);
+      wait_for_producers(load);
     }
     loads.push_back(push(std::move(load)));
   }
@@ -461,10 +457,7 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
   depend(fetch, group.ifm_reader);
   wait_for_group(fetch);
   group.fresh = false;
-  if (!cs.loaded_ifmap)
-    for (int p : c.producers)
-      if (p >= 0)
-        for (std::int64_t id : final_stores_[std::size_t(p)]) depend(fetch, id);
+  if (!cs.loaded_ifmap) wait_for_producers(fetch);
   cs.loaded_ifmap = true;
   const std::int64_t fetched = std::int64_t(push(std::move(fetch)));
 
@@ -500,6 +493,14 @@ void TraceEmitter::release_return(CoreState& cs) {
   cs.held_return.reset();
 }
 
+// A layer's first read of its input on a core waits for every core's last store of
+// each producer layer (the data is in DRAM).
+void TraceEmitter::wait_for_producers(Instruction& inst) const {
+  for (int p : layers_[layer_].producers)
+    if (p >= 0)
+      for (std::int64_t id : final_stores_[std::size_t(p)]) depend(inst, id);
+}
+
 void TraceEmitter::emit_sparse_weights(std::uint32_t core) {
   const CompiledLayer& c = layers_[layer_];
   const Layer& l = c.layer;
@@ -514,9 +515,7 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
   const CompiledLayer& c = layers_[layer_];
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
-  const std::uint32_t image = std::uint32_t(tile / t.bands), row0 = std::uint32_t(tile % t.bands) * t.rows;
-  const std::uint32_t rows = std::min(t.rows, l.out.h - row0);
-  const BandWindow band = t.band(l, row0, rows);
+  const auto [image, row0, rows, band] = t.band_tile(l, tile);
   const std::uint32_t slot = std::uint32_t(cs.emitted++ % 2);
   const std::uint64_t dense = std::uint64_t(band.in_rows) * l.in.w * l.in.c;
   const PackedRegion packed(packed_slots_ + (2 * std::uint64_t(core) + slot) * packed_slot_bytes_, dense);
@@ -527,10 +526,7 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
   pack.outputs = packed.operands();
   pack.params = {{"assumed_zeros", l.activation_sparsity}};
   depend(pack, cs.packed_reader[slot]);
-  if (!cs.loaded_ifmap)
-    for (int p : c.producers)
-      if (p >= 0)
-        for (std::int64_t id : final_stores_[std::size_t(p)]) depend(pack, id);
+  if (!cs.loaded_ifmap) wait_for_producers(pack);
   cs.loaded_ifmap = true;
   const std::int64_t packed_id = std::int64_t(push(std::move(pack)));
 

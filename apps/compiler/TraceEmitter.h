@@ -82,6 +82,7 @@ class TraceEmitter : public InstructionSource {
   void emit_shader_setup(std::uint32_t core);
   void emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
   void release_return(CoreState& cs);
+  void wait_for_producers(Instruction& inst) const;
   // Sparse layers (seed001): the weights compressed once, then per band: compress the
   // input rows into one of the core's two DRAM slots, and sparse_conv them.
   void emit_sparse_weights(std::uint32_t core);

@@ -61,6 +61,15 @@ NpusimResult sweep(const std::string& spec, const std::string& out, const std::s
   return r;
 }
 
+// A spec that must be refused with exit 2 and `message`.
+void expect_bad_spec(const std::string& dir, const json& bad, const std::string& message) {
+  write_text(dir + "/bad.json", bad.dump());
+  auto r = run_npusim({"sweep", dir + "/bad.json", "--out", dir + "/bad"});
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.find(message) != std::string::npos);
+}
+
 }  // namespace
 
 // The layer of the tiny net the compiler marks as compute-bound.
@@ -217,13 +226,7 @@ TEST_CASE("zip mode pairs axis values; spec errors are bad input", "[sweep]") {
   CHECK(zip.cell(0, "point") == "000-slaves=8_nram=262144");
   CHECK(zip.cell(1, "point") == "001-slaves=16_nram=524288");
 
-  auto expect_bad = [&](const json& bad, const std::string& message) {
-    write_text(dir + "/bad.json", bad.dump());
-    auto r = run_npusim({"sweep", dir + "/bad.json", "--out", dir + "/bad"});
-    INFO(r.output);
-    CHECK(r.status == 2);
-    CHECK(r.output.find(message) != std::string::npos);
-  };
+  auto expect_bad = [&](const json& bad, const std::string& message) { expect_bad_spec(dir, bad, message); };
   json uneven = spec;
   uneven["axes"][1]["values"] = {1, 2, 3};
   expect_bad(uneven, "zip mode needs equal lengths");
@@ -287,13 +290,7 @@ TEST_CASE("workload axes set a value in every listed element; each point keeps i
   auto again = sweep(dir + "/spec.json", dir + "/out");
   CHECK(again.output.find("4 points: 0 run, 4 skipped") != std::string::npos);
 
-  auto expect_bad = [&](const json& bad, const std::string& message) {
-    write_text(dir + "/bad.json", bad.dump());
-    auto r = run_npusim({"sweep", dir + "/bad.json", "--out", dir + "/bad"});
-    INFO(r.output);
-    CHECK(r.status == 2);
-    CHECK(r.output.find(message) != std::string::npos);
-  };
+  auto expect_bad = [&](const json& bad, const std::string& message) { expect_bad_spec(dir, bad, message); };
   json on_trace = {{"config", source_path("configs/default.json")},
                    {"trace", source_path("traces/examples/relu.jsonl")}, {"axes", {zeros_axis}}};
   expect_bad(on_trace, "/axes/0/in: workload axes need a JSON \"workload\"");

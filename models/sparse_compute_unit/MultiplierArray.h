@@ -77,19 +77,21 @@ class MultiplierArray {
         ++pos;
       }
       const std::size_t issued = round_.size() - reissued;
-      issued_.assign(round_.begin() + std::ptrdiff_t(reissued), round_.end());
       ++stats_.rounds;
       stats_.products += issued;
       stats_.reissued += reissued;
+      const std::vector<Product>* round = &round_;  // the round as issued, wherever it now lives
       if (adder_path) {
         sum_round();
       } else if (kind_ == SparseUnitKind::Unit1300) {
         passed_.swap(round_);  // one weight per round: distinct data give distinct indices
+        round = &passed_;
         fifo_.clear();
       } else {
         arbiter_.arbitrate(round_, passed_, fifo_);
       }
-      accumulate(RoundView{{issued_.data(), issued_.data() + issued}, reissued, passed_});
+      const Product* first = round->data() + reissued;
+      accumulate(RoundView{{first, first + issued}, reissued, passed_});
     }
   }
 
@@ -108,7 +110,7 @@ class MultiplierArray {
   SparseUnitKind kind_;
   std::uint32_t p_, cap_;
   WriteArbiter arbiter_;
-  std::vector<Product> round_, issued_, passed_, fifo_;
+  std::vector<Product> round_, passed_, fifo_;
   MultiplierStats stats_;
 };
 

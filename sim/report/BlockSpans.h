@@ -15,7 +15,7 @@ class BlockSpans {
   using Sink = std::function<void(const std::string& track, const std::string& name, Cycles start, Cycles end)>;
   void connect(Sink sink) { sink_ = std::move(sink); }
   void add(const std::string& track, const std::string& name, Cycles start, Cycles end) const {
-    if (sink_ && end > start) sink_(track, name, start, end);
+    if (sink_) sink_(track, name, start, end);
   }
 
  private:

@@ -1,5 +1,6 @@
 #include "sim/report/TimelineWriter.h"
 
+#include <cctype>
 #include <algorithm>
 #include <filesystem>
 #include <iterator>
@@ -29,6 +30,32 @@ std::string name_event(const char* what, std::size_t tid, const std::string& nam
   e["tid"] = tid;
   e["args"]["name"] = name;
   return e.dump();
+}
+
+// Track order: names compared with digit runs as numbers, so core2 comes before
+// core10 and unit2 before unit10.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t i1 = i, j1 = j;
+      while (i1 < a.size() && std::isdigit(static_cast<unsigned char>(a[i1]))) ++i1;
+      while (j1 < b.size() && std::isdigit(static_cast<unsigned char>(b[j1]))) ++j1;
+      const std::string x = a.substr(i, i1 - i), y = b.substr(j, j1 - j);
+      const std::string xs = x.substr(std::min(x.find_first_not_of('0'), x.size()));
+      const std::string ys = y.substr(std::min(y.find_first_not_of('0'), y.size()));
+      if (xs.size() != ys.size()) return xs.size() < ys.size();
+      if (xs != ys) return xs < ys;
+      if (x.size() != y.size()) return x.size() < y.size();  // "01" and "1": a fixed order
+      i = i1;
+      j = j1;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
 }
 
 std::string sort_event(std::size_t tid) {
@@ -77,6 +104,7 @@ void TimelineWriter::add_complete(const InstructionRecord& r) {
 }
 
 void TimelineWriter::add_span(const std::string& track, const std::string& name, Cycles start, Cycles end) {
+  if (end <= start) return;  // nothing to show, and no track for it
   fmt::format_to(std::ostreambuf_iterator<char>(events_), "{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{}}}\n",
                  seen_index(track), names_.json(name), microseconds(start), microseconds(end - start));
 }
@@ -91,7 +119,7 @@ std::vector<std::size_t> TimelineWriter::track_ids(
     const std::vector<std::string>& sorted_engines) const {
   std::vector<std::size_t> ids(seen_order_.size());
   for (std::size_t i = 0; i < seen_order_.size(); ++i) {
-    auto pos = std::lower_bound(sorted_engines.begin(), sorted_engines.end(), seen_order_[i]);
+    auto pos = std::lower_bound(sorted_engines.begin(), sorted_engines.end(), seen_order_[i], natural_less);
     ids[i] = static_cast<std::size_t>(pos - sorted_engines.begin()) + 1;  // tid 0 is unused
   }
   return ids;
@@ -101,7 +129,7 @@ void TimelineWriter::finish(const std::string& path, const std::vector<EngineSta
   events_.close();
   if (!events_) fail_writing(temp_path_);
 
-  std::set<std::string> names(seen_order_.begin(), seen_order_.end());
+  std::set<std::string, decltype(&natural_less)> names(seen_order_.begin(), seen_order_.end(), natural_less);
   for (const auto& e : engines) names.insert(e.name);
   const std::vector<std::string> sorted(names.begin(), names.end());
   const std::vector<std::size_t> tid = track_ids(sorted);

@@ -23,7 +23,7 @@ class TimelineWriter {
 
   void add_complete(const InstructionRecord& r);
   void add_instant(const std::string& engine, const std::string& name, Cycles at);
-  // A busy span of a block inside an engine, on the block's own track.
+  // A busy span of a block inside an engine, on the block's own track (none when empty).
   void add_span(const std::string& track, const std::string& name, Cycles start, Cycles end);
   // Writes the timeline to `path` with one track per engine: those in `engines`
   // plus any seen in events. Removes the temporary file.

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -204,4 +205,29 @@ TEST_CASE("an unfinished recorder leaves no files once the directory is dropped"
   CHECK(fs::is_empty(scratch.path));
   OutputDirectory out((scratch.path / "run").string());
   CHECK_THROWS_AS(RunRecorder(out, 0.0), std::invalid_argument);
+}
+
+TEST_CASE("timeline tracks sort numbers as numbers, and block spans get their own tracks", "[report]") {
+  ScratchDir scratch("timeline-order");
+  {
+    OutputDirectory out((scratch.path / "run").string());
+    RunRecorder recorder(out, kClockMhz);
+    for (const char* track : {"core10.sparse.unit2", "core2.sparse.unit10", "core2.sparse.unit9", "core2.load"})
+      recorder.add_span(track, "sparse_conv 7", 10, 30);
+    recorder.add_span("core2.sparse.unit1", "empty", 5, 5);  // no time: no event
+    recorder.finish(sample_stats(), sample_context());
+    out.commit();
+  }
+  const json timeline = parse_file(scratch.path / "run" / "timeline.json");
+  std::map<std::string, std::uint64_t> tid_of;
+  int spans = 0;
+  for (const json& e : timeline["traceEvents"]) {
+    if (e["name"] == "thread_name") tid_of[e["args"]["name"]] = e["tid"];
+    spans += e["ph"] == "X";
+  }
+  CHECK(spans == 4);
+  CHECK(tid_of.at("core2.load") < tid_of.at("core2.sparse.unit9"));
+  CHECK(tid_of.at("core2.sparse.unit9") < tid_of.at("core2.sparse.unit10"));
+  CHECK(tid_of.at("core2.sparse.unit10") < tid_of.at("core10.sparse.unit2"));
+  CHECK(tid_of.count("core2.sparse.unit1") == 0);
 }

@@ -231,9 +231,7 @@ Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, st
   tally.nonzeros += nnz;
   tally.parts += parts;
   tally.busy += work.busy;
-  tally.stats.multipliers.rounds += work.stats.multipliers.rounds;
-  tally.stats.multipliers.products += work.stats.multipliers.products;
-  tally.stats.multipliers.reissued += work.stats.multipliers.reissued;
+  tally.stats.multipliers.add(work.stats.multipliers);
   tally.stats.arbiter.collisions += work.stats.arbiter.collisions;
   tally.stats.windows += work.stats.windows;
   run.products += work.stats.multipliers.products;
@@ -286,6 +284,7 @@ nlohmann::json SparseTensorCluster::UnitTally::row(std::uint32_t unit, std::uint
           {"rounds", stats.multipliers.rounds},
           {"products", stats.multipliers.products},
           {"multiplier_utilization", slots > 0 ? stats.multipliers.products / slots : 0.0},
+          {"round_fill", stats.multipliers.round_fill},
           {"collisions", stats.arbiter.collisions},
           {"fifo_reissues", stats.multipliers.reissued},
           {"var_windows", stats.windows},

@@ -20,6 +20,17 @@ struct MultiplierStats {
   std::uint64_t reissued = 0;       // multiplier slots given to FIFO products instead of new data
   std::uint64_t iterations = 0;     // unique weights issued (seed001: one iteration per weight)
   std::uint64_t adder_sums = 0;     // 1x1 / fc: products the adder 1360 folded into one sum
+  std::vector<std::uint64_t> round_fill;  // [k]: rounds with k busy multipliers (FIFO products included)
+
+  void add(const MultiplierStats& o) {
+    rounds += o.rounds;
+    products += o.products;
+    reissued += o.reissued;
+    iterations += o.iterations;
+    adder_sums += o.adder_sums;
+    if (round_fill.size() < o.round_fill.size()) round_fill.resize(o.round_fill.size());
+    for (std::size_t k = 0; k < o.round_fill.size(); ++k) round_fill[k] += o.round_fill[k];
+  }
 };
 
 // A run of products inside a round.
@@ -49,7 +60,9 @@ class MultiplierArray {
   MultiplierArray(SparseUnitKind kind, std::uint32_t multipliers, std::uint32_t max_weights,
                   std::uint32_t var_locations, bool adder_merge = false)
       : kind_(kind), p_(multipliers), cap_(kind == SparseUnitKind::Unit1300 ? 1 : max_weights),
-        arbiter_(kind == SparseUnitKind::Unit1500 && adder_merge, var_locations) {}
+        arbiter_(kind == SparseUnitKind::Unit1500 && adder_merge, var_locations) {
+    stats_.round_fill.assign(std::size_t(p_) + 1, 0);
+  }
 
   // Issues every pair of one window. adder_path: all products share one index (1x1 / fc,
   // §2.13), so the adder sums each round into one value for the special accumulator.
@@ -78,6 +91,7 @@ class MultiplierArray {
       }
       const std::size_t issued = round_.size() - reissued;
       ++stats_.rounds;
+      ++stats_.round_fill[round_.size()];
       stats_.products += issued;
       stats_.reissued += reissued;
       const std::vector<Product>* round = &round_;  // the round as issued, wherever it now lives

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -41,6 +43,19 @@ TEST_CASE("sparse timing: dense layers are bounded by the issue width, and cycle
     INFO("unit " << kind);
     const auto dense = sparse_conv_row(dir, 0.0, kind);
     CHECK(dense.at("cycles").get<double>() >= dense.at("dense_macs").get<double>() / issue_width);
+    // Round fill accounts for every round and every busy multiplier slot.
+    for (const auto& unit : dense.at("units")) {
+      const auto fill = unit.at("round_fill").get<std::vector<std::uint64_t>>();
+      REQUIRE(fill.size() == 9);  // 0..p
+      std::uint64_t rounds = 0, slots = 0;
+      for (std::size_t k = 0; k < fill.size(); ++k) {
+        rounds += fill[k];
+        slots += k * fill[k];
+      }
+      CHECK(rounds == unit.at("rounds").get<std::uint64_t>());
+      CHECK(slots == unit.at("products").get<std::uint64_t>() + unit.at("fifo_reissues").get<std::uint64_t>());
+      if (std::string(kind) == "1300") CHECK(fill[8] < rounds);  // one weight per round leaves slots idle
+    }
     double last = dense.at("cycles").get<double>();
     for (double zeros : {0.5, 0.8, 0.95}) {
       INFO("zeros " << zeros);

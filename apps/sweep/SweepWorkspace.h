@@ -1,0 +1,61 @@
+#pragma once
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/sweep/SweepPoints.h"
+#include "apps/sweep/SweepSpec.h"
+
+namespace npusim {
+
+// A sweep directory and the plan of every point: the config and workload it runs, and
+// what its directory must hold to count as complete. Every backend (local threads, a
+// Slurm array task) runs points through this one class, so a point's directory is the
+// same wherever it ran.
+class SweepWorkspace {
+ public:
+  // Plans every point; writes nothing.
+  SweepWorkspace(const SweepSpec& spec, const std::string& out);
+
+  // Checks that `out` may hold this sweep (empty, missing, or a sweep directory) and
+  // creates it with its marker, points/ and .inputs/.
+  void prepare() const;
+
+  std::size_t size() const { return plans_.size(); }
+  const SweepPoint& point(std::size_t i) const { return points_[i]; }
+  const std::string& config_error(std::size_t i) const { return plans_[i].config_error; }
+  bool complete(std::size_t i) const;
+  // Runs point i as a child `npusim run`, its directory written atomically; true when
+  // it completed, else the point is recorded as failed.
+  bool run(std::size_t i) const;
+  // Leaves point i as a failed row saying `error`.
+  void fail(std::size_t i, const std::string& error) const;
+  bool failed(std::size_t i) const;
+  // Rewrites results.csv from every point directory and clears .inputs/.
+  void finish() const;
+  const std::filesystem::path& out() const { return out_; }
+
+ private:
+  struct PointPlan {
+    std::filesystem::path dir;
+    std::string point_json;     // expected point.json text
+    std::string config_json;    // resolved config text, or the raw document if invalid
+    std::string config_error;   // set when the config does not validate
+    std::filesystem::path input_config;    // config file handed to the child
+    std::string workload_json;             // workload axes: the point's workload text (else empty)
+    std::filesystem::path input_workload;  // and the file handed to the child
+  };
+  PointPlan plan_point(const nlohmann::json& base, const nlohmann::json& workload, const SweepPoint& p) const;
+  std::vector<std::string> run_arguments(const PointPlan& plan) const;
+
+  const SweepSpec& spec_;
+  std::string out_arg_;
+  std::filesystem::path out_;
+  std::vector<SweepPoint> points_;
+  std::vector<PointPlan> plans_;
+};
+
+}  // namespace npusim

@@ -1,6 +1,7 @@
 #include "apps/sweep/ChildProcess.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -16,18 +17,52 @@ extern char** environ;
 
 namespace npusim {
 
-ChildResult run_self(const std::vector<std::string>& args) {
-  int fds[2];
-  // Close-on-exec, so a child started by another thread never inherits this
-  // pipe's write end (the read below would then wait for that child too).
-  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+namespace {
+
+// Reads both pipes to their ends without letting either fill up.
+void drain(int out_fd, int err_fd, std::string* out, std::string& err) {
+  std::vector<pollfd> fds;
+  if (out_fd >= 0) fds.push_back({out_fd, POLLIN, 0});
+  fds.push_back({err_fd, POLLIN, 0});
+  char buffer[4096];
+  while (!fds.empty()) {
+    if (poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (std::size_t i = fds.size(); i-- > 0;) {
+      if (fds[i].revents == 0) continue;
+      const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        fds.erase(fds.begin() + std::ptrdiff_t(i));
+        continue;
+      }
+      (fds[i].fd == err_fd ? err : *out).append(buffer, static_cast<std::size_t>(n));
+    }
+  }
+}
+
+// Spawns argv[0] (`binary`, or looked up on PATH), stdout to a pipe when `out` is
+// given (else /dev/null), stderr to a pipe; waits for it.
+ChildResult spawn(const std::string& binary, bool search_path, std::vector<std::string> argv_storage,
+                  bool capture_stdout) {
+  int err[2], out[2] = {-1, -1};
+  // Close-on-exec, so a child started by another thread never inherits these pipes'
+  // write ends (the reads below would then wait for that child too).
+  if (pipe2(err, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+  if (capture_stdout && pipe2(out, O_CLOEXEC) != 0) {
+    close(err[0]);
+    close(err[1]);
+    throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-  std::string binary = "/proc/self/exe";
-  std::vector<std::string> argv_storage = {"npusim"};
-  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  if (capture_stdout)
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  else
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
   std::vector<char*> argv;
   for (auto& a : argv_storage) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -40,15 +75,21 @@ ChildResult run_self(const std::vector<std::string>& args) {
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, binary.c_str(), &actions, &attributes, argv.data(), environ);
+  const int spawned = search_path ? posix_spawnp(&pid, binary.c_str(), &actions, &attributes, argv.data(), environ)
+                                  : posix_spawn(&pid, binary.c_str(), &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
-  close(fds[1]);
+  close(err[1]);
+  if (capture_stdout) close(out[1]);
   if (spawned != 0) {
-    close(fds[0]);
-    throw std::runtime_error(std::string("cannot start npusim: ") + std::strerror(spawned));
+    close(err[0]);
+    if (capture_stdout) close(out[0]);
+    ChildResult failed;
+    failed.status = 127;
+    failed.error_text = "cannot start " + binary + ": " + std::strerror(spawned);
+    return failed;
   }
-  // Interrupted, the sweep stops its running points and waits until they have
+  // Interrupted, the sweep stops its running children and waits until they have
   // cleaned up (waitid with WNOWAIT leaves the child for the waitpid below).
   OnInterrupt stop_child("", [pid] {
     kill(pid, SIGTERM);
@@ -57,19 +98,30 @@ ChildResult run_self(const std::vector<std::string>& args) {
     }
   });
   ChildResult result;
-  char buffer[4096];
-  ssize_t n;
-  while ((n = read(fds[0], buffer, sizeof buffer)) != 0) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    result.error_text.append(buffer, static_cast<std::size_t>(n));
-  }
-  close(fds[0]);
+  drain(capture_stdout ? out[0] : -1, err[0], &result.output, result.error_text);
+  close(err[0]);
+  if (capture_stdout) close(out[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
+}
+
+}  // namespace
+
+ChildResult run_self(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"npusim"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ChildResult r = spawn("/proc/self/exe", false, std::move(argv), false);
+  if (r.status == 127 && r.error_text.rfind("cannot start", 0) == 0) throw std::runtime_error(r.error_text);
+  return r;
+}
+
+ChildResult run_program(const std::string& program, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return spawn(program, true, std::move(argv), true);
 }
 
 }  // namespace npusim

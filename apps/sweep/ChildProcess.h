@@ -7,11 +7,16 @@ namespace npusim {
 struct ChildResult {
   int status = -1;         // exit status, or 128 + signal
   std::string error_text;  // what the child wrote on stderr
+  std::string output;      // its stdout (run_program only; run_self discards it)
 };
 
 // Runs this very binary (/proc/self/exe) with `args`, stdout discarded and
 // stderr captured. SystemC elaborates once per process, so every simulation
 // of a sweep needs a process of its own. Safe to call from several threads.
 ChildResult run_self(const std::vector<std::string>& args);
+
+// Runs `program`, looked up on PATH (sbatch, squeue ...), capturing stdout and stderr.
+// A program that cannot be started gives status 127 and says why in error_text.
+ChildResult run_program(const std::string& program, const std::vector<std::string>& args);
 
 }  // namespace npusim

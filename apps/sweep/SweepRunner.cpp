@@ -1,52 +1,12 @@
 #include "apps/sweep/SweepRunner.h"
 
 #include <atomic>
-#include <cstdio>
-#include <filesystem>
-#include <mutex>
-#include <optional>
 #include <thread>
 
-#include <fmt/format.h>
-
+#include "apps/sweep/SweepProgress.h"
 #include "apps/sweep/SweepWorkspace.h"
 
 namespace npusim {
-
-namespace {
-
-// "sweep [######    ] 4/6 points, 1 failed" on stderr, redrawn per finished point.
-class SweepProgress {
- public:
-  SweepProgress(std::size_t total, bool enabled) : total_(total), enabled_(enabled) {}
-  ~SweepProgress() {
-    if (drawn_) std::fputs("\r\033[K", stderr);
-  }
-  void point_done(bool failed) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    ++done_;
-    failed_ += failed;
-    if (!enabled_) return;
-    constexpr std::size_t kWidth = 30;
-    const std::size_t filled = total_ ? kWidth * done_ / total_ : kWidth;
-    std::fputs(fmt::format("\rsweep [{}{}] {}/{} points, {} failed", std::string(filled, '#'),
-                           std::string(kWidth - filled, ' '), done_, total_, failed_)
-                   .c_str(),
-               stderr);
-    std::fflush(stderr);
-    drawn_ = true;
-  }
-
- private:
-  std::mutex mutex_;
-  std::size_t total_;
-  bool enabled_;
-  bool drawn_ = false;
-  std::size_t done_ = 0;
-  std::size_t failed_ = 0;
-};
-
-}  // namespace
 
 SweepCounts run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   SweepWorkspace ws(spec, options.out);

@@ -19,7 +19,9 @@ using nlohmann::json;
 
 namespace {
 
-const std::set<std::string> kSpecKeys = {"description", "config", "trace", "workload", "functional", "mode", "axes"};
+const std::set<std::string> kSpecKeys = {"description", "config", "trace", "workload", "functional", "mode", "axes",
+                                         "backend", "slurm"};
+const std::set<std::string> kSlurmKeys = {"partition", "array_limit", "points_per_task", "sbatch_args"};
 const std::set<std::string> kAxisKeys = {"name", "pointer", "values", "in"};
 
 class SpecReader {
@@ -53,6 +55,30 @@ class SpecReader {
     p = p.lexically_normal();
     if (!fs::is_regular_file(p)) fail("/" + key, fmt::format("no such file: {}", p.string()));
     return fs::absolute(p).string();
+  }
+
+  std::uint32_t count_at(const json& obj, const std::string& key, const std::string& where) const {
+    const json& v = obj.at(key);
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() < 1 || v.get<std::uint64_t>() > 1000000)
+      fail(where + "/" + key, "expected a whole number from 1 to 1000000");
+    return v.get<std::uint32_t>();
+  }
+
+  SlurmSettings slurm(const json& obj) const {
+    check_keys(obj, kSlurmKeys, "/slurm");
+    SlurmSettings s;
+    if (obj.contains("partition")) s.partition = string_at(obj, "partition", "/slurm");
+    if (obj.contains("array_limit")) s.array_limit = count_at(obj, "array_limit", "/slurm");
+    if (obj.contains("points_per_task")) s.points_per_task = count_at(obj, "points_per_task", "/slurm");
+    if (obj.contains("sbatch_args")) {
+      const json& args = obj.at("sbatch_args");
+      if (!args.is_array()) fail("/slurm/sbatch_args", "expected a list of strings");
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        if (!args[i].is_string()) fail(fmt::format("/slurm/sbatch_args/{}", i), "expected a string");
+        s.sbatch_args.push_back(args[i].get<std::string>());
+      }
+    }
+    return s;
   }
 
   SweepAxis axis(const json& obj, std::size_t i) const {
@@ -121,6 +147,11 @@ SweepSpec load_sweep_spec(const std::string& path) {
     if (mode != "cross" && mode != "zip") reader.fail("/mode", "expected \"cross\" or \"zip\"");
     spec.zip = mode == "zip";
   }
+  if (doc.contains("backend")) {
+    spec.backend = reader.string_at(doc, "backend", "");
+    if (spec.backend != "local" && spec.backend != "slurm") reader.fail("/backend", "expected \"local\" or \"slurm\"");
+  }
+  if (doc.contains("slurm")) spec.slurm = reader.slurm(doc.at("slurm"));
   if (!doc.contains("axes") || !doc.at("axes").is_array() || doc.at("axes").empty())
     reader.fail("/axes", "expected a non-empty list of {\"pointer\": ..., \"values\": [...]}");
   std::set<std::string> names;

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,15 @@ struct SweepAxis {
   std::vector<nlohmann::json> values;
 };
 
+// How a Slurm backend submits the sweep (a spec's "slurm" object; the command line
+// overrides each field).
+struct SlurmSettings {
+  std::string partition;                // empty: the cluster's default
+  std::uint32_t array_limit = 0;        // array tasks running at once; 0: no limit
+  std::uint32_t points_per_task = 20;
+  std::vector<std::string> sbatch_args; // passed to sbatch as they are
+};
+
 // A sweep spec file (docs/sweeps.md). Paths are resolved relative to the spec
 // file's directory, so a spec can be run from anywhere.
 struct SweepSpec {
@@ -25,6 +35,8 @@ struct SweepSpec {
   bool functional = false;
   bool zip = false;      // pair the axes' values up instead of crossing them
   std::vector<SweepAxis> axes;
+  std::string backend = "local";  // "local" or "slurm"
+  SlurmSettings slurm;
   bool has_workload_axes() const;
 };
 

@@ -163,6 +163,10 @@ void SweepWorkspace::prepare() const {
 
 bool SweepWorkspace::failed(std::size_t i) const { return fs::is_regular_file(plans_[i].dir / kErrorFile); }
 
+void SweepWorkspace::clear_failure(std::size_t i) const {
+  if (failed(i)) fs::remove_all(plans_[i].dir);
+}
+
 void SweepWorkspace::finish() const {
   std::error_code ignored;
   fs::remove_all(out_ / ".inputs", ignored);

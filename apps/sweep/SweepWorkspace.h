@@ -34,6 +34,8 @@ class SweepWorkspace {
   // Leaves point i as a failed row saying `error`.
   void fail(std::size_t i, const std::string& error) const;
   bool failed(std::size_t i) const;
+  // Removes point i's directory when it holds a failure (before it is run again).
+  void clear_failure(std::size_t i) const;
   // Rewrites results.csv from every point directory and clears .inputs/.
   void finish() const;
   const std::filesystem::path& out() const { return out_; }

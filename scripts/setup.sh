@@ -3,10 +3,12 @@
 # Safe to run again: packages already present are skipped.
 set -euo pipefail
 # clang and its runtimes build the sanitizer and fuzzing checks; ccache shares
-# compiled objects between the Release and checking builds' reruns.
+# compiled objects between the Release and checking builds' reruns; slurm-wlm and
+# munge run the Slurm sweep backend's test on a single-node cluster.
 PACKAGES=(cmake g++ make pkg-config libsystemc-dev libfmt-dev nlohmann-json3-dev
           catch2 libcli11-dev python3 python3-numpy python3-matplotlib
-          clang libclang-rt-14-dev ccache)
+          clang libclang-rt-14-dev ccache
+          slurm-wlm munge)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

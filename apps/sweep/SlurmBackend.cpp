@@ -1,6 +1,7 @@
 #include "apps/sweep/SlurmBackend.h"
 
 #include <chrono>
+#include <optional>
 #include <filesystem>
 #include <thread>
 
@@ -24,6 +25,25 @@ namespace {
 // DIR/slurm/: the submission record, the batch script and the tasks' logs.
 fs::path slurm_dir(const SweepWorkspace& ws) { return ws.out() / "slurm"; }
 fs::path submission_file(const SweepWorkspace& ws) { return slurm_dir(ws) / "submission.json"; }
+// claims/<k>/: the k-th submitted point was taken by the task named in claims/<k>/task.
+fs::path claims_dir(const SweepWorkspace& ws) { return slurm_dir(ws) / "claims"; }
+
+// Takes the k-th submitted point for `task`: mkdir is atomic, also on NFS.
+bool claim(const SweepWorkspace& ws, std::size_t k, std::size_t task) {
+  const fs::path dir = claims_dir(ws) / std::to_string(k);
+  std::error_code ec;
+  if (!fs::create_directory(dir, ec) || ec) return false;
+  write_file_atomically((dir / "task").string(), std::to_string(task) + "\n");
+  return true;
+}
+
+std::optional<std::string> claimed_by(const SweepWorkspace& ws, std::size_t k) {
+  const fs::path file = claims_dir(ws) / std::to_string(k) / "task";
+  if (!fs::is_regular_file(file)) return std::nullopt;
+  std::string task = read_input_file(file.string());
+  while (!task.empty() && task.back() == '\n') task.pop_back();
+  return task;
+}
 
 struct Submission {
   std::string job_id;
@@ -104,6 +124,8 @@ SlurmSubmission submit_slurm_sweep(const SweepSpec& spec, const SweepOptions& op
   {
     CreationGuard guard;
     fs::create_directories(slurm_dir(ws) / "logs");
+    fs::remove_all(claims_dir(ws));  // an earlier job's claims name other points
+    fs::create_directories(claims_dir(ws));
   }
   const std::string spec_path = fs::absolute(spec.file).string();
   write_submission(ws, s, spec_path);  // before sbatch: a task may start at once
@@ -163,10 +185,13 @@ SweepCounts collect_slurm_sweep(const SweepSpec& spec, const SweepOptions& optio
     const std::size_t i = s->points[k];
     if (ws.complete(i)) continue;
     ++counts.failed;
-    if (!ws.failed(i))
+    if (ws.failed(i)) continue;  // the task recorded why
+    if (const auto task = claimed_by(ws, k))
       ws.fail(i, fmt::format("Slurm job {} task {} ended without finishing this point (cancelled, timed out or "
                              "killed; its log: slurm/logs/{}_{}.out)",
-                             s->job_id, k / s->points_per_task, s->job_id, k / s->points_per_task));
+                             s->job_id, *task, s->job_id, *task));
+    else
+      ws.fail(i, fmt::format("Slurm job {} ended before any task started this point (cancelled?)", s->job_id));
   }
   std::vector<bool> submitted(ws.size(), false);
   for (std::size_t i : s->points) submitted[i] = true;
@@ -183,11 +208,14 @@ std::size_t run_slurm_task(const SweepSpec& spec, const std::string& out, std::s
   const SweepWorkspace ws(spec, out);
   const auto s = read_submission(ws);
   if (!s) throw InputError(out, "slurm/submission.json", "missing: this task has no submission to run");
+  // The task starts on its own run of points, then takes any still unclaimed, so
+  // Slurm's gap between one task's end and the next one's start is paid per CPU,
+  // not per run of points.
   std::size_t failed = 0;
-  const std::size_t first = task * s->points_per_task;
-  for (std::size_t k = first; k < std::min(first + s->points_per_task, s->points.size()); ++k) {
-    const std::size_t i = s->points[k];
-    if (ws.complete(i)) continue;
+  const std::size_t n = s->points.size(), first = std::min(task * s->points_per_task, n);
+  for (std::size_t step = 0; step < n; ++step) {
+    const std::size_t k = (first + step) % n, i = s->points[k];
+    if (!claim(ws, k, task)) continue;  // another task has it (every submitted point was incomplete)
     try {
       failed += !ws.run(i);
     } catch (const std::exception& e) {

@@ -10,9 +10,10 @@
 namespace npusim {
 
 // `npusim sweep --backend slurm` (docs/sweeps.md, "On a Slurm cluster"): the points not
-// yet complete go to one `sbatch --array` job. Each array task runs a run of points
-// through the same SweepWorkspace as the local backend, into the shared sweep
-// directory; collecting then writes results.csv.
+// yet complete go to one `sbatch --array` job of ceil(points / points_per_task) tasks.
+// Each task starts on its own run of points and then claims any left unclaimed (an
+// atomic mkdir in the shared sweep directory), running them through the same
+// SweepWorkspace as the local backend; collecting then writes results.csv.
 struct SlurmOptions : SlurmSettings {
   bool wait = false;  // follow the job, then collect
 };

@@ -44,15 +44,16 @@ std::optional<std::string> read_if_present(const fs::path& path) {
 }  // namespace
 
 bool SweepWorkspace::complete(std::size_t i) const {
-  const PointPlan& plan = plans_[i];
+  const PointPlan& plan = this->plan(i);
   return plan.config_error.empty() && fs::is_regular_file(plan.dir / "report.json") &&
          read_if_present(plan.dir / kPointFile) == plan.point_json &&
          read_if_present(plan.dir / kConfigFile) == plan.config_json &&
          (plan.workload_json.empty() || read_if_present(plan.dir / kWorkloadFile) == plan.workload_json);
 }
 
-SweepWorkspace::PointPlan SweepWorkspace::plan_point(const json& base, const json& workload,
-                                                     const SweepPoint& p) const {
+SweepWorkspace::PointPlan SweepWorkspace::plan_point(const SweepPoint& p) const {
+  const json& base = base_;
+  const json& workload = workload_;
   const SweepSpec& spec = spec_;
   const fs::path& out = out_;
   PointPlan plan;
@@ -82,7 +83,7 @@ SweepWorkspace::PointPlan SweepWorkspace::plan_point(const json& base, const jso
 }
 
 void SweepWorkspace::fail(std::size_t i, const std::string& error) const {
-  const PointPlan& plan = plans_[i];
+  const PointPlan& plan = this->plan(i);
   fs::remove_all(plan.dir);
   {
     CreationGuard guard;
@@ -119,7 +120,7 @@ std::string child_error(const ChildResult& r) {
 }  // namespace
 
 bool SweepWorkspace::run(std::size_t i) const {
-  const PointPlan& plan = plans_[i];
+  const PointPlan& plan = this->plan(i);
   write_file_atomically(plan.input_config.string(), plan.config_json);
   if (!plan.workload_json.empty()) write_file_atomically(plan.input_workload.string(), plan.workload_json);
   const ChildResult r = run_self(run_arguments(plan));
@@ -139,12 +140,18 @@ bool SweepWorkspace::run(std::size_t i) const {
 
 
 SweepWorkspace::SweepWorkspace(const SweepSpec& spec, const std::string& out)
-    : spec_(spec), out_arg_(out), out_(output_path(out)), points_(expand_points(spec)) {
-  const json base = load_config_json(spec.config);
-  const json workload = spec.has_workload_axes() ? parse_strict_json<json>(read_input_file(spec.workload), spec.workload)
-                                                 : json();
-  plans_.reserve(points_.size());
-  for (const auto& p : points_) plans_.push_back(plan_point(base, workload, p));
+    : spec_(spec),
+      out_arg_(out),
+      out_(output_path(out)),
+      points_(expand_points(spec)),
+      base_(load_config_json(spec.config)),
+      workload_(spec.has_workload_axes() ? parse_strict_json<json>(read_input_file(spec.workload), spec.workload)
+                                         : json()),
+      plans_(points_.size()) {}
+
+const SweepWorkspace::PointPlan& SweepWorkspace::plan(std::size_t i) const {
+  if (!plans_[i]) plans_[i] = std::make_unique<PointPlan>(plan_point(points_[i]));
+  return *plans_[i];
 }
 
 void SweepWorkspace::prepare() const {
@@ -161,10 +168,10 @@ void SweepWorkspace::prepare() const {
   fs::create_directories(out_ / ".inputs");
 }
 
-bool SweepWorkspace::failed(std::size_t i) const { return fs::is_regular_file(plans_[i].dir / kErrorFile); }
+bool SweepWorkspace::failed(std::size_t i) const { return fs::is_regular_file(plan(i).dir / kErrorFile); }
 
 void SweepWorkspace::clear_failure(std::size_t i) const {
-  if (failed(i)) fs::remove_all(plans_[i].dir);
+  if (failed(i)) fs::remove_all(plan(i).dir);
 }
 
 void SweepWorkspace::finish() const {

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,8 @@ namespace npusim {
 // same wherever it ran.
 class SweepWorkspace {
  public:
-  // Plans every point; writes nothing.
+  // Reads the base config (and workload); each point is planned when first asked
+  // about, so an array task plans only its own. Writes nothing.
   SweepWorkspace(const SweepSpec& spec, const std::string& out);
 
   // Checks that `out` may hold this sweep (empty, missing, or a sweep directory) and
@@ -26,7 +28,7 @@ class SweepWorkspace {
 
   std::size_t size() const { return plans_.size(); }
   const SweepPoint& point(std::size_t i) const { return points_[i]; }
-  const std::string& config_error(std::size_t i) const { return plans_[i].config_error; }
+  const std::string& config_error(std::size_t i) const { return plan(i).config_error; }
   bool complete(std::size_t i) const;
   // Runs point i as a child `npusim run`, its directory written atomically; true when
   // it completed, else the point is recorded as failed.
@@ -50,14 +52,17 @@ class SweepWorkspace {
     std::string workload_json;             // workload axes: the point's workload text (else empty)
     std::filesystem::path input_workload;  // and the file handed to the child
   };
-  PointPlan plan_point(const nlohmann::json& base, const nlohmann::json& workload, const SweepPoint& p) const;
+  PointPlan plan_point(const SweepPoint& p) const;
+  // Planned on first use; different points may be planned from different threads.
+  const PointPlan& plan(std::size_t i) const;
   std::vector<std::string> run_arguments(const PointPlan& plan) const;
 
   const SweepSpec& spec_;
   std::string out_arg_;
   std::filesystem::path out_;
   std::vector<SweepPoint> points_;
-  std::vector<PointPlan> plans_;
+  nlohmann::json base_, workload_;
+  mutable std::vector<std::unique_ptr<PointPlan>> plans_;
 };
 
 }  // namespace npusim

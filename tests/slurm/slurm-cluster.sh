@@ -67,6 +67,7 @@ AccountingStorageType=accounting_storage/none
 MpiDefault=none
 ReturnToService=2
 MinJobAge=600
+SchedulerParameters=${NPUSIM_SLURM_SCHEDULER_PARAMETERS:-batch_sched_delay=0,sched_min_interval=0}
 NodeName=$host CPUs=$(nproc) State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF

@@ -240,6 +240,22 @@ TEST_CASE("zip mode pairs axis values; spec errors are bad input", "[sweep]") {
   json shadowing = spec;
   shadowing["axes"][0]["name"] = "status";
   expect_bad(shadowing, "'status' is a results.csv column already");
+  json backend = spec;
+  backend["backend"] = "kubernetes";
+  expect_bad(backend, "/backend: expected \"local\" or \"slurm\"");
+  json slurm_key = spec;
+  slurm_key["slurm"] = {{"nodes", 4}};
+  expect_bad(slurm_key, "/slurm/nodes: unknown key");
+  json per_task = spec;
+  per_task["slurm"] = {{"points_per_task", 0}};
+  expect_bad(per_task, "/slurm/points_per_task: expected a whole number from 1 to 1000000");
+  json sbatch = spec;
+  sbatch["slurm"] = {{"sbatch_args", {"--time=1", 5}}};
+  expect_bad(sbatch, "/slurm/sbatch_args/1: expected a string");
+  // Collecting a directory no job was submitted for says so.
+  auto collect = run_npusim({"sweep", dir + "/zip.json", "--collect", "--out", dir + "/zip"});
+  CHECK(collect.status == 2);
+  CHECK(collect.output.find("no Slurm job was submitted for this sweep directory") != std::string::npos);
   // A trace given where the spec belongs says what the command wants.
   auto trace = run_npusim({"sweep", source_path("traces/examples/relu.jsonl"), "--out", dir + "/trace"});
   CHECK(trace.status == 2);

@@ -1,6 +1,7 @@
 #include "apps/sweep/SlurmBackend.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <optional>
 #include <filesystem>
 #include <thread>
@@ -223,6 +224,9 @@ std::size_t run_slurm_task(const SweepSpec& spec, const std::string& out, std::s
       ++failed;
     }
   }
+  // Every point is claimed: tasks still queued would only start, find nothing and stop,
+  // one scheduler gap each. Cancel them (running ones finish their points).
+  if (const char* job = std::getenv("SLURM_ARRAY_JOB_ID")) run_program("scancel", {"--state=PENDING", job});
   return failed;
 }
 

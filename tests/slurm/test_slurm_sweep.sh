@@ -30,12 +30,15 @@ cat > "$work/grid.json" <<SPEC
           {"name": "channels", "pointer": "/chip/dram/channels", "values": [1, 2, 4]}]}
 SPEC
 "$npusim" sweep "$work/grid.json" --out "$work/local" -j 2 -q
-out="$("$npusim" sweep "$work/grid.json" --backend slurm --points-per-task 7 --wait --out "$work/slurm")"
+out="$("$npusim" sweep "$work/grid.json" --backend slurm --points-per-task 7 --wait --out "$work/slurm" 2>&1)"
 echo "$out"
+echo "$out" | grep -q "7 array tasks" || fail "45 points at 7 per task should be 7 array tasks"
 echo "$out" | grep -q "sweep: 45 points: 45 run, 0 skipped (already complete), 0 failed" || fail "slurm sweep summary"
 cmp "$work/local/results.csv" "$work/slurm/results.csv" || fail "results.csv differs between local and slurm"
-[ "$(ls "$work/slurm/slurm/logs" | wc -l)" -eq 7 ] || fail "expected 7 array tasks' logs"
-echo "ok: 45 points on Slurm (7 tasks) equal the local backend byte for byte"
+# Tasks that found every point claimed cancelled the ones still pending, so not all 7 ran.
+ran="$(ls "$work/slurm/slurm/logs" | wc -l)"
+[ "$ran" -ge 1 ] && [ "$ran" -le 7 ] || fail "expected 1 to 7 task logs, found $ran"
+echo "ok: 45 points on Slurm ($ran of 7 tasks ran) equal the local backend byte for byte"
 
 # 2. Cancel the first task once it has finished a point but not all of them.
 cat > "$work/slow.json" <<SPEC

@@ -108,11 +108,12 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--array-limit", opt->array_limit, "Slurm: array tasks running at once (sbatch --array=...%N)")
       ->check(CLI::Range(1u, 1000000u));
   cmd->add_option("--points-per-task", opt->points_per_task,
-                  "Slurm: points each array task runs one after another (default 20: points are often "
-                  "sub-second, and one task per point would drown the scheduler)")
+                  "Slurm: points per array task (default 20): the job has ceil(points / K) tasks; each starts "
+                  "on its own K points, then takes any no task has claimed")
       ->check(CLI::Range(1u, 1000000u));
   cmd->add_option("--sbatch-arg", opt->sbatch_args,
-                  "Slurm: an extra sbatch argument, repeatable, e.g. --sbatch-arg=--time=00:10:00");
+                  "Slurm: an extra sbatch argument, repeatable, e.g. --sbatch-arg=--time=00:10:00")
+      ->allow_extra_args(false);
   cmd->add_flag("--wait", opt->wait, "Slurm: follow the job with a progress line, then collect results.csv");
   cmd->add_flag("--collect", opt->collect,
                 "Slurm: after the job has finished, mark points no task finished as failed and write results.csv");

@@ -84,10 +84,7 @@ ChildResult spawn(const std::string& binary, bool search_path, std::vector<std::
   if (spawned != 0) {
     close(err[0]);
     if (capture_stdout) close(out[0]);
-    ChildResult failed;
-    failed.status = 127;
-    failed.error_text = "cannot start " + binary + ": " + std::strerror(spawned);
-    return failed;
+    throw std::runtime_error("cannot start " + argv_storage.front() + ": " + std::strerror(spawned));
   }
   // Interrupted, the sweep stops its running children and waits until they have
   // cleaned up (waitid with WNOWAIT leaves the child for the waitpid below).
@@ -113,9 +110,7 @@ ChildResult spawn(const std::string& binary, bool search_path, std::vector<std::
 ChildResult run_self(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {"npusim"};
   argv.insert(argv.end(), args.begin(), args.end());
-  ChildResult r = spawn("/proc/self/exe", false, std::move(argv), false);
-  if (r.status == 127 && r.error_text.rfind("cannot start", 0) == 0) throw std::runtime_error(r.error_text);
-  return r;
+  return spawn("/proc/self/exe", false, std::move(argv), false);
 }
 
 ChildResult run_program(const std::string& program, const std::vector<std::string>& args) {

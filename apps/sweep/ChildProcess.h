@@ -16,7 +16,7 @@ struct ChildResult {
 ChildResult run_self(const std::vector<std::string>& args);
 
 // Runs `program`, looked up on PATH (sbatch, squeue ...), capturing stdout and stderr.
-// A program that cannot be started gives status 127 and says why in error_text.
+// Both throw std::runtime_error, saying why, when the program cannot be started.
 ChildResult run_program(const std::string& program, const std::vector<std::string>& args);
 
 }  // namespace npusim

@@ -76,10 +76,11 @@ std::string quoted(const std::string& s) {
 }
 
 ChildResult slurm_command(const std::string& program, const std::vector<std::string>& args) {
-  ChildResult r = run_program(program, args);
-  if (r.status == 127 && r.error_text.rfind("cannot start", 0) == 0)
-    throw InputError("--backend slurm", "", r.error_text + " (is Slurm installed, and on PATH?)");
-  return r;
+  try {
+    return run_program(program, args);
+  } catch (const std::runtime_error& e) {
+    throw InputError("--backend slurm", "", std::string(e.what()) + " (is Slurm installed, and on PATH?)");
+  }
 }
 
 // True while the job still has tasks queued or running.
@@ -163,8 +164,9 @@ void wait_for_slurm_job(const SweepSpec& spec, const SweepOptions& options, cons
     const bool active = job_active(job_id);
     std::size_t done = 0, failed = 0;
     for (std::size_t i : s->points) {
-      failed += ws.failed(i);
-      done += ws.failed(i) || ws.complete(i);
+      const bool f = ws.failed(i);
+      failed += f;
+      done += f || ws.complete(i);
     }
     progress.set(done, failed, fmt::format(", job {}", job_id));
     if (!active) return;
@@ -226,7 +228,7 @@ std::size_t run_slurm_task(const SweepSpec& spec, const std::string& out, std::s
   }
   // Every point is claimed: tasks still queued would only start, find nothing and stop,
   // one scheduler gap each. Cancel them (running ones finish their points).
-  if (const char* job = std::getenv("SLURM_ARRAY_JOB_ID")) run_program("scancel", {"--state=PENDING", job});
+  if (const char* job = std::getenv("SLURM_ARRAY_JOB_ID")) slurm_command("scancel", {"--state=PENDING", job});
   return failed;
 }
 

@@ -159,9 +159,9 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
   const SparseConvPlan plan(cfg_, g, ifm, wmap);
   const SparsityPartition& part = plan.partition();
 
-  ConvSchedule run{inst, plan, now_cycles()};
+  ConvSchedule run(inst, plan, now_cycles(), cfg_.units);
   run.weights_done = weight_memory_->load(inst.inputs[2].offset, inst.inputs[3].offset, wmap.values.size(), run.start);
-  run.part_done.resize(cfg_.units);
+  run.done = run.weights_done;
   const MemoryInterconnect net = cfg_.memory_network();
   SubmapDispatcher dispatch = plan.dispatcher(net);
   // The units work in parallel; whichever goes idle first asks the interconnect for
@@ -175,13 +175,9 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
   nlohmann::json unit_rows = nlohmann::json::array();
   for (std::uint32_t u = 0; u < cfg_.units; ++u)
     if (tally[u].submaps) unit_rows.push_back(tally[u].row(u, cfg_.multipliers, run.start));
-  const std::uint32_t wo = g.wo();
-  const Cycles done = run.done;
-  const std::uint64_t products = run.products, out_bytes = run.out_bytes;
-  const Cycles start = run.start;
-  const std::uint64_t dense_macs = std::uint64_t(g.ho()) * wo * g.co * g.kh * g.kw * g.ci;
+  const std::uint64_t dense_macs = std::uint64_t(g.ho()) * g.wo() * g.co * g.kh * g.kw * g.ci;
   *c_.dense_macs += dense_macs;
-  *c_.products += products;
+  *c_.products += run.products;
   *c_.imbalance_permille = std::max<std::uint64_t>(*c_.imbalance_permille, std::llround(part.imbalance * 1000));
   *c_.partition_moves += part.moves;
   layers_.push_back({{"id", inst.id},
@@ -193,11 +189,11 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
                      {"imbalance", part.imbalance},
                      {"partition_moves", part.moves},
                      {"dense_macs", dense_macs},
-                     {"useful_macs", products},
-                     {"cycles", done - start},
+                     {"useful_macs", run.products},
+                     {"cycles", run.done - run.start},
                      {"units", std::move(unit_rows)}});
-  wait_until(done);
-  return {ifm.values.size() * 5 + wmap.values.size() * 5 + out_bytes, products};
+  wait_until(run.done);
+  return {ifm.values.size() * 5 + wmap.values.size() * 5 + run.out_bytes, run.products};
 }
 
 Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, std::uint32_t submap,

@@ -33,6 +33,8 @@ class SparseTensorCluster : public Engine {
   // One sparse_conv while its sub-maps are handed out: when each memory unit's loaded
   // parts finished computing (double buffering), and the running totals.
   struct ConvSchedule {
+    ConvSchedule(const Instruction& i, const SparseConvPlan& p, Cycles at, std::uint32_t memory_units)
+        : inst(i), plan(p), start(at), part_done(memory_units) {}
     const Instruction& inst;
     const SparseConvPlan& plan;
     Cycles start = 0, weights_done = 0, done = 0;

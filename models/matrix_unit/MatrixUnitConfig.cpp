@@ -26,6 +26,10 @@ std::vector<ConfigKey> matrix_keys() {
                          "weight rows each slave's second buffer holds (L2)"));
   keys.push_back(integer(mx("third_buffer_bytes", &M::third_buffer_bytes), 4096, within(1, 64 * MiB), "bytes",
                          "each slave's third (result) buffer"));
+  keys.push_back(integer(mx("third_buffer_depth", &M::third_buffer_depth), 2, within(1, 64), "tiles",
+                         "tiles of results the third buffer holds at once: from 2, a tile's write-back overlaps the "
+                         "next tiles' compute and the buses prefetch ahead; 1 runs tiles strictly one after another "
+                         "(capped by third_buffer_bytes)"));
   keys.push_back(integer_list(mx("pci_candidates", &M::pci_candidates), {64, 32, 16, 8},
                               non_empty(powers_of_two(1, 4096)), "bytes",
                               "input-channel split sizes Pci to choose from, largest first, each <= row_bytes"));
@@ -38,6 +42,11 @@ std::vector<ConfigKey> matrix_keys() {
   add_bus_keys(keys, mx.nested("broadcast_bus", &M::broadcast_bus), "feature-map broadcast bus (master to all slaves):");
   add_bus_keys(keys, mx.nested("distribution_bus", &M::distribution_bus),
                "weight distribution bus (master to one slave):");
+  add_bus_keys(keys, mx.nested("write_back", &M::write_back),
+               "result write-back (third buffer to NRAM, one output data row per request):");
+  keys.push_back(flag(mx("result_requantize", &M::result_requantize), false,
+                      "the readout path requantizes int32 results to int8 (shift, ReLU) before write-back, so a "
+                      "conv with a shift writes int8 and skips the vector unit's requant"));
   keys.push_back(flag(mx("relay_enabled", &M::relay_enabled), true,
                       "rows pass through the relay store, which inserts the Pci padding"));
   keys.push_back(integer(mx("relay_bytes", &M::relay_bytes), 256, within(1, 16 * MiB), "bytes",

@@ -22,12 +22,15 @@ struct MatrixUnitConfig {
   std::uint32_t first_buffer_rows;            // L1
   std::uint32_t second_buffer_rows;           // L2
   std::uint32_t third_buffer_bytes;
+  std::uint32_t third_buffer_depth;           // tiles of results the third buffer holds (1 = serial tiles)
   std::vector<std::uint32_t> pci_candidates;  // bytes, largest first
   std::uint32_t pci_padding_tolerance;        // bytes; see models/matrix_unit
   std::uint32_t co_block;                     // output channels per outer round
   Cycles mac_latency;
   BusConfig broadcast_bus;
   BusConfig distribution_bus;
+  BusConfig write_back;                       // third buffer -> NRAM (the result-storage path)
+  bool result_requantize;                     // the readout path can requantize int32 -> int8
   bool relay_enabled;
   std::uint32_t relay_bytes;
 };

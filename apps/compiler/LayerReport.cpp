@@ -120,6 +120,8 @@ nlohmann::json LayerReport::to_json() const {
                         {"nram_buffers", c.tiling.buffers},
                         {"co_block", c.tiling.co_block},
                         {"co_blocks", c.tiling.co_blocks}}}});
+    if (c.tiling.on_matrix_unit)
+      layers.back()["result_path"] = c.tiling.requantize_on_result_path ? "requantized" : "accumulators";
     if (c.tiling.on_shader) layers.back()["shader"] = shader_section(r, c.tiling);
     if (c.tiling.sparse_verdict) layers.back()["sparse"] = sparse_section(r, c.tiling);
   }

@@ -52,7 +52,7 @@ void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
   const std::uint32_t co = l.has_weights() && l.kind != LayerKind::Depthwise ? t.co_block : l.out.c;
   const std::uint64_t out_elems = std::uint64_t(rows) * l.out.w * co;
   t.in_bytes = aligned(std::uint64_t(std::min(in_rows, l.in.h)) * l.in.w * l.in.c);
-  t.acc_bytes = l.has_weights() ? aligned(out_elems * 4) : 0;
+  t.acc_bytes = l.has_weights() && !t.requantize_on_result_path ? aligned(out_elems * 4) : 0;
   t.out_bytes = aligned(out_elems);
   t.slot_bytes = t.in_bytes * (l.kind == LayerKind::Add ? 2 : 1) + t.acc_bytes + t.out_bytes;
 }
@@ -265,13 +265,15 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
     choose_co_block(l, t, core, w.file);
     t.on_matrix_unit = true;
+    t.requantize_on_result_path = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).result_requantize;
   }
   // Depthwise weights as loaded: the kernel after dilation.
   if (l.kind == LayerKind::Depthwise) t.fixed_bytes = aligned(std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c);
   choose_rows(w, l, t, core, std::uint32_t(t.cores.size()));
   if (t.on_matrix_unit) {
     try {
-      t.band_plan = plan_wfold_conv(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection), band_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block));
+      t.band_plan = plan_wfold_conv(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection),
+                                    band_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block), t.requantize_on_result_path);
     } catch (const InputError& e) {
       throw InputError(w.file, layer_place(l), "the matrix unit cannot map it: " + e.reason());
     }

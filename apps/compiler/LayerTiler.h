@@ -43,6 +43,9 @@ struct LayerTiling {
   std::vector<std::uint32_t> cores;   // global core indices, ascending
   // The Wfold mapping of one full band (weighted layers on the matrix unit).
   bool on_matrix_unit = false;
+  // The matrix unit requantizes on its result path (/core/matrix/result_requantize): the conv
+  // writes int8 straight to the output buffer, with no int32 accumulators in NRAM.
+  bool requantize_on_result_path = false;
   WfoldPlan band_plan;
   // Conv and fc layers on a shader core: the whole layer blocked into register-group
   // tiles (seed003), fetched straight from DRAM; no NRAM bands.

@@ -336,7 +336,9 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   const auto out_shape = nhwc(1, rows, l.out.w, co);
   const std::vector<std::uint64_t> pad = {band.pad_top, band.pad_bottom, l.pad[2], l.pad[3]};
   const std::vector<std::uint64_t> stride = {l.sh, l.sw};
-  const bool accumulates = l.has_weights();
+  // int32 accumulators go through NRAM to the vector unit's requant, unless the matrix unit
+  // requantizes on its result path.
+  const bool accumulates = l.has_weights() && !t.requantize_on_result_path;
   Instruction op = make("conv", "matrix", core);
   for (std::size_t i = 0; i < loads.size(); ++i) {
     op.inputs.push_back(tensor(AddressSpace::Nram, base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, l.in.c), DType::Int8));
@@ -346,6 +348,10 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     const std::uint64_t wram_at = cs.block_half == 1 ? t.kind(hw_).wram.capacity_bytes / 2 : 0;
     op.inputs.push_back(tensor(AddressSpace::Wram, wram_at, weight_shape(l, t, co), DType::Int8));
     op.params = {{"stride", stride}, {"padding", pad}};
+    if (t.requantize_on_result_path) {
+      op.params["shift"] = l.shift;
+      op.params["relu"] = l.relu;
+    }
   } else if (l.kind == LayerKind::Depthwise) {
     op.op = "dwconv";
     op.engine = "vector";
@@ -359,8 +365,8 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     op.op = l.kind == LayerKind::Add ? "add" : "relu";
     op.engine = "vector";
   }
+  if (l.has_weights()) depend(op, cs.weights);
   if (accumulates) {
-    depend(op, cs.weights);
     depend(op, cs.acc_reader[slot]);
     op.outputs = {tensor(AddressSpace::Nram, acc_at, out_shape, DType::Int32)};
   } else {

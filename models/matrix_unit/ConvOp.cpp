@@ -16,11 +16,18 @@ std::optional<OpProblem> conv_dtypes(const Instruction& ins) {
   if (ins.inputs[1].dtype != in)
     return OpProblem{"inputs[1].dtype", fmt::format("weights dtype {} differs from ifmap dtype {}",
                                                     dtype_name(ins.inputs[1].dtype), dtype_name(in))};
-  DType acc = in == DType::Int8 ? DType::Int32 : DType::Float32;
+  // With a "shift" the result path requantizes: int8 out (models/matrix_unit/README.md).
+  const bool requantized = ins.params.contains("shift");
+  if (!requantized && ins.params.contains("relu"))
+    return OpProblem{"params.relu", "conv applies relu only while requantizing: give a shift too"};
+  if (requantized && in != DType::Int8)
+    return OpProblem{"params.shift", fmt::format("only int8 convs requantize on the result path, not {}", dtype_name(in))};
+  DType acc = requantized ? DType::Int8 : in == DType::Int8 ? DType::Int32 : DType::Float32;
   if (ins.outputs[0].dtype != acc)
-    return OpProblem{"outputs[0].dtype", fmt::format("conv of {} produces {}, got {}", dtype_name(in), dtype_name(acc),
+    return OpProblem{"outputs[0].dtype", fmt::format("conv of {}{} produces {}, got {}", dtype_name(in),
+                                                     requantized ? " with a shift" : "", dtype_name(acc),
                                                      dtype_name(ins.outputs[0].dtype))};
-  return std::nullopt;
+  return requant_params(ins);
 }
 
 std::optional<OpProblem> conv(const Instruction& ins) {
@@ -51,7 +58,7 @@ std::optional<OpProblem> conv(const Instruction& ins) {
 
 std::vector<OpSpec> matrix_unit_ops() {
   return {{"conv", "matrix", {{"ifmap", {AddressSpace::Nram}}, {"weights", {AddressSpace::Wram}}},
-           {{"ofmap", {AddressSpace::Nram}}}, {"stride", "padding"}, conv}};
+           {{"ofmap", {AddressSpace::Nram}}}, {"stride", "padding", "shift", "relu"}, conv}};
 }
 
 }  // namespace npusim

@@ -98,6 +98,8 @@ void describe_traffic(const WfoldPlan& p, std::string& o) {
   o += fmt::format("weights    {} extended weight rows, {} B distributed\n", p.weight_rows,
                    p.distribution_bytes);
   describe_split("Pco", "Wso", p.pco, o);
+  o += fmt::format("results    {}\n", p.requantized ? "requantized to int8 on the result path (1 B per element)"
+                                                    : "int32/fp32 accumulators written back (4 B per element)");
   o += fmt::format("write-back {} requests, {} B\n", p.write_requests, p.output_bytes);
   o += fmt::format("reuse      input: {} co per slave x {} slaves; weight: Ncu {} x Ws {} = {} "
                    "per slave\n",
@@ -114,11 +116,16 @@ void describe_cost(const WfoldPlan& p, std::string& o) {
                    m.stride_fold, share(m.stride_fold, m.issued), m.pci_padding,
                    share(m.pci_padding, m.issued));
   const CycleEstimate& c = p.cycles;
-  o += fmt::format("cycles     {} total: compute {}, first-buffer fill {} ({}), weight "
-                   "distribution {} ({}), write-back {}, latency {}\n",
-                   c.total, c.compute, c.input_fill, c.inputs_overlap ? "overlapped" : "serial",
-                   c.weight_fill, c.weights_overlap ? "overlapped" : "serial", c.write_back,
-                   c.latency);
+  const TilePipeline& t = p.pipeline;
+  o += fmt::format("pipeline   {} first-buffer window slot(s), {} third-buffer result set(s): {}\n", t.window_slots,
+                   t.result_sets,
+                   t.result_sets > 1 ? "a tile's write-back overlaps the next tiles' compute"
+                                     : "tiles run one after another");
+  o += fmt::format("cycles     {} total: compute {}, first-buffer fill {}, weight distribution {} per slave, "
+                   "write-back {}\n",
+                   c.total, c.compute, c.input_fill, c.weight_fill, c.write_back);
+  o += fmt::format("idle CUs   waiting for a window {}, weights {}, a result set {}; drain after the last compute {}\n",
+                   t.stalls.window, t.stalls.weights, t.stalls.result_set, t.stalls.drain);
   o += fmt::format("utilization MAC {}, broadcast bus {}, distribution bus {}\n",
                    percent(p.mac_utilization), percent(p.broadcast_utilization),
                    percent(p.distribution_utilization));
@@ -145,7 +152,8 @@ std::string explain_conv_layer(const HardwareConfig& cfg, const ConvShape& layer
       kind = k;
       break;
     }
-  return explain_wfold_plan(plan_wfold_conv(kind->block<MatrixUnitConfig>(MatrixUnitConfig::kSection), layer));
+  const MatrixUnitConfig& mx = kind->block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
+  return explain_wfold_plan(plan_wfold_conv(mx, layer, result_path_requantizes(mx, layer)));
 }
 
 }  // namespace npusim

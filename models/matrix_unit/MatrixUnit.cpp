@@ -7,6 +7,7 @@
 #include "models/matrix_unit/ConvOp.h"
 #include "models/matrix_unit/WfoldDatapath.h"
 #include "models/scratchpad/Scratchpad.h"
+#include "models/vector_unit/VectorKernels.h"
 
 namespace npusim {
 
@@ -113,14 +114,21 @@ void MatrixUnit::add_report_sections(nlohmann::json& sections) const {
   }
 }
 
-const WfoldPlan& MatrixUnit::plan_for(const ConvShape& layer) {
-  auto& slot = plans_[layer.to_string()];
-  if (!slot) slot = std::make_unique<WfoldPlan>(plan_wfold_conv(cfg_, layer));
+const WfoldPlan& MatrixUnit::plan_for(const Instruction& inst) {
+  const ConvShape layer = conv_shape_of(inst);
+  const bool requantize = requantizes(inst);
+  auto& slot = plans_[layer.to_string() + (requantize ? " requantized" : "")];
+  if (!slot) {
+    if (requantize && !cfg_.result_requantize)
+      fail_instruction(inst, "this matrix unit's result path cannot requantize (a conv with a shift): set "
+                             "/core/matrix/result_requantize to true, or requantize on the vector unit");
+    slot = std::make_unique<WfoldPlan>(plan_wfold_conv(cfg_, layer, requantize));
+  }
   return *slot;
 }
 
 Engine::Work MatrixUnit::execute(const Instruction& inst) {
-  const WfoldPlan& plan = plan_for(conv_shape_of(inst));
+  const WfoldPlan& plan = plan_for(inst);
   Schedule schedule = stream_tiles(plan, inst);
   const Cycles done = schedule.done;
   layer_stats_.add(plan, done - now_cycles());
@@ -151,7 +159,7 @@ MatrixUnit::TilePlace MatrixUnit::place_of(const WfoldPlan& plan, std::uint64_t 
 // Tile i reads the input rows under its output row's window (the "complete
 // compute unit" of seed004: all kh rows) and the weights of its co round.
 std::vector<ReadStep> MatrixUnit::read_steps(const Instruction& inst) {
-  const WfoldPlan& plan = plan_for(conv_shape_of(inst));
+  const WfoldPlan& plan = plan_for(inst);
   const ConvShape& l = plan.layer;
   const TensorOperand& ifmap = inst.inputs.at(0);
   const TensorOperand& weights = inst.inputs.at(1);
@@ -174,47 +182,49 @@ std::vector<ReadStep> MatrixUnit::read_steps(const Instruction& inst) {
   return steps;
 }
 
-// The plan gives the contention-free time of the layer; here it is walked tile by
-// tile while the tile's data rows, weight rows and results are booked on the
-// shared ports. A tile ends when both its compute time and its traffic are done,
-// so a busy NRAM/WRAM port or bus stretches the layer. A staged tile also waits
-// for the producer stages it reads; that delay shifts the rest of the compute.
-// Only the last co round finishes output rows: earlier rounds hold results for
-// other channels of the same pixels, so no stage flag is raised for them.
+// The plan's tile pipeline gives each tile's contention-free times; here they are walked
+// while each tile's data rows, weight rows and results are booked on the shared ports. A busy
+// NRAM/WRAM port or bus, or a staged tile waiting for the producer stages it reads, delays
+// that tile and shifts everything after it. Only the last co round finishes output rows:
+// earlier rounds hold results for other channels of the same pixels.
 Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instruction& inst) {
   const Cycles start = now_cycles();
-  const std::uint64_t tiles = std::max<std::uint64_t>(1, plan.tiles);
+  const std::vector<TileTimes>& times = plan.pipeline.tiles;
+  const std::uint64_t tiles = times.size();
   const TensorOperand& ifmap = inst.inputs.at(0);
   const TensorOperand& ofmap = inst.outputs.at(0);
   const std::uint64_t out_rows = std::uint64_t(std::max<std::uint32_t>(1, plan.layer.n)) * std::max<std::uint32_t>(1, plan.ho);
   Schedule schedule;
   schedule.tile_bytes = ofmap.bytes() / out_rows;
-  Cycles t = start, written = start, shift = 0;
+  Cycles shift = 0, done = start;
   for (std::uint64_t i = 0; i < tiles; ++i) {
-    const std::uint64_t rows = share(plan.broadcast_bytes, tiles, i);
-    const std::uint64_t wrows = share(plan.distribution_bytes, tiles, i);
-    const Cycles now = now_cycles();
-    const Cycles begin = std::max(t, step_gate(i));
+    const TileTimes& planned = times[i];
     const TilePlace place = place_of(plan, i);
-    Cycles inputs = std::max(nram_->access(now, begin, ifmap.offset, rows, false),
-                             broadcast_bus_.send(now, begin, rows));
+    const Cycles now = now_cycles();
+    const Cycles begin = std::max(start + planned.fill_start + shift, step_gate(i));
+    shift = begin - (start + planned.fill_start);
+    const std::uint64_t rows = share(plan.broadcast_bytes, tiles, i);
+    const Cycles inputs = std::max(nram_->access(now, begin, ifmap.offset, rows, false),
+                                   broadcast_bus_.send(now, begin, rows));
     // Each slave reads its own WRAM region (seed000 ¶72) over its own link, so weight
     // distribution is limited by the distribution links, not by the DMA-facing WRAM port.
-    Cycles weights_in = distribute_weights(plan, place.round, wrows, now, begin);
-    const Cycles planned_end = start + plan.cycles.total * (i + 1) / tiles;
-    const Cycles tile_cycles = planned_end - (start + plan.cycles.total * i / tiles);
-    const Cycles compute_end = std::max(planned_end + shift, begin + tile_cycles);
-    shift = compute_end - planned_end;
-    t = std::max({compute_end, inputs, weights_in, t});
-    written = std::max(written, nram_->access(now, t, ofmap.offset, share(plan.output_bytes, tiles, i), true));
+    const Cycles weights_in =
+        distribute_weights(plan, place.round, share(plan.distribution_bytes, tiles, i), now, begin);
+    const Cycles compute_end = std::max({start + planned.compute_end + shift, inputs, weights_in});
+    shift = compute_end - (start + planned.compute_end);
+    const Cycles write_start = start + planned.write_start + shift;
+    const Cycles written = nram_->access(now, write_start, ofmap.offset, share(plan.output_bytes, tiles, i), true);
+    const Cycles write_end = std::max(start + planned.write_end + shift, written);
+    shift = write_end - (start + planned.write_end);
+    done = std::max(done, write_end);
     schedule.reads.emplace_back(begin, std::max(inputs, weights_in));
     if (place.last_round && place.last_in_row) {
       const std::uint64_t finished_rows = place.image * std::max<std::uint32_t>(1, plan.ho) + place.row + 1;
       const std::uint64_t bytes = finished_rows == out_rows ? ofmap.bytes() : finished_rows * schedule.tile_bytes;
-      schedule.written.push_back({std::max(t, written), bytes});
+      schedule.written.push_back({write_end, bytes});
     }
   }
-  schedule.done = std::max(t, written);
+  schedule.done = done;
   schedule.release = schedule.done;
   if (schedule.written.empty() || schedule.written.back().bytes != ofmap.bytes())
     schedule.written.push_back({schedule.done, ofmap.bytes()});
@@ -251,13 +261,26 @@ void MatrixUnit::compute(const WfoldPlan& plan, const Instruction& inst) {
   const std::uint8_t* ifmap = nram_->data(inst.inputs.at(0).offset);
   const std::uint8_t* weights = wram_->data(inst.inputs.at(1).offset);
   std::uint8_t* out = nram_->data(inst.outputs.at(0).offset);
-  if (inst.inputs.at(0).dtype == DType::Float32)
+  if (inst.inputs.at(0).dtype == DType::Float32) {
     run_wfold_conv(plan, plan.layer, reinterpret_cast<const float*>(ifmap), reinterpret_cast<const float*>(weights),
                    reinterpret_cast<float*>(out));
-  else
+    return;
+  }
+  if (!plan.requantized) {
     run_wfold_conv(plan, plan.layer, reinterpret_cast<const std::int8_t*>(ifmap),
                    reinterpret_cast<const std::int8_t*>(weights), reinterpret_cast<std::int32_t*>(out));
+    return;
+  }
+  // The readout requantizes each accumulator on its way to NRAM, by the vector unit's rule.
+  const std::uint64_t elements = inst.outputs.at(0).elements();
+  accumulators_.resize(elements);
+  run_wfold_conv(plan, plan.layer, reinterpret_cast<const std::int8_t*>(ifmap),
+                 reinterpret_cast<const std::int8_t*>(weights), accumulators_.data());
+  vector_requant(reinterpret_cast<const std::uint8_t*>(accumulators_.data()), out, elements,
+                 param_value(inst.params, "shift", 0), inst.params.value("relu", false));
 }
+
+bool requantizes(const Instruction& inst) { return inst.params.contains("shift"); }
 
 }  // namespace npusim
 

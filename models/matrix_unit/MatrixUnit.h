@@ -34,7 +34,7 @@ class MatrixUnit : public Engine {
   std::vector<ReadStep> read_steps(const Instruction& inst) override;
 
  private:
-  const WfoldPlan& plan_for(const ConvShape& layer);
+  const WfoldPlan& plan_for(const Instruction& inst);
   struct TilePlace {
     std::uint64_t image = 0, round = 0, rounds = 1, row = 0;
     bool last_round = true, last_in_row = true;
@@ -66,9 +66,12 @@ class MatrixUnit : public Engine {
   std::vector<std::unique_ptr<SlaveCircuit>> slaves_;
   LayerStats layer_stats_;
   std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
+  std::vector<std::int32_t> accumulators_;  // functional runs that requantize on the result path
 };
 
 // The conv layer a `conv` instruction describes (operand shapes and params).
 ConvShape conv_shape_of(const Instruction& inst);
+// Whether a `conv` instruction requantizes on the result path (it has a shift; its output is int8).
+bool requantizes(const Instruction& inst);
 
 }  // namespace npusim

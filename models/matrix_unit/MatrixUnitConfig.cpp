@@ -44,7 +44,7 @@ std::vector<ConfigKey> matrix_keys() {
                "weight distribution bus (master to one slave):");
   add_bus_keys(keys, mx.nested("write_back", &M::write_back),
                "result write-back (third buffer to NRAM, one output data row per request):");
-  keys.push_back(flag(mx("result_requantize", &M::result_requantize), false,
+  keys.push_back(flag(mx("result_requantize", &M::result_requantize), true,
                       "the readout path requantizes int32 results to int8 (shift, ReLU) before write-back, so a "
                       "conv with a shift writes int8 and skips the vector unit's requant"));
   keys.push_back(flag(mx("relay_enabled", &M::relay_enabled), true,

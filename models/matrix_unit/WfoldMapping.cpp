@@ -120,15 +120,6 @@ std::uint64_t window_read_requests(const WfoldPlan& p, std::uint64_t rows, std::
   return 0;
 }
 
-// Write requests for one tile's results: `wo_valid` positions of `co_count` channels (§3.7).
-std::uint64_t tile_write_requests(const WfoldPlan& p, std::uint32_t wo_valid,
-                                  std::uint32_t co_count) {
-  std::uint64_t co_bytes = std::uint64_t(co_count) * p.output_element_bytes;
-  bool whole_rows = co_count == p.layer.co;  // only then are neighbouring w contiguous
-  if (whole_rows && co_bytes <= p.pco.bytes) return ceil_div(wo_valid, p.pco.fold);
-  return std::uint64_t(wo_valid) * ceil_div(co_bytes, p.pco.bytes);
-}
-
 MacBreakdown make_mac_breakdown(const WfoldPlan& p) {
   const ConvShape& s = p.layer;
   std::uint64_t positions = std::uint64_t(s.n) * p.ho * p.wo;
@@ -148,8 +139,8 @@ MacBreakdown make_mac_breakdown(const WfoldPlan& p) {
   return m;
 }
 
-// Walks the tiles of one image row (all co rounds, all wo tiles) and scales by n * ho.
-void estimate_traffic_and_cycles(WfoldPlan& p, const MatrixUnitConfig& cfg) {
+// Busy cycles and traffic of one image row's tiles (all co rounds, all wo tiles), scaled by n * ho.
+void estimate_traffic(WfoldPlan& p, const MatrixUnitConfig& cfg) {
   const BusConfig& bb = cfg.broadcast_bus;
   const BusConfig& db = cfg.distribution_bus;
   std::uint32_t max_rows = 0;
@@ -163,19 +154,12 @@ void estimate_traffic_and_cycles(WfoldPlan& p, const MatrixUnitConfig& cfg) {
   for (const CoBlock& block : p.co_blocks) {
     for (std::uint32_t t = 0; t < p.wo_tiles; ++t) {
       std::uint32_t wo_valid = std::min(p.wo_per_tile, p.wo - t * p.wo_per_tile);
-      Cycles tile = bb.latency + db.latency + cfg.mac_latency;
-      c.latency += tile;
-      for (std::size_t i = 0; i < p.kw_pieces.size(); ++i) {
-        const KwPiece& k = p.kw_pieces[i];
+      for (const KwPiece& k : p.kw_pieces) {
         Cycles fill = bus_cycles(std::uint64_t(k.data_rows) * p.m_bytes, bb);
         Cycles compute = Cycles(k.length) * block.nco;
         // Each slave streams its own region of the second storage circuit (¶72), so the
         // slaves load in parallel: Nco Pci slices per kw step each.
         Cycles weights = Cycles(k.length) * bus_cycles(std::uint64_t(block.nco) * p.pci.bytes, db);
-        Cycles weight_part = c.weights_overlap ? std::max(compute, weights) : compute + weights;
-        Cycles segment = c.inputs_overlap ? std::max(fill, weight_part) : fill + weight_part;
-        if (c.inputs_overlap && i == 0) tile += fill;  // the first window of a tile is exposed
-        tile += segment * segments_per_piece;
         c.compute += compute * segments_per_piece * rows_scale;
         c.input_fill += fill * segments_per_piece * rows_scale;
         c.weight_fill += weights * segments_per_piece * rows_scale;
@@ -184,14 +168,11 @@ void estimate_traffic_and_cycles(WfoldPlan& p, const MatrixUnitConfig& cfg) {
           p.read_requests += window_read_requests(p, k.data_rows, b) * p.nkh * rows_scale;
         p.weight_rows += std::uint64_t(k.length) * block.count * segments_per_piece * rows_scale;
       }
-      std::uint64_t writes = tile_write_requests(p, wo_valid, block.count);
-      tile += writes;
-      c.write_back += writes * rows_scale;
-      p.write_requests += writes * rows_scale;
-      c.total += tile * rows_scale;
+      const TileWrites writes = tile_writes(p, wo_valid, block.count, cfg.write_back.bytes_per_cycle);
+      c.write_back += writes.cycles * rows_scale;
+      p.write_requests += writes.requests * rows_scale;
     }
   }
-  c.latency *= rows_scale;
   p.broadcast_bytes = p.data_rows * p.m_bytes;
   p.distribution_bytes = p.weight_rows * p.pci.bytes;
   p.output_bytes = std::uint64_t(p.layer.n) * p.ho * p.wo * p.layer.co * p.output_element_bytes;
@@ -208,6 +189,30 @@ void fill_ratios(WfoldPlan& p, const MatrixUnitConfig& cfg) {
 }
 
 }  // namespace
+
+TileWrites tile_writes(const WfoldPlan& p, std::uint32_t wo_valid, std::uint32_t co_count, double bytes_per_cycle) {
+  auto port_cycles = [&](std::uint64_t bytes) {
+    return std::max<Cycles>(1, static_cast<Cycles>(std::ceil(double(bytes) / bytes_per_cycle - 1e-9)));
+  };
+  const std::uint64_t co_bytes = std::uint64_t(co_count) * p.output_element_bytes;
+  TileWrites w;
+  // Neighbouring w are contiguous only when the round holds every co (¶152): then one
+  // request carries up to Wso positions.
+  if (co_count == p.layer.co && co_bytes <= p.pco.bytes) {
+    for (std::uint32_t first = 0; first < wo_valid; first += p.pco.fold, ++w.requests)
+      w.cycles += port_cycles(std::min<std::uint64_t>(p.pco.fold, wo_valid - first) * co_bytes);
+    return w;
+  }
+  // Otherwise each position takes its whole Pco blocks and the remainder (¶153-¶155).
+  const std::uint64_t blocks = co_bytes / p.pco.bytes, rest = co_bytes % p.pco.bytes;
+  w.requests = std::uint64_t(wo_valid) * (blocks + (rest > 0 ? 1 : 0));
+  w.cycles = wo_valid * (blocks * port_cycles(p.pco.bytes) + (rest > 0 ? port_cycles(rest) : 0));
+  return w;
+}
+
+bool result_path_requantizes(const MatrixUnitConfig& cfg, const ConvShape& layer) {
+  return cfg.result_requantize && layer.element_bytes == 1;
+}
 
 const char* data_row_read_name(DataRowRead mode) {
   switch (mode) {
@@ -257,9 +262,13 @@ ChannelSplit choose_channel_split(std::uint32_t channel_bytes, std::uint32_t wid
   return split;
 }
 
-WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer) {
+WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, bool requantize) {
   validate_conv_shape(layer);
   check_config(cfg, layer.element_bytes);
+  if (requantize && layer.element_bytes != 1)
+    throw InputError(kLayerName, "dtype", "the result path requantizes int32 results only; this layer is not int8");
+  if (requantize && !cfg.result_requantize)
+    config_error("result_requantize", "is false: this matrix unit's result path cannot requantize");
   WfoldPlan p;
   p.layer = layer;
   p.element_bytes = layer.element_bytes;
@@ -295,7 +304,9 @@ WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer) {
   p.wo_tiles = static_cast<std::uint32_t>(ceil_div(p.wo, p.wo_per_tile));
   p.tiles = std::uint64_t(layer.n) * p.ho * p.wo_tiles * p.co_blocks.size();
   p.second_buffer_ring = p.nco <= p.l2 ? (p.l2 / p.nco) * p.nco : p.l2;
-  p.third_buffer_bytes_needed = p.nco * p.wo_per_tile * p.output_element_bytes;
+  p.requantized = requantize;
+  p.output_element_bytes = requantize ? 1 : WfoldPlan::kAccumulatorBytes;
+  p.third_buffer_bytes_needed = p.nco * p.wo_per_tile * WfoldPlan::kAccumulatorBytes;
   if (p.third_buffer_bytes_needed > cfg.third_buffer_bytes)
     throw InputError(kLayerName, "co",
                      "a round of " + std::to_string(p.co_blocks.front().count) +
@@ -315,7 +326,9 @@ WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer) {
                                p.output_element_bytes, cfg);
   p.reads = make_data_row_reads(p, cfg);
   p.macs = make_mac_breakdown(p);
-  estimate_traffic_and_cycles(p, cfg);
+  estimate_traffic(p, cfg);
+  p.pipeline = schedule_tiles(p, cfg);
+  p.cycles.total = p.pipeline.total;
   fill_ratios(p, cfg);
   return p;
 }

@@ -4,6 +4,7 @@
 
 #include "models/matrix_unit/ConvShape.h"
 #include "models/matrix_unit/MatrixUnitConfig.h"
+#include "models/matrix_unit/TilePipeline.h"
 #include "sim/common/Cycles.h"
 
 namespace npusim {
@@ -99,16 +100,22 @@ struct MacBreakdown {
   std::uint64_t issued = 0;          // compute cycles * ns * Ncu * M/element_bytes
 };
 
-// The cycle estimate, see README.md "Cycle estimate" for the formula.
+// The cycle estimate: busy cycles per resource, and the total from the tile pipeline
+// (TilePipeline.h; README.md "Cycle estimate").
 struct CycleEstimate {
   Cycles compute = 0;        // compute cycles (sum of Ncycle over tiles)
   Cycles input_fill = 0;     // broadcast-bus cycles filling first buffers
-  Cycles weight_fill = 0;    // distribution-bus cycles filling second buffers
-  Cycles write_back = 0;     // write requests from the third buffer, one per cycle
-  Cycles latency = 0;        // exposed bus and MAC pipeline latency, per tile
+  Cycles weight_fill = 0;    // distribution-link cycles filling second buffers (per slave)
+  Cycles write_back = 0;     // write-back port cycles (requests / write_back bytes per cycle)
   Cycles total = 0;
   bool inputs_overlap = false;   // first buffer holds two windows: next fill hides under compute
   bool weights_overlap = false;  // second buffer holds two co sets: distribution hides
+};
+
+// The write requests of one tile's results (§3.7) and the cycles they take on the write-back port.
+struct TileWrites {
+  std::uint64_t requests = 0;
+  Cycles cycles = 0;
 };
 
 struct WfoldPlan {
@@ -161,7 +168,9 @@ struct WfoldPlan {
 
   // Write-back of results (§3.7): Pco/Wso chosen like Pci on co bytes of the accumulators.
   ChannelSplit pco;
-  std::uint32_t output_element_bytes = 4;
+  bool requantized = false;               // the result path turns int32 into int8 before write-back
+  std::uint32_t output_element_bytes = 4; // 1 when requantized
+  static constexpr std::uint32_t kAccumulatorBytes = 4;  // int32 / fp32 in the third buffer
 
   // Traffic and cost.
   std::uint64_t data_rows = 0;            // data rows formed and broadcast
@@ -173,6 +182,7 @@ struct WfoldPlan {
   std::uint64_t output_bytes = 0;         // valid results written back
   MacBreakdown macs;
   CycleEstimate cycles;
+  TilePipeline pipeline;             // per-tile times of the fast model
   double mac_utilization = 0;        // useful / (total cycles * peak)
   double compute_efficiency = 0;     // useful / issued
   double broadcast_utilization = 0;  // broadcast bytes / (total cycles * bus bytes per cycle)
@@ -202,8 +212,15 @@ struct WfoldPlan {
   }
 };
 
-// Builds the plan. Throws InputError when the config or the layer cannot be mapped
-// (the reason says which quantity fails and why).
-WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer);
+// Builds the plan. `requantize` puts the int32 -> int8 requantization on the result path (int8
+// layers only; needs cfg.result_requantize). Throws InputError when the config or the layer
+// cannot be mapped (the reason says which quantity fails and why).
+WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, bool requantize = false);
+
+// Whether the chip's result path requantizes this layer's results (int8, result_requantize on).
+bool result_path_requantizes(const MatrixUnitConfig& cfg, const ConvShape& layer);
+
+// Tile `wo_valid` positions x `co_count` channels: its write requests and their port cycles.
+TileWrites tile_writes(const WfoldPlan& p, std::uint32_t wo_valid, std::uint32_t co_count, double bytes_per_cycle);
 
 }  // namespace npusim

@@ -17,11 +17,7 @@ std::optional<OpProblem> requant(const Instruction& ins) {
   if (auto p = needs_dtype(ins.outputs[0], "outputs[0]", DType::Int8)) return p;
   if (ins.outputs[0].shape != ins.inputs[0].shape)
     return OpProblem{"outputs[0].shape", "must equal inputs[0].shape"};
-  const auto& p = ins.params;
-  if (p.contains("shift") && !json_integer(p["shift"], 0, 31))
-    return OpProblem{"params.shift", "must be an integer from 0 to 31"};
-  if (p.contains("relu") && !p["relu"].is_boolean()) return OpProblem{"params.relu", "must be true or false"};
-  return std::nullopt;
+  return requant_params(ins);
 }
 
 // Shared by pool and dwconv: an int8 NHWC window with one output channel per input channel.

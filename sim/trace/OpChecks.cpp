@@ -50,6 +50,14 @@ std::optional<OpProblem> read_int_list(const nlohmann::json& params, const char*
                                kMaxWindowParam)};
 }
 
+std::optional<OpProblem> requant_params(const Instruction& ins) {
+  const auto& p = ins.params;
+  if (p.contains("shift") && !json_integer(p["shift"], 0, 31))
+    return OpProblem{"params.shift", "must be an integer from 0 to 31"};
+  if (p.contains("relu") && !p["relu"].is_boolean()) return OpProblem{"params.relu", "must be true or false"};
+  return std::nullopt;
+}
+
 std::optional<OpProblem> read_window(const Instruction& ins, WindowParams& window) {
   if (auto p = read_int_list(ins.params, "stride", 2, 1, window.stride)) return p;
   return read_int_list(ins.params, "padding", 4, 0, window.pad);

@@ -35,5 +35,7 @@ struct WindowParams {
   std::uint64_t wo(std::uint64_t wi, std::uint64_t kw) const { return window_outputs(wi, pad[2], pad[3], kw, stride[1]); }
 };
 std::optional<OpProblem> read_window(const Instruction& ins, WindowParams& window);
+// The int32 -> int8 requantization params: "shift" 0..31 and "relu" true/false, both optional.
+std::optional<OpProblem> requant_params(const Instruction& ins);
 
 }  // namespace npusim

@@ -109,7 +109,7 @@ TEST_CASE("compiler: tiny net results do not depend on the tiling or the core co
   const std::string dir = scratch_dir("tiny-tilings");
   // A small NRAM forces one-row bands and single buffers; four cores split the bands.
   write_text(dir + "/small.json", "{\"extends\": \"" + source_path("configs/smp-2x2.json") +
-                                      "\", \"core\": {\"nram\": {\"capacity_bytes\": 2048}, "
+                                      "\", \"core\": {\"nram\": {\"capacity_bytes\": 1024}, "
                                       "\"wram\": {\"capacity_bytes\": 8192}}}");
   // A 1 KiB WRAM splits conv1 and conv4 into odd-sized co blocks, stored with a pitch.
   write_text(dir + "/blocked.json", "{\"extends\": \"" + source_path("configs/smp-2x2.json") +

@@ -189,9 +189,12 @@ TEST_CASE("a sweep killed mid-way resumes without rerunning finished points", "[
 TEST_CASE("invalid sweep points are failed rows and the sweep finishes", "[sweep]") {
   const std::string dir = scratch_dir("sweep-invalid");
   const std::string out = dir + "/out";
-  // 0 slaves fails config validation; 1 KiB of NRAM cannot hold a row of the tiny net's conv1.
+  // 0 slaves fails config validation; 1 KiB of NRAM cannot hold a row of the tiny net's conv1
+  // with its int32 accumulators (so the result path must not requantize).
+  const json accumulators = {{"name", "requantize"}, {"pointer", "/core/matrix/result_requantize"}, {"values", {false}}};
   const std::string spec = write_tiny_spec(
-      dir, {{{"name", "slaves"}, {"pointer", "/core/matrix/slaves"}, {"values", {0, 16}}}, nram_axis({1024, 524288})});
+      dir, {{{"name", "slaves"}, {"pointer", "/core/matrix/slaves"}, {"values", {0, 16}}}, nram_axis({1024, 524288}),
+            accumulators});
   auto r = sweep(spec, out);
   CHECK(r.output.find("4 points: 2 run, 0 skipped (already complete), 3 failed") != std::string::npos);
   const Results results = read_results(out);

@@ -3,7 +3,8 @@
 
     scripts/plot_sweep.py results.csv -x AXIS -y METRIC [--hue AXIS] [--logx] [--logy] -o chart.png|chart.svg
 
-One line per value of the --hue column (or a single line), points sorted by the
+One line per value of the --hue column, or per combination of several comma-separated
+--hue columns (or a single line), points sorted by the
 x column; failed rows are left out. The output format follows the file
 extension (.png or .svg). Needs matplotlib: Debian's python3-matplotlib, which
 scripts/setup.sh installs, hence /usr/bin/python3 rather than the first python3
@@ -35,7 +36,7 @@ def group_series(rows, x, y, hue):
     for row in rows:
         if row.get("status", "ok") != "ok" or row[y] == "":
             continue
-        key = row[hue] if hue else None
+        key = ", ".join(f"{h}={row[h]}" for h in hue) if hue else None
         series.setdefault(key, []).append((number_or_text(row[x]), float(row[y])))
     for points in series.values():
         points.sort(key=lambda p: (isinstance(p[0], str), p[0]))
@@ -47,7 +48,8 @@ def main():
     parser.add_argument("results", help="results.csv written by npusim sweep")
     parser.add_argument("-x", required=True, help="column for the x axis (usually a sweep axis)")
     parser.add_argument("-y", required=True, help="metric column, e.g. total_cycles or mac_utilization")
-    parser.add_argument("--hue", help="column whose values get one line each")
+    parser.add_argument("--hue", help="column whose values get one line each; several, comma-separated: "
+                        "one line per combination")
     parser.add_argument("-o", "--output", required=True, help="chart file, .png or .svg")
     parser.add_argument("--title", help="chart title (default: Y vs X)")
     parser.add_argument("--logx", action="store_true", help="logarithmic x axis (base 2)")
@@ -57,10 +59,11 @@ def main():
     if not args.output.endswith((".png", ".svg")):
         sys.exit("plot_sweep.py: the output must end in .png or .svg")
     columns, rows = read_rows(args.results)
-    for column in filter(None, [args.x, args.y, args.hue]):
+    hue = args.hue.split(",") if args.hue else []
+    for column in [args.x, args.y] + hue:
         if column not in columns:
             sys.exit(f"plot_sweep.py: {args.results} has no column '{column}'; columns: {', '.join(columns)}")
-    series = group_series(rows, args.x, args.y, args.hue)
+    series = group_series(rows, args.x, args.y, hue)
     if not series:
         sys.exit(f"plot_sweep.py: no successful rows with a value for '{args.y}'")
 
@@ -71,9 +74,9 @@ def main():
     import matplotlib.ticker
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=120)
-    for key in sorted(series, key=lambda k: (k is None, number_or_text(k) if k else 0)):
+    for key in sorted(series, key=lambda k: (k is None, k or "")):
         xs, ys = zip(*series[key])
-        ax.plot(xs, ys, marker="o", label=f"{args.hue}={key}" if args.hue else None)
+        ax.plot(xs, ys, marker="o", label=key)
     if args.logx:
         ax.set_xscale("log", base=2)
         # Tick at the swept values, written plainly (16, not 2^4).

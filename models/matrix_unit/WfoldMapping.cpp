@@ -36,6 +36,8 @@ void check_config(const MatrixUnitConfig& cfg, std::uint32_t element_bytes) {
     config_error("broadcast_bus/bytes_per_cycle", "must be positive");
   if (!(cfg.distribution_bus.bytes_per_cycle > 0))
     config_error("distribution_bus/bytes_per_cycle", "must be positive");
+  if (!(cfg.write_back.bytes_per_cycle > 0)) config_error("write_back/bytes_per_cycle", "must be positive");
+  if (cfg.third_buffer_depth == 0) config_error("third_buffer_depth", "must be at least 1");
   // The rules between keys are the loader's own (one check for both).
   check_matrix_unit_config(cfg, SectionPlace{kConfigName, "/core/matrix"});
 }

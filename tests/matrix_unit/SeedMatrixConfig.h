@@ -18,12 +18,16 @@ inline MatrixUnitConfig seed_matrix_config() {
   m.first_buffer_rows = 8;     // L1
   m.second_buffer_rows = 9;    // L2
   m.third_buffer_bytes = 4096;
+  m.third_buffer_depth = 2;    // not in the seed: the default config's ping-pong result buffer
   m.pci_candidates = {64, 32, 16, 8};
   m.pci_padding_tolerance = 16;  // rule R1: padding - least padding < 16 B
   m.co_block = 64;
   m.mac_latency = 4;
   m.broadcast_bus = {64.0, 2};
   m.distribution_bus = {64.0, 2};
+  m.write_back = {64.0, 2};
+  m.result_requantize = true;
+  m.timing_model = MatrixTimingModel::Fast;
   m.relay_enabled = false;
   m.relay_bytes = 256;
   return m;

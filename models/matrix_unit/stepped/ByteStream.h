@@ -1,49 +1,30 @@
 #pragma once
-#include <algorithm>
-
+#include "models/matrix_unit/MatrixUnitConfig.h"
 #include "sim/common/Cycles.h"
 
 namespace npusim::stepped {
 
-// One bus or link moving transfers one after another at a fixed, possibly fractional,
-// number of bytes per cycle. Each cycle it has that many bytes to spend: a transfer that
-// ends mid-cycle hands the rest to the next one if that may begin in the same cycle; a
-// transfer that may not begin (its slot is still held) moves nothing, and the unspent
-// budget of the cycle is lost.
+// A bus or link moving transfers one after another at a fixed, possibly fractional,
+// number of bytes per cycle (rules 1 and 3). Each cycle it has that many bytes to spend:
+// a transfer that ends mid-cycle hands the rest to the next one if that may begin in the
+// same cycle; a transfer that may not begin (its slot is still held) moves nothing, and
+// the unspent budget of the cycle is lost. A transfer whose last byte moves in cycle t is
+// usable from cycle t + 1 + latency.
 class ByteStream {
  public:
-  explicit ByteStream(double bytes_per_cycle) : rate_(bytes_per_cycle) {}
+  explicit ByteStream(const BusConfig& bus) : rate_(bus.bytes_per_cycle), latency_(bus.latency) {}
+  virtual ~ByteStream() = default;
+  bool step(Cycles t);  // whether any byte moved in cycle t
 
-  // Sender: bool can_begin(Cycles t)  - is there a next transfer, and may it begin at t;
-  //         double begin(Cycles t)    - it begins; returns its size in bytes;
-  //         void finish(Cycles t)     - its last byte moved in cycle t.
-  // Returns whether any byte moved in cycle t.
-  template <typename Sender>
-  bool step(Cycles t, Sender& sender) {
-    double budget = rate_;
-    bool moved = false;
-    while (budget > kRounding) {
-      if (!busy_) {
-        if (!sender.can_begin(t)) break;
-        left_ = sender.begin(t);
-        busy_ = true;
-      }
-      double part = std::min(left_, budget);
-      budget -= part;
-      left_ -= part;
-      moved = true;
-      if (left_ > kRounding) break;
-      busy_ = false;
-      sender.finish(t);
-    }
-    return moved;
-  }
+ protected:
+  virtual bool can_begin(Cycles t) const = 0;  // is there a next transfer, and may it begin
+  virtual double begin() = 0;                  // it begins: its size in bytes
+  virtual void finish(Cycles usable_from) = 0;
 
  private:
-  // Sums of fractional rates round; a remainder this small counts as nothing.
-  static constexpr double kRounding = 1e-9;
   double rate_;
-  double left_ = 0;
+  Cycles latency_;
+  double left_ = 0;  // bytes of the current transfer still to move
   bool busy_ = false;
 };
 

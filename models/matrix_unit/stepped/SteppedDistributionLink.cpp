@@ -7,19 +7,13 @@ namespace npusim::stepped {
 SteppedDistributionLink::SteppedDistributionLink(const BusConfig& bus, std::uint32_t slave,
                                                  const WorkOrder& order, SecondBufferRing& ring,
                                                  const SteppedMasterCircuit& master)
-    : stream_(bus.bytes_per_cycle),
-      latency_(bus.latency),
-      slave_(slave),
-      plan_(order.plan()),
-      ring_(ring),
-      master_(master),
-      next_(order) {}
+    : ByteStream(bus), slave_(slave), plan_(order.plan()), ring_(ring), master_(master), next_(order) {}
 
 bool SteppedDistributionLink::can_begin(Cycles t) const {
   return !next_.done() && ring_.free_for(next_.row(), t) && master_.may_start(next_.segment().tile, t);
 }
 
-double SteppedDistributionLink::begin(Cycles t) {
+double SteppedDistributionLink::begin() {
   ring_.hold(next_.row());
   if (master_.has_data()) {
     std::uint8_t* row = ring_.bytes(next_.row());
@@ -30,8 +24,8 @@ double SteppedDistributionLink::begin(Cycles t) {
   return plan_.pci.bytes;
 }
 
-void SteppedDistributionLink::finish(Cycles t) {
-  ring_.arrive(next_.row(), t + 1 + latency_);
+void SteppedDistributionLink::finish(Cycles usable_from) {
+  ring_.arrive(next_.row(), usable_from);
   next_.advance();
 }
 

@@ -19,10 +19,10 @@ bool BufferSlots::usable(std::uint64_t item, Cycles t) const {
   return s.item == item && s.usable_from <= t;
 }
 
-std::uint32_t first_buffer_slots(const WfoldPlan& plan) {
+std::uint32_t largest_window_rows(const WfoldPlan& plan) {
   std::uint32_t largest = 0;
   for (const KwPiece& piece : plan.kw_pieces) largest = std::max(largest, piece.data_rows);
-  return 2 * largest <= plan.l1 ? 2 : 1;
+  return largest;
 }
 
 }  // namespace npusim::stepped

@@ -46,7 +46,9 @@ class BufferSlots {
 using FirstBuffer = BufferSlots;
 using SecondBufferRing = BufferSlots;
 
+// Data rows of the largest window (the kw piece with the most rows).
+std::uint32_t largest_window_rows(const WfoldPlan& plan);
 // Rule 2: two window slots when two of the largest windows fit in L1, one otherwise.
-std::uint32_t first_buffer_slots(const WfoldPlan& plan);
+inline std::uint32_t first_buffer_slots(const WfoldPlan& plan) { return 2 * largest_window_rows(plan) <= plan.l1 ? 2 : 1; }
 
 }  // namespace npusim::stepped

@@ -1,5 +1,6 @@
 #include "models/matrix_unit/stepped/CycleSteppedMatrixUnit.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -26,7 +27,7 @@ class CycleSteppedMatrixUnit {
         tiles_(plan.tiles, SteppedTileTimes{kNever, kNever, kNever, kNever, kNever}),
         third_buffer_(cfg, plan, data.out != nullptr),
         master_(order_, data, tiles_, third_buffer_.sets()),
-        first_buffer_(first_buffer_slots(plan), data.out ? std::size_t(max_rows(plan)) * plan.m_bytes : 0),
+        first_buffer_(first_buffer_slots(plan), data.out ? std::size_t(largest_window_rows(plan)) * plan.m_bytes : 0),
         rings_(plan.ns, SecondBufferRing(plan.second_buffer_ring, data.out ? plan.m_bytes : 0)),
         bus_(cfg.broadcast_bus, order_, first_buffer_, master_),
         cus_(order_, first_buffer_, rings_, third_buffer_, tiles_, cfg.mac_latency, data.out != nullptr),
@@ -63,12 +64,6 @@ class CycleSteppedMatrixUnit {
   }
 
  private:
-  static std::uint32_t max_rows(const WfoldPlan& plan) {
-    std::uint32_t rows = 0;
-    for (const KwPiece& piece : plan.kw_pieces) rows = std::max(rows, piece.data_rows);
-    return rows;
-  }
-
   bool count(CuArray::Outcome outcome) {
     switch (outcome) {
       case CuArray::Outcome::Issued: ++run_.compute_cycles; return true;

@@ -1,0 +1,28 @@
+#include "models/matrix_unit/stepped/BufferSlots.h"
+
+#include <algorithm>
+
+namespace npusim::stepped {
+
+BufferSlots::BufferSlots(std::uint32_t slots, std::size_t slot_bytes)
+    : slots_(slots), slot_bytes_(slot_bytes), contents_(std::size_t(slots) * slot_bytes) {}
+
+void BufferSlots::hold(std::uint64_t item) {
+  Slot& s = slot(item);
+  s.item = item;
+  s.usable_from = kNever;
+  s.free_from = kNever;
+}
+
+bool BufferSlots::usable(std::uint64_t item, Cycles t) const {
+  const Slot& s = slot(item);
+  return s.item == item && s.usable_from <= t;
+}
+
+std::uint32_t largest_window_rows(const WfoldPlan& plan) {
+  std::uint32_t largest = 0;
+  for (const KwPiece& piece : plan.kw_pieces) largest = std::max(largest, piece.data_rows);
+  return largest;
+}
+
+}  // namespace npusim::stepped

@@ -1,0 +1,26 @@
+#include "models/matrix_unit/stepped/SteppedBroadcastBus.h"
+
+namespace npusim::stepped {
+
+SteppedBroadcastBus::SteppedBroadcastBus(const BusConfig& bus, const WorkOrder& order,
+                                         FirstBuffer& first_buffer, const SteppedMasterCircuit& master)
+    : ByteStream(bus), order_(order), first_buffer_(first_buffer), master_(master) {}
+
+bool SteppedBroadcastBus::can_begin(Cycles t) const {
+  return window_ < order_.segments() && first_buffer_.free_for(window_, t) &&
+         master_.may_start(order_.segment(window_).tile, t);
+}
+
+double SteppedBroadcastBus::begin() {
+  Segment segment = order_.segment(window_);
+  first_buffer_.hold(window_);
+  if (master_.has_data()) master_.form_window(segment, first_buffer_.bytes(window_));
+  return double(segment.rows) * order_.plan().m_bytes;
+}
+
+void SteppedBroadcastBus::finish(Cycles usable_from) {
+  first_buffer_.arrive(window_, usable_from);
+  ++window_;
+}
+
+}  // namespace npusim::stepped

@@ -1,0 +1,29 @@
+#pragma once
+#include <cstdint>
+
+#include "models/matrix_unit/stepped/BufferSlots.h"
+#include "models/matrix_unit/stepped/ByteStream.h"
+#include "models/matrix_unit/stepped/SteppedMasterCircuit.h"
+
+namespace npusim::stepped {
+
+// Rule 1: the broadcast bus sends the windows one at a time in work order, each into its
+// first-buffer slot once that is free. All slaves receive the same bytes, so one first
+// buffer stands for all of them.
+class SteppedBroadcastBus : public ByteStream {
+ public:
+  SteppedBroadcastBus(const BusConfig& bus, const WorkOrder& order, FirstBuffer& first_buffer,
+                      const SteppedMasterCircuit& master);
+
+ private:
+  bool can_begin(Cycles t) const override;
+  double begin() override;
+  void finish(Cycles usable_from) override;
+
+  const WorkOrder& order_;
+  FirstBuffer& first_buffer_;
+  const SteppedMasterCircuit& master_;
+  std::uint64_t window_ = 0;  // the window being sent, or the next one
+};
+
+}  // namespace npusim::stepped

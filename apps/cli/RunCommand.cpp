@@ -10,6 +10,7 @@
 #include "sim/config/ConfigLoader.h"
 #include "apps/simulation/ProgressMeter.h"
 #include "apps/simulation/Simulation.h"
+#include "models/matrix_unit/MatrixUnitConfig.h"
 #include "sim/report/OutputDirectory.h"
 
 namespace npusim {
@@ -24,7 +25,19 @@ struct RunOptions {
   bool functional = false;
   bool quiet = false;
   std::string dependency_mode;  // empty: the config's /core/controller/dependency_mode
+  std::string matrix_model;     // empty: the config's /core/matrix/timing_model
 };
+
+// --matrix-model applies to every kind of core that has a matrix unit.
+void force_matrix_model(HardwareConfig& hw, const std::string& model) {
+  auto force = [&](CoreConfig& kind) {
+    if (kind.blocks.has(MatrixUnitConfig::kSection))
+      kind.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).timing_model =
+          nlohmann::json(model).get<MatrixTimingModel>();
+  };
+  force(hw.core);
+  for (CoreConfig& kind : hw.core_kinds) force(kind);
+}
 
 void run(const RunOptions& opt) {
   SimulationRequest request;
@@ -32,6 +45,7 @@ void run(const RunOptions& opt) {
   request.hardware = load_hardware_config(config_path);
   if (!opt.dependency_mode.empty())
     request.hardware.core.controller.dependency_mode = nlohmann::json(opt.dependency_mode).get<DependencyRelease>();
+  if (!opt.matrix_model.empty()) force_matrix_model(request.hardware, opt.matrix_model);
   request.config_name = display_name(config_path);
   if (!opt.trace.empty() && !opt.workload.empty())
     throw InputError("", "run", "give either --trace or --workload, not both");
@@ -71,6 +85,11 @@ void add_run_command(CLI::App& app) {
                   "Force one dependency mode on every trace dependency (seed004); overrides "
                   "/core/controller/dependency_mode")
       ->check(CLI::IsMember(json_names(kDependencyReleases)));
+  cmd->add_option("--matrix-model", opt->matrix_model,
+                  "Time the matrix unit's convs with the fast tile pipeline or the cycle-stepped reference "
+                  "(slow; same tensors, cycles within the bounds of docs/fidelity.md); overrides "
+                  "/core/matrix/timing_model")
+      ->check(CLI::IsMember({"fast", "cycle-stepped"}));
   cmd->footer(
       "\nWrites OUT/report.json, OUT/instructions.csv and OUT/timeline.json (open it in\n"
       "https://ui.perfetto.dev), and prints a summary table.\n"
@@ -79,7 +98,8 @@ void add_run_command(CLI::App& app) {
       "  npusim run --workload traces/workloads/mobilenetv2.json --config configs/smp-2x2.json\n"
       "  npusim run --workload traces/workloads/tiny.json --functional --out runs/tiny\n"
       "  npusim run --config configs/smp-2x2.json --trace traces/examples/multicore.jsonl\n"
-      "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu");
+      "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu\n"
+      "  npusim run --workload traces/workloads/tiny.json --matrix-model cycle-stepped   the slow reference timing");
   cmd->callback([opt] { run(*opt); });
 }
 

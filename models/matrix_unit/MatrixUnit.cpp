@@ -6,6 +6,7 @@
 #include "models/kernel/SimTime.h"
 #include "models/matrix_unit/ConvOp.h"
 #include "models/matrix_unit/WfoldDatapath.h"
+#include "models/matrix_unit/stepped/CycleSteppedMatrixUnit.h"
 #include "models/scratchpad/Scratchpad.h"
 #include "models/vector_unit/VectorKernels.h"
 
@@ -129,13 +130,15 @@ const WfoldPlan& MatrixUnit::plan_for(const Instruction& inst) {
 
 Engine::Work MatrixUnit::execute(const Instruction& inst) {
   const WfoldPlan& plan = plan_for(inst);
-  Schedule schedule = stream_tiles(plan, inst);
+  bool computed = false;
+  const std::vector<TileTimes>& times = tile_times(plan, inst, computed);
+  Schedule schedule = stream_tiles(plan, times, inst);
   const Cycles done = schedule.done;
   layer_stats_.add(plan, done - now_cycles());
   count(plan);
   account_slaves(plan, done - now_cycles());
   publish(inst, std::move(schedule));
-  if (setup().functional) compute(plan, inst);
+  if (setup().functional && !computed) compute(plan, inst);
   wait_until(done);
   return {plan.broadcast_bytes + plan.distribution_bytes + plan.output_bytes, plan.macs.useful};
 }
@@ -187,9 +190,9 @@ std::vector<ReadStep> MatrixUnit::read_steps(const Instruction& inst) {
 // NRAM/WRAM port or bus, or a staged tile waiting for the producer stages it reads, delays
 // that tile and shifts everything after it. Only the last co round finishes output rows:
 // earlier rounds hold results for other channels of the same pixels.
-Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instruction& inst) {
+Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vector<TileTimes>& times,
+                                          const Instruction& inst) {
   const Cycles start = now_cycles();
-  const std::vector<TileTimes>& times = plan.pipeline.tiles;
   const std::uint64_t tiles = times.size();
   const TensorOperand& ifmap = inst.inputs.at(0);
   const TensorOperand& ofmap = inst.outputs.at(0);
@@ -229,6 +232,24 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const Instructi
   if (schedule.written.empty() || schedule.written.back().bytes != ofmap.bytes())
     schedule.written.push_back({schedule.done, ofmap.bytes()});
   return schedule;
+}
+
+// The tiles' contention-free times under the configured model. The cycle-stepped reference
+// steps each shape once in timing runs; in functional runs it steps every instruction with
+// its tensors and computes the outputs through its own buffers (`computed`).
+const std::vector<TileTimes>& MatrixUnit::tile_times(const WfoldPlan& plan, const Instruction& inst, bool& computed) {
+  if (cfg_.timing_model == MatrixTimingModel::Fast) return plan.pipeline.tiles;
+  const ResultRequant requant = result_requant_of(plan, inst);
+  if (setup().functional) {
+    const SteppedConvData data{nram_->data(inst.inputs.at(0).offset), wram_->data(inst.inputs.at(1).offset),
+                               nram_->data(inst.outputs.at(0).offset)};
+    stepped_scratch_ = tile_times_of(run_cycle_stepped_conv(cfg_, plan, requant, data));
+    computed = true;
+    return stepped_scratch_;
+  }
+  auto& slot = stepped_times_[&plan];
+  if (slot.empty()) slot = tile_times_of(run_cycle_stepped_conv(cfg_, plan, requant));
+  return slot;
 }
 
 // A slave's share of a round's weight rows follows its real co (round-robin
@@ -276,11 +297,24 @@ void MatrixUnit::compute(const WfoldPlan& plan, const Instruction& inst) {
   accumulators_.resize(elements);
   run_wfold_conv(plan, plan.layer, reinterpret_cast<const std::int8_t*>(ifmap),
                  reinterpret_cast<const std::int8_t*>(weights), accumulators_.data());
-  vector_requant(reinterpret_cast<const std::uint8_t*>(accumulators_.data()), out, elements,
-                 param_value(inst.params, "shift", 0), inst.params.value("relu", false));
+  const ResultRequant requant = result_requant_of(plan, inst);
+  vector_requant(reinterpret_cast<const std::uint8_t*>(accumulators_.data()), out, elements, requant.shift,
+                 requant.relu);
 }
 
 bool requantizes(const Instruction& inst) { return inst.params.contains("shift"); }
+
+ResultRequant result_requant_of(const WfoldPlan& plan, const Instruction& inst) {
+  return {plan.requantized, param_value(inst.params, "shift", 0), inst.params.value("relu", false)};
+}
+
+std::vector<TileTimes> tile_times_of(const SteppedConvRun& run) {
+  std::vector<TileTimes> times;
+  times.reserve(run.tiles.size());
+  for (const SteppedTileTimes& t : run.tiles)
+    times.push_back({t.fill_start, t.first_compute, t.last_compute + 1, t.write_start, t.write_end});
+  return times;
+}
 
 }  // namespace npusim
 

@@ -40,7 +40,8 @@ class MatrixUnit : public Engine {
     bool last_round = true, last_in_row = true;
   };
   static TilePlace place_of(const WfoldPlan& plan, std::uint64_t tile);
-  Schedule stream_tiles(const WfoldPlan& plan, const Instruction& inst);
+  const std::vector<TileTimes>& tile_times(const WfoldPlan& plan, const Instruction& inst, bool& computed);
+  Schedule stream_tiles(const WfoldPlan& plan, const std::vector<TileTimes>& times, const Instruction& inst);
   // Sends a tile's weight rows of co round `round` to the slaves; returns when all have them.
   Cycles distribute_weights(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes, Cycles now,
                             Cycles earliest);
@@ -67,11 +68,21 @@ class MatrixUnit : public Engine {
   LayerStats layer_stats_;
   std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
   std::vector<std::int32_t> accumulators_;  // functional runs that requantize on the result path
+  // --matrix-model cycle-stepped: tile times per plan (timing runs), or of this instruction.
+  std::map<const WfoldPlan*, std::vector<TileTimes>> stepped_times_;
+  std::vector<TileTimes> stepped_scratch_;
 };
 
 // The conv layer a `conv` instruction describes (operand shapes and params).
 ConvShape conv_shape_of(const Instruction& inst);
 // Whether a `conv` instruction requantizes on the result path (it has a shift; its output is int8).
 bool requantizes(const Instruction& inst);
+
+struct SteppedConvRun;
+struct ResultRequant;
+// The shift and ReLU of a conv that requantizes on the result path.
+ResultRequant result_requant_of(const WfoldPlan& plan, const Instruction& inst);
+// The cycle-stepped reference's tile times in the fast model's form.
+std::vector<TileTimes> tile_times_of(const SteppedConvRun& run);
 
 }  // namespace npusim

@@ -47,6 +47,9 @@ std::vector<ConfigKey> matrix_keys() {
   keys.push_back(flag(mx("result_requantize", &M::result_requantize), true,
                       "the readout path requantizes int32 results to int8 (shift, ReLU) before write-back, so a "
                       "conv with a shift writes int8 and skips the vector unit's requant"));
+  keys.push_back(choice(mx("timing_model", &M::timing_model), "fast", {"fast", "cycle-stepped"},
+                        "how conv time is worked out: fast books windows and tiles; cycle-stepped steps every bus, "
+                        "buffer and CU array one cycle at a time (slow; docs/fidelity.md)"));
   keys.push_back(flag(mx("relay_enabled", &M::relay_enabled), true,
                       "rows pass through the relay store, which inserts the Pci padding"));
   keys.push_back(integer(mx("relay_bytes", &M::relay_bytes), 256, within(1, 16 * MiB), "bytes",

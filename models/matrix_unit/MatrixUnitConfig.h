@@ -2,10 +2,18 @@
 #include <cstdint>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/common/Cycles.h"
 #include "sim/config/CoreSections.h"
 
 namespace npusim {
+
+// How the matrix unit's conv time is worked out (docs/fidelity.md): the fast tile pipeline, or
+// the cycle-stepped reference that advances every buffer and bus one cycle at a time.
+enum class MatrixTimingModel { Fast, CycleStepped };
+NLOHMANN_JSON_SERIALIZE_ENUM(MatrixTimingModel, {{MatrixTimingModel::Fast, "fast"},
+                                                 {MatrixTimingModel::CycleStepped, "cycle-stepped"}})
 
 struct BusConfig {
   double bytes_per_cycle;
@@ -31,6 +39,7 @@ struct MatrixUnitConfig {
   BusConfig distribution_bus;
   BusConfig write_back;                       // third buffer -> NRAM (the result-storage path)
   bool result_requantize;                     // the readout path can requantize int32 -> int8
+  MatrixTimingModel timing_model;
   bool relay_enabled;
   std::uint32_t relay_bytes;
 };

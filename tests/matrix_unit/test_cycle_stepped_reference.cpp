@@ -347,17 +347,20 @@ TEST_CASE("Stepped timing: write-back bound tiles, period max(compute, write-bac
   const std::uint32_t tiles = 12;
   const Cycles write_back = write_back_cycles(cfg);
 
-  SECTION("D = 3: a set comes back before the port runs dry, so the port never idles") {
-    // Tile i+3 takes tile i's set at its write_end and has results 4-1+1+4 = 8 cycles
-    // later, while the port still has tiles i+1 and i+2 (12 cycles) to write.
-    cfg.third_buffer_depth = 3;
+  SECTION("D = 4: a set comes back before the port runs dry, so the port never idles") {
+    // Tile i+4 takes tile i's set at its write_end and has results 4-1+1+4 = 8 cycles
+    // later, while the port still has tiles i+1 to i+3 (12 cycles of requests) to write.
+    // The port takes the next tile as soon as the last request has issued (rule 8). With
+    // D = 3 a set's round trip (4 + 4 + 4 + 2 = 14) is longer than three tiles' requests.
+    cfg.third_buffer_depth = 4;
+    const Cycles requests = write_back - cfg.write_back.latency;
     SteppedConvRun run = run_timing(cfg, one_by_one(64, tiles));
     for (std::uint32_t i = 0; i + 1 < tiles; ++i) {
       INFO("tile " << i);
-      CHECK(run.tiles[i + 1].write_start == run.tiles[i].write_end);
-      CHECK(run.tiles[i + 1].write_end - run.tiles[i].write_end == std::max(kNco, write_back));
+      CHECK(run.tiles[i + 1].write_start == run.tiles[i].write_end - cfg.write_back.latency);
+      CHECK(run.tiles[i + 1].write_end - run.tiles[i].write_end == std::max(kNco, requests));
     }
-    CHECK(run.stall_result_set > 0);
+    CHECK(run.stall_result_set == 0);  // four sets cover the 14-cycle round trip
   }
   SECTION("D = 2: each set goes round compute, MAC pipeline and write-back for two tiles") {
     // Tile i+2 starts at tile i's write_end (window and rows are already there) and ends
@@ -488,7 +491,7 @@ TEST_CASE("Stepped timing: invariants over random layers and configs", "[stepped
       if (t == 0) continue;
       const SteppedTileTimes& before = run.tiles[t - 1];
       CHECK(now.first_compute > before.last_compute);
-      CHECK(now.write_start >= before.write_end);
+      CHECK(now.write_start + c.cfg.write_back.latency >= before.write_end);  // the port is free
       CHECK(now.write_end > before.write_end);
       if (run.result_sets == 1) CHECK(now.first_compute >= before.write_end);
     }

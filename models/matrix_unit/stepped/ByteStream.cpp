@@ -15,7 +15,7 @@ bool ByteStream::step(Cycles t) {
   while (budget > kRounding) {
     if (!busy_) {
       if (!can_begin(t)) break;
-      left_ = begin();
+      left_ = begin(t);
       busy_ = true;
     }
     double part = std::min(left_, budget);

@@ -18,7 +18,7 @@ class ByteStream {
 
  protected:
   virtual bool can_begin(Cycles t) const = 0;  // is there a next transfer, and may it begin
-  virtual double begin() = 0;                  // it begins: its size in bytes
+  virtual double begin(Cycles t) = 0;          // it begins in cycle t: its size in bytes
   virtual void finish(Cycles usable_from) = 0;
 
  private:

@@ -24,12 +24,12 @@ class CycleSteppedMatrixUnit {
   CycleSteppedMatrixUnit(const MatrixUnitConfig& cfg, const WfoldPlan& plan, const ResultRequant& requant,
                          const SteppedConvData& data)
       : order_(plan),
-        tiles_(plan.tiles, SteppedTileTimes{kNever, kNever, kNever, kNever, kNever}),
+        tiles_(plan.tiles, SteppedTileTimes{kNever, kNever, kNever, kNever, kNever, kNever}),
         third_buffer_(cfg, plan, data.out != nullptr),
         master_(order_, data, tiles_, third_buffer_.sets()),
         first_buffer_(first_buffer_slots(plan), data.out ? std::size_t(largest_window_rows(plan)) * plan.m_bytes : 0),
         rings_(plan.ns, SecondBufferRing(plan.second_buffer_ring, data.out ? plan.m_bytes : 0)),
-        bus_(cfg.broadcast_bus, order_, first_buffer_, master_),
+        bus_(cfg.broadcast_bus, order_, first_buffer_, master_, tiles_),
         cus_(order_, first_buffer_, rings_, third_buffer_, tiles_, cfg.mac_latency, data.out != nullptr),
         port_(cfg.write_back, order_, third_buffer_, tiles_, requant, data.out),
         // The longest a correct unit can go without moving anything is one latency of each kind.

@@ -12,12 +12,13 @@ namespace npusim {
 // conv instruction on an idle unit, advanced one cycle at a time. It shares only the
 // mapping quantities of the WfoldPlan with the fast model, none of its timing.
 
-// One tile's times, in cycles from the instruction's start (cycle 0). first_compute and
-// last_compute are the cycles those compute cycles issued in; results_ready is the first
+// One tile's times, in cycles from the instruction's start (cycle 0). fill_start is the cycle
+// the broadcast bus began its first window; first_compute and last_compute are the cycles
+// those compute cycles issued in; results_ready is the first
 // cycle the write-back may use them; write_start is the cycle of its first request;
 // write_end the first cycle after its latency (the port and the result set are free again).
 struct SteppedTileTimes {
-  Cycles first_compute = 0, last_compute = 0, results_ready = 0, write_start = 0, write_end = 0;
+  Cycles fill_start = 0, first_compute = 0, last_compute = 0, results_ready = 0, write_start = 0, write_end = 0;
 };
 
 struct SteppedConvRun {

@@ -3,16 +3,18 @@
 namespace npusim::stepped {
 
 SteppedBroadcastBus::SteppedBroadcastBus(const BusConfig& bus, const WorkOrder& order,
-                                         FirstBuffer& first_buffer, const SteppedMasterCircuit& master)
-    : ByteStream(bus), order_(order), first_buffer_(first_buffer), master_(master) {}
+                                         FirstBuffer& first_buffer, const SteppedMasterCircuit& master,
+                                         std::vector<SteppedTileTimes>& tiles)
+    : ByteStream(bus), order_(order), first_buffer_(first_buffer), master_(master), tiles_(tiles) {}
 
 bool SteppedBroadcastBus::can_begin(Cycles t) const {
   return window_ < order_.segments() && first_buffer_.free_for(window_, t) &&
          master_.may_start(order_.segment(window_).tile, t);
 }
 
-double SteppedBroadcastBus::begin() {
+double SteppedBroadcastBus::begin(Cycles t) {
   Segment segment = order_.segment(window_);
+  if (window_ == order_.first_segment(segment.tile)) tiles_[segment.tile].fill_start = t;
   first_buffer_.hold(window_);
   if (master_.has_data()) master_.form_window(segment, first_buffer_.bytes(window_));
   return double(segment.rows) * order_.plan().m_bytes;

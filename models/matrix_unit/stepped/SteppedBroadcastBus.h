@@ -13,16 +13,17 @@ namespace npusim::stepped {
 class SteppedBroadcastBus : public ByteStream {
  public:
   SteppedBroadcastBus(const BusConfig& bus, const WorkOrder& order, FirstBuffer& first_buffer,
-                      const SteppedMasterCircuit& master);
+                      const SteppedMasterCircuit& master, std::vector<SteppedTileTimes>& tiles);
 
  private:
   bool can_begin(Cycles t) const override;
-  double begin() override;
+  double begin(Cycles t) override;
   void finish(Cycles usable_from) override;
 
   const WorkOrder& order_;
   FirstBuffer& first_buffer_;
   const SteppedMasterCircuit& master_;
+  std::vector<SteppedTileTimes>& tiles_;  // records when each tile's first window starts
   std::uint64_t window_ = 0;  // the window being sent, or the next one
 };
 

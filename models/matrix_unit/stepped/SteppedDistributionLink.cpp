@@ -13,7 +13,7 @@ bool SteppedDistributionLink::can_begin(Cycles t) const {
   return !next_.done() && ring_.free_for(next_.row(), t) && master_.may_start(next_.segment().tile, t);
 }
 
-double SteppedDistributionLink::begin() {
+double SteppedDistributionLink::begin(Cycles) {
   ring_.hold(next_.row());
   if (master_.has_data()) {
     std::uint8_t* row = ring_.bytes(next_.row());

@@ -19,7 +19,7 @@ class SteppedDistributionLink : public ByteStream {
 
  private:
   bool can_begin(Cycles t) const override;
-  double begin() override;
+  double begin(Cycles t) override;
   void finish(Cycles usable_from) override;
 
   std::uint32_t slave_;

@@ -41,8 +41,9 @@ WriteBackPort::WriteBackPort(const BusConfig& bus, const WorkOrder& order, Third
 bool WriteBackPort::step(Cycles t) {
   if (finished()) return false;
   if (!busy_) {
-    bool previous_ended = tile_ == 0 || tiles_[tile_ - 1].write_end <= t;
-    if (!previous_ended || tiles_[tile_].results_ready > t) return false;
+    // The port is free once the previous tile's last request has issued; its latency
+    // runs on while this tile's requests go out.
+    if (tiles_[tile_].results_ready > t) return false;
     start_tile(t);
   }
   if (--cycles_left_ > 0) return true;

@@ -24,7 +24,7 @@ std::vector<WriteRequest> write_back_requests(const WfoldPlan& plan, const CoBlo
                                               std::uint32_t wo_valid, std::uint32_t element_bytes);
 
 // Rule 8: the one port from the third buffer to NRAM. Tiles in order; a tile starts once
-// its results are complete and the previous write-back has ended, issues its requests
+// its results are complete and the port has issued the previous tile's last request, issues its requests
 // one after another (each ceil(bytes / bytes_per_cycle) cycles, at least 1) and ends
 // `latency` cycles after its last one, which gives its result set back. With data, each
 // request reads its results out in wc order (¶181-¶182), requantized when asked.

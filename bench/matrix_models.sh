@@ -3,6 +3,8 @@
 # (functional and timing) and ResNet-50 (timing) with --matrix-model fast and
 # cycle-stepped. Prints wall time (median of 3), simulated cycles, simulated MACs per host
 # second, the speed ratio and the whole-network cycle difference between the models.
+# Timing runs step each conv shape once (repeated shapes reuse it); functional runs step
+# every conv instruction with its tensors.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 npusim="${NPUSIM:-$root/build/npusim}"
@@ -29,7 +31,7 @@ PY
 }
 
 printf "%-22s %-14s %10s %12s %16s\n" run model wall_s sim_cycles MACs_per_host_s
-for run in "tiny timing" "tiny functional" "resnet50 timing"; do
+for run in "tiny timing" "tiny functional" "resnet50 timing" "resnet50 functional"; do
   read -r net mode <<< "$run"
   flags=()
   [ "$mode" = functional ] && flags=(--functional)

@@ -24,8 +24,10 @@ using namespace npusim;
 
 namespace {
 
-constexpr double kMaxError = 0.05;     // no layer worse than this
-constexpr double kMedianError = 0.02;  // the aim for a typical layer
+// docs/fidelity.md states these bounds (the issue asked for <= 2 % typical, <= 5 % worst); the
+// measured error is far below them, so they catch a model drifting apart early.
+constexpr double kMaxError = 0.01;      // no layer worse than this
+constexpr double kMedianError = 0.001;  // a typical layer
 constexpr std::uint64_t kIssuedMacBudget = 4'000'000;  // keeps 200 functional layers to seconds
 
 std::uint32_t log_uniform(std::mt19937& rng, std::uint32_t lo, std::uint32_t hi) {

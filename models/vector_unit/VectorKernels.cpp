@@ -1,5 +1,6 @@
 #include "models/vector_unit/VectorKernels.h"
 
+#include "sim/tensor/ElementAccess.h"
 #include "sim/tensor/Half.h"
 
 #include <algorithm>
@@ -11,17 +12,6 @@ namespace npusim {
 
 namespace {
 
-template <typename T>
-T load(const std::uint8_t* p, std::uint64_t i) {
-  T v;
-  std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-  return v;
-}
-
-template <typename T>
-void store(std::uint8_t* p, std::uint64_t i, T v) {
-  std::memcpy(p + i * sizeof(T), &v, sizeof(T));
-}
 
 template <typename T>
 T saturate(std::int64_t v) {
@@ -31,15 +21,15 @@ T saturate(std::int64_t v) {
 template <typename T>
 void relu_as(const std::uint8_t* src, std::uint8_t* dst, std::uint64_t n) {
   for (std::uint64_t i = 0; i < n; ++i) {
-    T v = load<T>(src, i);
-    store<T>(dst, i, v > T(0) ? v : T(0));
+    T v = load_element<T>(src, i);
+    store_element<T>(dst, i, v > T(0) ? v : T(0));
   }
 }
 
 template <typename T>
 void add_integers(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* dst, std::uint64_t n) {
   for (std::uint64_t i = 0; i < n; ++i)
-    store<T>(dst, i, saturate<T>(std::int64_t(load<T>(a, i)) + std::int64_t(load<T>(b, i))));
+    store_element<T>(dst, i, saturate<T>(std::int64_t(load_element<T>(a, i)) + std::int64_t(load_element<T>(b, i))));
 }
 
 }  // namespace
@@ -53,8 +43,8 @@ void vector_relu(DType type, const std::uint8_t* src, std::uint8_t* dst, std::ui
     case DType::Float32: return relu_as<float>(src, dst, n);
     case DType::Float16:
       for (std::uint64_t i = 0; i < n; ++i) {
-        std::uint16_t h = load<std::uint16_t>(src, i);
-        store<std::uint16_t>(dst, i, (h & 0x8000u) ? std::uint16_t(0) : h);
+        std::uint16_t h = load_element<std::uint16_t>(src, i);
+        store_element<std::uint16_t>(dst, i, (h & 0x8000u) ? std::uint16_t(0) : h);
       }
       return;
   }
@@ -67,12 +57,12 @@ void vector_add(DType type, const std::uint8_t* a, const std::uint8_t* b, std::u
     case DType::Int16: return add_integers<std::int16_t>(a, b, dst, n);
     case DType::Int32: return add_integers<std::int32_t>(a, b, dst, n);
     case DType::Float32:
-      for (std::uint64_t i = 0; i < n; ++i) store<float>(dst, i, load<float>(a, i) + load<float>(b, i));
+      for (std::uint64_t i = 0; i < n; ++i) store_element<float>(dst, i, load_element<float>(a, i) + load_element<float>(b, i));
       return;
     case DType::Float16:
       for (std::uint64_t i = 0; i < n; ++i) {
-        float sum = half_to_float(load<std::uint16_t>(a, i)) + half_to_float(load<std::uint16_t>(b, i));
-        store<std::uint16_t>(dst, i, float_to_half(sum));
+        float sum = half_to_float(load_element<std::uint16_t>(a, i)) + half_to_float(load_element<std::uint16_t>(b, i));
+        store_element<std::uint16_t>(dst, i, float_to_half(sum));
       }
       return;
   }
@@ -81,9 +71,9 @@ void vector_add(DType type, const std::uint8_t* a, const std::uint8_t* b, std::u
 void vector_requant(const std::uint8_t* src, std::uint8_t* dst, std::uint64_t n, std::uint32_t shift, bool relu) {
   const std::int64_t half = shift == 0 ? 0 : std::int64_t(1) << (shift - 1);
   for (std::uint64_t i = 0; i < n; ++i) {
-    std::int64_t v = (std::int64_t(load<std::int32_t>(src, i)) + half) >> shift;
+    std::int64_t v = (std::int64_t(load_element<std::int32_t>(src, i)) + half) >> shift;
     if (relu && v < 0) v = 0;
-    store<std::int8_t>(dst, i, saturate<std::int8_t>(v));
+    store_element<std::int8_t>(dst, i, saturate<std::int8_t>(v));
   }
 }
 
@@ -126,7 +116,7 @@ void vector_pool(const ChannelWindow& g, bool max, const std::uint8_t* src, std:
       [&](std::uint64_t, std::uint64_t in, std::uint64_t) {
         ++count;
         for (std::uint32_t c = 0; c < g.c; ++c) {
-          const std::int64_t v = load<std::int8_t>(src, in + c);
+          const std::int64_t v = load_element<std::int8_t>(src, in + c);
           acc[c] = max ? std::max(acc[c], v) : acc[c] + v;
         }
       },
@@ -141,7 +131,7 @@ void vector_pool(const ChannelWindow& g, bool max, const std::uint8_t* src, std:
               v = num >= 0 ? num / den : -((-num + den - 1) / den);  // floor division
             }
           }
-          store<std::int8_t>(dst, out + c, saturate<std::int8_t>(v));
+          store_element<std::int8_t>(dst, out + c, saturate<std::int8_t>(v));
         }
         reset();
       });
@@ -154,10 +144,10 @@ void vector_depthwise(const ChannelWindow& g, const std::uint8_t* src, const std
       g,
       [&](std::uint64_t, std::uint64_t in, std::uint64_t tap) {
         for (std::uint32_t c = 0; c < g.c; ++c)
-          acc[c] += std::int32_t(load<std::int8_t>(src, in + c)) * load<std::int8_t>(weights, tap * g.c + c);
+          acc[c] += std::int32_t(load_element<std::int8_t>(src, in + c)) * load_element<std::int8_t>(weights, tap * g.c + c);
       },
       [&](std::uint64_t out) {
-        for (std::uint32_t c = 0; c < g.c; ++c) store<std::int32_t>(dst, out + c, acc[c]);
+        for (std::uint32_t c = 0; c < g.c; ++c) store_element<std::int32_t>(dst, out + c, acc[c]);
         std::fill(acc.begin(), acc.end(), 0);
       });
 }

@@ -2,16 +2,11 @@
 
 #include <cstring>
 
+#include "sim/tensor/ElementAccess.h"
+
 namespace npusim::stepped {
 
 namespace {
-
-template <typename T>
-T load(const std::uint8_t* p, std::size_t i) {
-  T v;
-  std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-  return v;
-}
 
 // Ncu CUs of one slave; CU u takes window positions u*Ws + kw_step .. + Ws - 1 and adds
 // each Pci-lane dot product (lanes first, the hardware's order) to its output's sum.
@@ -23,9 +18,9 @@ void slave_compute_cycle(const std::uint8_t* window, std::uint32_t kw_step, cons
     const std::uint8_t* data = window + std::size_t(out + kw_step) * pci * sizeof(T);
     const std::uint8_t* weight = weights + std::size_t(out % plan.ws) * pci * sizeof(T);
     Acc partial = 0;
-    for (std::uint32_t lane = 0; lane < pci; ++lane) partial += Acc(load<T>(data, lane)) * Acc(load<T>(weight, lane));
-    Acc sum = load<Acc>(sums, out) + partial;
-    std::memcpy(sums + out * sizeof(Acc), &sum, sizeof(Acc));
+    for (std::uint32_t lane = 0; lane < pci; ++lane)
+      partial += Acc(load_element<T>(data, lane)) * Acc(load_element<T>(weight, lane));
+    store_element<Acc>(sums, out, load_element<Acc>(sums, out) + partial);
   }
 }
 

@@ -16,8 +16,10 @@ std::string TestMachine::config_json() const {
        {{"controller", {{"dispatch_cycles", 0}}},
         {"nram", {{"port_bytes_per_cycle", port_bytes_per_cycle}, {"access_latency", 0}}},
         {"wram", {{"port_bytes_per_cycle", port_bytes_per_cycle}, {"access_latency", 0}}},
-        {"load_dma", {{"bytes_per_cycle", dma_bytes_per_cycle}, {"setup_cycles", 0}, {"segment_bytes", segment_bytes}}},
-        {"store_dma", {{"bytes_per_cycle", store_bytes_per_cycle ? store_bytes_per_cycle : dma_bytes_per_cycle}, {"setup_cycles", 0}, {"segment_bytes", segment_bytes}}},
+        {"load_dma", {{"bytes_per_cycle", dma_bytes_per_cycle}, {"setup_cycles", 0}, {"segment_bytes", segment_bytes},
+                      {"max_outstanding", max_outstanding}}},
+        {"store_dma", {{"bytes_per_cycle", store_bytes_per_cycle ? store_bytes_per_cycle : dma_bytes_per_cycle},
+                       {"setup_cycles", 0}, {"segment_bytes", segment_bytes}, {"max_outstanding", max_outstanding}}},
         {"vector", {{"bytes_per_cycle", vector_bytes_per_cycle}, {"pipeline_latency", vector_latency}}}}}};
   if (!dependency_mode.empty()) c["core"]["controller"]["dependency_mode"] = dependency_mode;
   return c.dump(2);

@@ -19,6 +19,7 @@ struct TestMachine {
   std::uint64_t vector_bytes_per_cycle = 64;
   std::uint64_t vector_latency = 2;
   std::uint64_t channel_bytes = 1 << 20;    // DRAM channel 0: [0, 1 MiB), channel 1 above
+  std::uint64_t max_outstanding = 1;        // DMA instructions in flight: the derivations assume one at a time
   std::string dependency_mode;              // /core/controller/dependency_mode when not empty
 
   std::string config_json() const;

@@ -46,8 +46,13 @@ nlohmann::json instruction(std::uint64_t id, const std::string& op, nlohmann::js
 
 SchedulingRun run_trace(const std::string& name, const TestMachine& machine, const std::vector<nlohmann::json>& lines,
                         const std::string& mode) {
+  return run_trace_on(name, machine.config_json(), lines, mode);
+}
+
+SchedulingRun run_trace_on(const std::string& name, const std::string& config_json,
+                           const std::vector<nlohmann::json>& lines, const std::string& mode) {
   const std::string dir = scratch_dir(name);
-  write_text(dir + "/machine.json", machine.config_json());
+  write_text(dir + "/machine.json", config_json);
   std::string trace = R"({"format":"npusim-trace","version":1})" "\n";
   for (const auto& l : lines) trace += l.dump() + "\n";
   write_text(dir + "/t.jsonl", trace);

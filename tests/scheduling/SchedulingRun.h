@@ -54,6 +54,9 @@ struct SchedulingRun {
 // them; `mode` is passed as --dependency-mode when not empty.
 SchedulingRun run_trace(const std::string& name, const TestMachine& machine, const std::vector<nlohmann::json>& lines,
                         const std::string& mode = "");
+// The same on any config (JSON text; "extends" paths must be absolute).
+SchedulingRun run_trace_on(const std::string& name, const std::string& config_json,
+                           const std::vector<nlohmann::json>& lines, const std::string& mode = "");
 
 // Load -> relu -> store of `tiles` tiles of `rows` rows each; each tile's load
 // waits for the previous tile's store (they share the DRAM bus), each relu on its

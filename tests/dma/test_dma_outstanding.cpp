@@ -4,7 +4,9 @@
 // from the TestMachine figures, as in tests/scheduling.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "e2e/NpusimProcess.h"
 #include "scheduling/SchedulingRun.h"
@@ -191,6 +193,32 @@ TEST_CASE("dma: overlapping runs are deterministic", "[dma][e2e]") {
     CHECK(read_text(dir + "/a/" + file) == read_text(dir + "/b/" + file));
   }
   CHECK(read_text(dir + "/a/timeline.json").find(".lane1\"") != std::string::npos);  // overlap did happen
+}
+
+TEST_CASE("dma: with overlap, timeline events never overlap on a track and engine time adds up", "[dma][e2e]") {
+  const std::string dir = scratch_dir("dma-accounting");
+  auto r = run_npusim({"run", "--quiet", "--config", source_path("configs/numa-2x2.json"), "--workload",
+                       source_path("traces/workloads/tiny.json"), "--out", dir + "/run"});
+  REQUIRE(r.status == 0);
+  const json timeline = json::parse(read_text(dir + "/run/timeline.json"));
+  std::map<std::uint64_t, std::vector<std::pair<double, double>>> spans;  // tid -> (ts, end)
+  for (const auto& e : timeline.at("traceEvents"))
+    if (e.at("ph") == "X") {
+      const double ts = e.at("ts").get<double>();
+      spans[e.at("tid").get<std::uint64_t>()].emplace_back(ts, ts + e.at("dur").get<double>());
+    }
+  for (auto& [tid, list] : spans) {
+    INFO("tid " << tid);
+    std::sort(list.begin(), list.end());
+    for (std::size_t i = 1; i < list.size(); ++i) CHECK(list[i].first >= list[i - 1].second - 1e-9);
+  }
+  const json report = json::parse(read_text(dir + "/run/report.json"));
+  const auto total = report.at("total_cycles").get<std::uint64_t>();
+  for (const auto& e : report.at("engines")) {
+    INFO(e.at("name"));
+    CHECK(e.at("busy_cycles").get<std::uint64_t>() + e.at("stall_cycles").get<std::uint64_t>() +
+              e.at("idle_cycles").get<std::uint64_t>() == total);
+  }
 }
 
 TEST_CASE("dma: more instructions in flight than queue slots is refused, naming the key", "[dma][config]") {

@@ -91,7 +91,7 @@ void add_run_metrics(const std::string& dir, Cells& cells) {
   for (const auto& e : report.at("engines"))
     cells["util." + e.at("name").get<std::string>()] = number(e.at("utilization").get<double>());
   for (const auto& m : report.at("memories"))
-    if (m.at("kind") == "bus")
+    if (m.at("kind") == "bus" || m.at("kind") == "link")
       cells["bw." + m.at("name").get<std::string>()] = number(m.at("bandwidth_utilization").get<double>());
   add_registered_stats(report, cells);
 }

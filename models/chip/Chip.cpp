@@ -52,6 +52,7 @@ RunStats Chip::collect_stats(Cycles total_cycles) const {
   stats.instructions = controller_->dispatched();
   for (const auto& core : cores_) core->collect(stats.engines, stats.ports);
   for (const auto& cache : caches_) stats.ports.push_back(cache->stats());
+  for (auto& link : interconnect_->link_stats()) stats.ports.push_back(link);
   for (auto& channel : dram_->channel_stats()) stats.ports.push_back(channel);
   stats.registered = stats_.values();
   stats.registered_kinds = stats_.kinds();

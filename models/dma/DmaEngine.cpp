@@ -14,7 +14,7 @@
 namespace npusim {
 
 DmaEngine::DmaEngine(sc_core::sc_module_name name, EngineSetup setup, const DmaConfig& cfg)
-    : Engine(name, std::move(setup), cfg.queue_depth),
+    : Engine(name, std::move(setup), cfg.queue_depth, cfg.max_outstanding),
       dram_port("dram_port"),
       nram_port("nram_port"),
       wram_port("wram_port"),
@@ -95,7 +95,9 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
     throw std::logic_error("DMA instruction " + std::to_string(inst.id) + ": source and destination sizes differ");
 
   std::uint64_t moved = 0;
-  Cycles issue = now_cycles() + cfg_.setup_cycles;
+  // The instructions in flight share one issue slot, in program order: this one's
+  // set-up overlaps the earlier ones' segments, its first segment follows their last.
+  Cycles issue = std::max(now_cycles() + cfg_.setup_cycles, issue_free_);
   Schedule schedule;
   schedule.tile_bytes = cfg_.segment_bytes;
   Cycles done = issue, released = issue;
@@ -112,6 +114,7 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
     moved += bytes;
     issue += static_cast<Cycles>(std::ceil(static_cast<double>(bytes) / cfg_.bytes_per_cycle));
   }
+  issue_free_ = issue;
   // Invariant from the product brief: every transfer delivers what it took.
   if (moved != total) throw std::logic_error("DMA byte count mismatch");
   // Two-phase end flag: the last segment has left the source (for a store, the
@@ -119,8 +122,7 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
   schedule.release = released;
   schedule.done = done;
   publish(inst, std::move(schedule));
-  wait_until(done);
-  return {total, 0};
+  return {total, 0};  // the base class waits for `done`, or starts the next instruction meanwhile
 }
 
 }  // namespace npusim

@@ -16,6 +16,8 @@ namespace npusim {
 // TLM writes to the destination, so DRAM channels, routing hops and the
 // scratchpad port all shape the time. The DRAM side may be a pitched window of
 // a wider tensor (a channel block of an NHWC map): one transaction per row.
+// Up to `max_outstanding` instructions are in flight at once; they share the
+// issue slot, so what overlaps is one transfer's latency with the next's issue.
 class DmaEngine : public Engine {
  public:
   tlm_utils::simple_initiator_socket<DmaEngine> dram_port;
@@ -40,7 +42,8 @@ class DmaEngine : public Engine {
 
   DmaConfig cfg_;
   std::uint64_t* transactions_ = nullptr;  // registered counter
-  std::vector<std::uint8_t> bounce_;  // one segment in flight (functional runs)
+  Cycles issue_free_ = 0;  // the issue slot is free from here on (after the last segment issued)
+  std::vector<std::uint8_t> bounce_;  // the segment being copied (functional runs)
 };
 
 }  // namespace npusim

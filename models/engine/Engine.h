@@ -54,15 +54,21 @@ struct EngineSetup {
 [[noreturn]] void fail_instruction(const Instruction& inst, const std::string& reason);
 
 // One engine slot of a core (load DMA, store DMA, vector unit, matrix unit ...).
-// The controller pushes instructions into its bounded queue; one SC_THREAD runs
+// The controller pushes instructions into its bounded queue; one SC_THREAD starts
 // them in order, holding each at the head until its producers release its first
 // step (full, two-phase or staged, seed004; see models/scoreboard/README.md).
 // Subclasses only say what executing one instruction costs, by advancing
 // simulated time in `execute` — nothing here ticks every cycle.
+//
+// Up to `max_in_flight` instructions may run at once (a DMA with several
+// outstanding transfers): `execute` then books the work and publishes without
+// waiting, and a second SC_THREAD retires instructions in program order when
+// their published end has passed. Each keeps its queue slot until it retires.
 class Engine : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Engine);
-  Engine(sc_core::sc_module_name name, EngineSetup setup, std::uint32_t queue_depth);
+  Engine(sc_core::sc_module_name name, EngineSetup setup, std::uint32_t queue_depth,
+         std::uint32_t max_in_flight = 1);
 
   bool has_room() const { return queue_.size() < queue_depth_; }
   void push(Instruction inst, Cycles dispatched_at);
@@ -88,8 +94,9 @@ class Engine : public sc_core::sc_module {
     std::uint64_t bytes = 0;
     std::uint64_t macs = 0;
   };
-  // Performs one instruction: moves data (functional runs) and waits for as
-  // many cycles as the hardware would take.
+  // Performs one instruction: moves data (functional runs) and either waits for
+  // as many cycles as the hardware would take or, having published when it will
+  // be done, returns at once (the base class waits or overlaps the next one).
   virtual Work execute(const Instruction& inst) = 0;
 
   const EngineSetup& setup() const { return setup_; }
@@ -122,19 +129,29 @@ class Engine : public sc_core::sc_module {
     Cycles dispatched_at;
   };
   void run();
+  void retire();
   void serve_queue();
   Cycles hold_for_producers(const Instruction& inst, Cycles at_head);
+  InstructionRecord start_next(const Queued& next, Cycles at_head);
+  std::uint32_t free_lane() const;
+  void retire_oldest();
 
   std::vector<ReadStep> steps_;  // of the instruction executing now
   std::vector<Cycles> gates_{0};
   std::vector<Dependency> deps_;  // its dependencies, modes resolved for this run
   bool published_ = false;
+  Cycles published_done_ = 0;
 
   EngineSetup setup_;
   std::uint32_t queue_depth_;
-  std::deque<Queued> queue_;
+  std::uint32_t max_in_flight_;
+  std::deque<Queued> queue_;          // its first in_flight_.size() entries have started
+  std::deque<InstructionRecord> in_flight_;  // started, not retired, program order
+  Cycles covered_until_ = 0;          // busy or stall time counted up to here
   sc_core::sc_event pushed_;
   sc_core::sc_event room_freed_;
+  sc_core::sc_event started_;
+  sc_core::sc_event retired_;
   EngineStats stats_;
   std::unique_ptr<StatGroup> own_stat_group_;  // when no registry was given
   StatGroup* stat_group_ = nullptr;

@@ -60,6 +60,12 @@ void add_chip_keys(std::vector<ConfigKey>& keys) {
                          "routing nodes to the cluster's own memory on a NUMA chip"));
   keys.push_back(integer(NPUSIM_FIELD(chip.interconnect.numa_remote_hops), 2, within(1, 16), "hops",
                          "routing nodes to another cluster's memory on a NUMA chip; >= numa_local_hops"));
+  keys.push_back(bandwidth(NPUSIM_FIELD(chip.interconnect.cluster_link_bytes_per_cycle), 256,
+                           "link from a cluster to its routing node, both directions together; all the cluster's "
+                           "DRAM traffic crosses it (assumption)"));
+  keys.push_back(bandwidth(NPUSIM_FIELD(chip.interconnect.inter_cluster_link_bytes_per_cycle), 32,
+                           "link between two clusters' routing nodes on a NUMA chip, both directions together; "
+                           "traffic to the other cluster's memory crosses it (assumption)"));
 
   keys.push_back(flag(NPUSIM_FIELD(chip.cluster_cache.enabled), false, "each cluster has an off-core cache its cores share: trace space \"cluster\""));
   keys.push_back(integer(NPUSIM_FIELD(chip.cluster_cache.capacity_bytes), 4 * 1048576, within(KiB, 4 * GiB), "bytes",

@@ -34,6 +34,8 @@ struct InterconnectConfig {
   std::uint32_t smp_hops;          // every memory this many hops away
   std::uint32_t numa_local_hops;
   std::uint32_t numa_remote_hops;
+  double cluster_link_bytes_per_cycle;        // each cluster's link into the routing fabric
+  double inter_cluster_link_bytes_per_cycle;  // NUMA: the link between two clusters' routing nodes
 };
 
 struct ClusterCacheConfig {

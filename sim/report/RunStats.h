@@ -24,6 +24,7 @@ struct InstructionRecord {
   std::uint64_t bytes = 0;  // bytes moved (DMA) or touched (compute)
   std::uint64_t macs = 0;   // multiply-accumulates (compute engines)
   std::string state;        // the engine's state after it (state machines, e.g. "streaming"); else empty
+  std::uint32_t lane = 0;   // which of the engine's in-flight slots ran it; lanes above 0 get their own timeline track
 };
 
 // Per engine: busy + stall + idle = total cycles of the run.

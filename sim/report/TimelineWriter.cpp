@@ -96,10 +96,12 @@ std::string TimelineWriter::microseconds(Cycles c) const {
 void TimelineWriter::add_complete(const InstructionRecord& r) {
   const Cycles duration = r.end >= r.start ? r.end - r.start : 0;
   const std::string state = r.state.empty() ? "" : ",\"state\":" + names_.json(r.state);
+  // Overlapping instructions of one engine go on tracks of their own: slices on a track must nest.
+  const std::string track = r.lane == 0 ? r.engine : r.engine + ".lane" + std::to_string(r.lane);
   fmt::format_to(std::ostreambuf_iterator<char>(events_),
                  "{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{},"
                  "\"args\":{{\"id\":{},\"stall\":{}{}}}}}\n",
-                 seen_index(r.engine), names_.json(r.op), microseconds(r.start),
+                 seen_index(track), names_.json(r.op), microseconds(r.start),
                  microseconds(duration), r.id, r.stall, state);
 }
 

@@ -30,6 +30,9 @@ TEST_CASE("config: defaults: chip values from the brief", "[config]") {
   CHECK(chip.interconnect.smp_hops == 2);
   CHECK(chip.interconnect.numa_local_hops == 1);
   CHECK(chip.interconnect.numa_remote_hops == 2);
+  // Assumptions, argued in models/interconnect/README.md.
+  CHECK(chip.interconnect.cluster_link_bytes_per_cycle == 256);
+  CHECK(chip.interconnect.inter_cluster_link_bytes_per_cycle == 32);
   CHECK_FALSE(chip.cluster_cache.enabled);
   CHECK(chip.cluster_cache.capacity_bytes == 4 * 1024 * 1024);
   CHECK(chip.cluster_cache.bytes_per_cycle == 128);
@@ -50,6 +53,7 @@ TEST_CASE("config: defaults: core values from the brief", "[config]") {
     CHECK(dma.bytes_per_cycle == 64);
     CHECK(dma.setup_cycles == 20);
     CHECK(dma.segment_bytes == 4096);
+    CHECK(dma.max_outstanding == 2);  // an assumption, argued in models/dma/README.md
   }
   const auto& vector = core.block<VectorUnitConfig>("vector");
   CHECK(vector.queue_depth == 8);

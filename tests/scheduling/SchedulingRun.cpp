@@ -16,8 +16,10 @@ std::string TestMachine::config_json() const {
        {{"controller", {{"dispatch_cycles", 0}}},
         {"nram", {{"port_bytes_per_cycle", port_bytes_per_cycle}, {"access_latency", 0}}},
         {"wram", {{"port_bytes_per_cycle", port_bytes_per_cycle}, {"access_latency", 0}}},
-        {"load_dma", {{"bytes_per_cycle", dma_bytes_per_cycle}, {"setup_cycles", 0}, {"segment_bytes", segment_bytes}}},
-        {"store_dma", {{"bytes_per_cycle", store_bytes_per_cycle ? store_bytes_per_cycle : dma_bytes_per_cycle}, {"setup_cycles", 0}, {"segment_bytes", segment_bytes}}},
+        {"load_dma", {{"bytes_per_cycle", dma_bytes_per_cycle}, {"setup_cycles", 0}, {"segment_bytes", segment_bytes},
+                      {"max_outstanding", max_outstanding}}},
+        {"store_dma", {{"bytes_per_cycle", store_bytes_per_cycle ? store_bytes_per_cycle : dma_bytes_per_cycle},
+                       {"setup_cycles", 0}, {"segment_bytes", segment_bytes}, {"max_outstanding", max_outstanding}}},
         {"vector", {{"bytes_per_cycle", vector_bytes_per_cycle}, {"pipeline_latency", vector_latency}}}}}};
   if (!dependency_mode.empty()) c["core"]["controller"]["dependency_mode"] = dependency_mode;
   return c.dump(2);
@@ -44,8 +46,13 @@ nlohmann::json instruction(std::uint64_t id, const std::string& op, nlohmann::js
 
 SchedulingRun run_trace(const std::string& name, const TestMachine& machine, const std::vector<nlohmann::json>& lines,
                         const std::string& mode) {
+  return run_trace_on(name, machine.config_json(), lines, mode);
+}
+
+SchedulingRun run_trace_on(const std::string& name, const std::string& config_json,
+                           const std::vector<nlohmann::json>& lines, const std::string& mode) {
   const std::string dir = scratch_dir(name);
-  write_text(dir + "/machine.json", machine.config_json());
+  write_text(dir + "/machine.json", config_json);
   std::string trace = R"({"format":"npusim-trace","version":1})" "\n";
   for (const auto& l : lines) trace += l.dump() + "\n";
   write_text(dir + "/t.jsonl", trace);

@@ -19,6 +19,7 @@ struct TestMachine {
   std::uint64_t vector_bytes_per_cycle = 64;
   std::uint64_t vector_latency = 2;
   std::uint64_t channel_bytes = 1 << 20;    // DRAM channel 0: [0, 1 MiB), channel 1 above
+  std::uint64_t max_outstanding = 1;        // DMA instructions in flight: the derivations assume one at a time
   std::string dependency_mode;              // /core/controller/dependency_mode when not empty
 
   std::string config_json() const;
@@ -53,6 +54,9 @@ struct SchedulingRun {
 // them; `mode` is passed as --dependency-mode when not empty.
 SchedulingRun run_trace(const std::string& name, const TestMachine& machine, const std::vector<nlohmann::json>& lines,
                         const std::string& mode = "");
+// The same on any config (JSON text; "extends" paths must be absolute).
+SchedulingRun run_trace_on(const std::string& name, const std::string& config_json,
+                           const std::vector<nlohmann::json>& lines, const std::string& mode = "");
 
 // Load -> relu -> store of `tiles` tiles of `rows` rows each; each tile's load
 // waits for the previous tile's store (they share the DRAM bus), each relu on its

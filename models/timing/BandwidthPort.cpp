@@ -21,24 +21,30 @@ Cycles BandwidthPort::reserve(Cycles now, Cycles earliest, std::uint64_t bytes, 
   Cycles duration = transfer_cycles(bytes);
   if (duration == 0) return std::max(now, earliest);
   forget_before(now);
-  Cycles start = first_fit(std::max(now, earliest), duration);
-  book(start, start + duration);
   stats_.busy += duration;
-  return start + duration;
+  return fill_free_cycles(std::max(now, earliest), duration);
 }
 
-Cycles BandwidthPort::first_fit(Cycles earliest, Cycles duration) const {
-  Cycles start = earliest;
-  // Intervals are disjoint and sorted, so their ends are sorted too: skip every
-  // interval that is over by `earliest` without walking it (long calendars build
-  // up while one instruction books all its tiles ahead).
+// A port serves requests, not whole transfers: a long transfer's requests go out in the free
+// cycles between others' bookings instead of waiting for one gap that holds it whole.
+Cycles BandwidthPort::fill_free_cycles(Cycles earliest, Cycles duration) {
+  std::vector<std::pair<Cycles, Cycles>> pieces;
+  Cycles at = earliest, left = duration;
   auto it = std::partition_point(busy_.begin(), busy_.end(),
-                                 [start](const auto& interval) { return interval.second <= start; });
-  for (; it != busy_.end(); ++it) {
-    if (start + duration <= it->first) break;
-    start = std::max(start, it->second);
+                                 [at](const auto& interval) { return interval.second <= at; });
+  while (left > 0) {
+    if (it != busy_.end() && it->first <= at) {
+      at = std::max(at, it->second);
+      ++it;
+      continue;
+    }
+    const Cycles take = it == busy_.end() ? left : std::min(left, it->first - at);
+    pieces.emplace_back(at, at + take);
+    at += take;
+    left -= take;
   }
-  return start;
+  for (const auto& [start, end] : pieces) book(start, end);
+  return at;
 }
 
 void BandwidthPort::book(Cycles start, Cycles end) {

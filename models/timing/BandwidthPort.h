@@ -31,7 +31,7 @@ class BandwidthPort {
   const PortStats& stats() const { return stats_; }
 
  private:
-  Cycles first_fit(Cycles earliest, Cycles duration) const;
+  Cycles fill_free_cycles(Cycles earliest, Cycles duration);
   void book(Cycles start, Cycles end);
   void forget_before(Cycles now);
 

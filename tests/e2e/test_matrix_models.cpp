@@ -48,7 +48,7 @@ std::map<std::string, double> conv_cycles(const std::string& run) {
 
 }  // namespace
 
-TEST_CASE("--matrix-model cycle-stepped: the tiny net's tensors are identical and its convs agree in cycles",
+TEST_CASE("matrix model cycle-stepped: the tiny net's tensors are identical and its convs agree in cycles",
           "[e2e][matrix_unit][fidelity]") {
   const std::string dir = scratch_dir("matrix-models");
   const std::vector<std::string> workload = {"--functional", "--workload", source_path("traces/workloads/tiny.json")};
@@ -82,7 +82,7 @@ TEST_CASE("--matrix-model cycle-stepped: the tiny net's tensors are identical an
   }
 }
 
-TEST_CASE("--matrix-model cycle-stepped on ResNet-50 (timing): whole-network cycles agree", "[e2e][matrix_unit][fidelity]") {
+TEST_CASE("matrix model cycle-stepped on ResNet-50 (timing): whole-network cycles agree", "[e2e][matrix_unit][fidelity]") {
   const std::string dir = scratch_dir("matrix-models-resnet50");
   const auto fast = nlohmann::json::parse(read_text(run_model(dir, "fast", {}) + "/report.json"));
   const auto stepped = nlohmann::json::parse(read_text(run_model(dir, "cycle-stepped", {}) + "/report.json"));
@@ -90,7 +90,7 @@ TEST_CASE("--matrix-model cycle-stepped on ResNet-50 (timing): whole-network cyc
   CHECK(relative(fast.at("total_cycles").get<double>(), stepped.at("total_cycles").get<double>()) <= kMaxError);
 }
 
-TEST_CASE("--matrix-model refuses an unknown model with exit status 2", "[e2e][matrix_unit]") {
+TEST_CASE("matrix model: run --matrix-model refuses an unknown model with exit status 2", "[e2e][matrix_unit]") {
   const NpusimResult r = run_npusim({"run", "--quiet", "--matrix-model", "exact", "--out", scratch_dir("bad-model") + "/o"});
   CHECK(r.status == 2);
   CHECK(r.output.find("--matrix-model") != std::string::npos);

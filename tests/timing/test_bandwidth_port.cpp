@@ -25,7 +25,19 @@ TEST_CASE("a later booking does not block an earlier transfer that fits in a gap
   BandwidthPort port("p", "scratchpad", 8.0);
   CHECK(port.reserve(0, 100, 80, true) == 110);  // booked for cycles 100..110
   CHECK(port.reserve(0, 0, 80, false) == 10);    // fits before it
-  CHECK(port.reserve(0, 95, 80, false) == 120);  // 95..105 collides: moved after 110
+  // 95..105 collides: its requests take 95..100, then go on after the booking, 110..115.
+  CHECK(port.reserve(0, 95, 80, false) == 115);
+  CHECK(port.stats().busy == 30);
+}
+
+TEST_CASE("a long transfer's requests fill the free cycles between other bookings", "[timing]") {
+  BandwidthPort port("p", "scratchpad", 1.0);
+  for (Cycles t = 10; t < 50; t += 10) port.reserve(0, t, 2, true);  // busy 10..12, 20..22, 30..32, 40..42
+  // 30 cycles of requests from 5: 5..10, 12..20, 22..30, 32..40 (29 so far), then 42..43.
+  CHECK(port.reserve(0, 5, 30, false) == 43);
+  // The port is now full from 5 to 43: the next request waits for the end.
+  CHECK(port.reserve(0, 0, 1, false) == 1);
+  CHECK(port.reserve(0, 6, 1, false) == 44);
 }
 
 TEST_CASE("finished bookings are forgotten without changing later results", "[timing]") {

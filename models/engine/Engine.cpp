@@ -51,6 +51,7 @@ void Engine::serve_queue() {
     hold_for_producers(head.inst, at_head);
     const Cycles start = now_cycles();
     published_ = false;
+    if (setup_.on_execute) setup_.on_execute(head.inst);
     const Work work = execute(head.inst);
     const Cycles end = now_cycles();
     if (!published_) publish(head.inst, Schedule{{}, {}, end, end, 0});

@@ -1,6 +1,7 @@
 #include "sim/config/EnergyTableRef.h"
 
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -16,11 +17,13 @@ const char* const kKey = "/chip/energy_table";
 fs::path shipped_directory() { return fs::path(NPUSIM_SOURCE_DIR) / "configs" / "energy"; }
 
 std::string shipped_names() {
-  std::string names;
+  std::set<std::string> names;  // sorted: directory order is the file system's
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(shipped_directory(), ec))
-    if (entry.path().extension() == ".json") names += (names.empty() ? "" : ", ") + entry.path().stem().string();
-  return names;
+    if (entry.path().extension() == ".json") names.insert(entry.path().stem().string());
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text;
 }
 }  // namespace
 

@@ -97,8 +97,9 @@ TEST_CASE("energy tables: a table that cannot be found is blamed on the config t
                                       "/base/tables/nothere.json'"));
 
   const std::string unknown = write_config(dir, "unknown.json", "default.json", {{"chip", {{"energy_table", "default-7nm"}}}});
-  CHECK_THAT(refused(unknown, dir), Catch::Contains(unknown + ": /chip/energy_table: 'default-7nm' is neither a shipped "
-                                                              "energy table (shipped: default-16nm) nor a .json file"));
+  const std::string refusal = refused(unknown, dir);
+  CHECK_THAT(refusal, Catch::Contains(unknown + ": /chip/energy_table: 'default-7nm' is neither a shipped energy table"));
+  CHECK_THAT(refusal, Catch::Contains("default-16nm") && Catch::Contains("nor a .json file"));
 }
 
 TEST_CASE("energy tables: a relative table is found next to the config that names it", "[energy]") {

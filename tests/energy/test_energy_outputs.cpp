@@ -30,9 +30,11 @@ TEST_CASE("energy: every shipped chip prices each of its engines and memories", 
       CHECK(priced_memories == memories);
       double area = 0;
       for (const auto& c : r["area"]["components"]) area += c["mm2"].get<double>();
+      CHECK(area == Approx(r["area"]["total_mm2"].get<double>()).epsilon(1e-12));
+      // With the default table, which prices every action and area above zero, every engine
+      // that ran an instruction did something it prices (eyeriss-ratios leaves DMAs free).
+      if (r["energy"]["table_name"] != "default-16nm") continue;
       CHECK(area > 0);
-      CHECK(relative(area, r["area"]["total_mm2"]) < 1e-12);
-      // Every engine that ran an instruction did something the table prices.
       for (const auto& e : r["engines"])
         if (e["instructions"].get<int>() > 0) CHECK(row_named(r["energy"]["engines"], e["name"])["dynamic_pj"] > 0);
     }

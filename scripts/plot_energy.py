@@ -12,6 +12,8 @@ import argparse
 import json
 import sys
 
+from chart_output import check_output, save
+
 # Data movement first (bottom of the stack), then storage next to the datapath, then compute.
 ORDER = ["dram", "sram", "register_file", "bus", "dma", "mac", "vector", "min_switch"]
 
@@ -22,8 +24,7 @@ def main():
     parser.add_argument("-o", "--output", required=True, help="chart file, .png or .svg")
     parser.add_argument("--title", help="chart title (default: the workload and config)")
     args = parser.parse_args()
-    if not args.output.endswith((".png", ".svg")):
-        sys.exit("plot_energy.py: the output must end in .png or .svg")
+    check_output(args.output, "plot_energy.py")
     with open(args.report) as f:
         report = json.load(f)
     energy = report.get("energy", {})
@@ -66,10 +67,7 @@ def main():
     ax_total.set_xticklabels(["whole run"], fontsize=8)
     ax_total.set_ylim(0, 100)
     ax_total.set_ylabel("share (%)")
-    fig.tight_layout()
-    metadata = {"Date": None} if args.output.endswith(".svg") else {}
-    fig.savefig(args.output, metadata=metadata)
-    print(f"wrote {args.output}")
+    save(fig, args.output)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@
 One line per value of the --hue column (or a single line), points sorted by the
 x column; failed rows are left out. With --pareto every point is a dot (coloured
 by --hue) and the Pareto front, the points no other point beats on both x and y
-(lower is better on both), is drawn as a step line; --label writes a column's
-value next to each point of the front. The output format follows the file
+(lower is better on both), is drawn as a step line and printed, one point a line;
+--label writes a column's value next to each point of the front. The output format follows the file
 extension (.png or .svg). Needs matplotlib: Debian's python3-matplotlib, which
 scripts/setup.sh installs, hence /usr/bin/python3 rather than the first python3
 on PATH.
@@ -16,6 +16,8 @@ on PATH.
 import argparse
 import csv
 import sys
+
+from chart_output import check_output, save
 
 
 def number_or_text(value):
@@ -72,10 +74,11 @@ def draw_pareto(ax, series, rows, args):
     fx, fy = zip(*front)
     ax.step(fx, fy, where="post", color="black", linewidth=1, label="Pareto front")
     ax.scatter(fx, fy, s=50, facecolors="none", edgecolors="black")
-    if args.label:
-        labels = label_of(rows, args.x, args.y, args.label)
-        for x, y in front:
-            ax.annotate(str(labels.get((x, y), "")), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
+    labels = label_of(rows, args.x, args.y, args.label or "point")
+    for x, y in front:
+        print(f"front: {args.x}={x:g} {args.y}={y:g} {labels.get((x, y), '')}")
+        if args.label:
+            ax.annotate(str(labels[(x, y)]), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
 
 
 def main():
@@ -93,8 +96,7 @@ def main():
     parser.add_argument("--label", help="with --pareto: column written next to each point of the front")
     args = parser.parse_args()
 
-    if not args.output.endswith((".png", ".svg")):
-        sys.exit("plot_sweep.py: the output must end in .png or .svg")
+    check_output(args.output, "plot_sweep.py")
     columns, rows = read_rows(args.results)
     if args.label and not args.pareto:
         sys.exit("plot_sweep.py: --label goes with --pareto")
@@ -132,11 +134,7 @@ def main():
     ax.grid(True, alpha=0.3)
     if args.hue or args.pareto:
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    # A fixed date keeps SVG output byte-identical from run to run.
-    metadata = {"Date": None} if args.output.endswith(".svg") else {}
-    fig.savefig(args.output, metadata=metadata)
-    print(f"wrote {args.output}")
+    save(fig, args.output)
 
 
 if __name__ == "__main__":

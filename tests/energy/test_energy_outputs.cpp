@@ -101,3 +101,25 @@ TEST_CASE("energy: npusim diff compares energy like any other figure", "[energy]
   // Timing is the same: only energy differs.
   CHECK(run_npusim({"diff", dir + "/a", dir + "/b", "--metric", "total_cycles", "end"}).status == 0);
 }
+
+TEST_CASE("energy charts: plot_sweep.py --pareto finds the front, plot_energy.py draws a run", "[energy]") {
+  const std::string dir = scratch_dir("energy-charts");
+  // b beats a on both; c is faster than b but dearer; d is dominated by b; e failed.
+  write_text(dir + "/results.csv",
+             "index,point,slaves,status,error,total_cycles,energy_pj\n"
+             "0,a,4,ok,,400,90\n1,b,8,ok,,300,50\n2,c,16,ok,,200,70\n3,d,16,ok,,350,60\n4,e,32,failed,x,,\n");
+  const std::string plot = "/usr/bin/python3 " + source_path("scripts/plot_sweep.py") + " " + dir + "/results.csv" +
+                           " -x total_cycles -y energy_pj --pareto --hue slaves --label point -o " + dir + "/front.png";
+  REQUIRE(std::system((plot + " > " + dir + "/front.txt").c_str()) == 0);
+  CHECK(read_text(dir + "/front.png").substr(1, 3) == "PNG");
+  CHECK(read_text(dir + "/front.txt") ==
+        "front: total_cycles=200 energy_pj=70 c\nfront: total_cycles=300 energy_pj=50 b\nwrote " + dir + "/front.png\n");
+
+  run_report({"--workload", source_path("traces/workloads/tiny.json")}, dir + "/tiny");
+  const std::string energy = "/usr/bin/python3 " + source_path("scripts/plot_energy.py") + " ";
+  REQUIRE(std::system((energy + dir + "/tiny/report.json -o " + dir + "/tiny.svg > /dev/null").c_str()) == 0);
+  CHECK(read_text(dir + "/tiny.svg").find("<svg") != std::string::npos);
+  // A trace run has no layers to draw.
+  run_report({"--trace", source_path("traces/examples/relu.jsonl")}, dir + "/relu");
+  CHECK(std::system((energy + dir + "/relu/report.json -o " + dir + "/relu.png 2>/dev/null").c_str()) != 0);
+}

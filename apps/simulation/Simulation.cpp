@@ -11,6 +11,7 @@
 #include "apps/simulation/FunctionalMemory.h"
 #include "apps/simulation/ProgressMeter.h"
 #include "sim/report/OutputDirectory.h"
+#include "sim/report/RunMetrics.h"
 #include "sim/report/RunRecorder.h"
 #include "sim/trace/TraceReader.h"
 
@@ -85,9 +86,7 @@ RunStats simulate_trace(const SimulationRequest& request) {
   context.extra.update(chip.report_sections());
   context.extra["scheduling"] = chip.scoreboard().scheduling().to_json(stats);
   if (stats.energy.priced) {
-    std::uint64_t macs = 0;
-    for (const auto& e : stats.engines) macs += e.macs;
-    context.extra["energy"] = energy_json(stats.energy, macs);
+    context.extra["energy"] = energy_json(stats.energy, run_macs(stats));
     context.extra["area"] = area_json(stats.energy);
   }
   if (request.annotate) request.annotate(stats, context);

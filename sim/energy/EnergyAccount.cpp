@@ -95,14 +95,20 @@ EnergyAccount price_energy(const EnergyLedger& ledger, const EnergyTable& table,
       acc.component_energy[i][p.component_class].static_pj += per_cycle * double(total_cycles);
       acc.static_pj_per_cycle[p.component_class] += per_cycle;
     }
+  // pJ per count of each source, per operand type, worked out when first needed (a MAC
+  // has no price for an int32 instruction, which never issues one).
+  std::map<DType, std::vector<double>> source_pj;
   for (const auto& bucket : ledger.buckets()) {
     auto& group = acc.group_dynamic_pj[bucket.group];
+    std::vector<double>& prices = source_pj[bucket.dtype];
+    prices.resize(ledger.sources().size(), -1.0);
     for (std::size_t s = 0; s < bucket.counts.size(); ++s) {
       if (bucket.counts[s] == 0) continue;
-      const auto& source = ledger.sources()[s];
-      const std::string& cls = source.action.component_class;
-      const double pj = double(bucket.counts[s]) * count_pj(table, source.action, bucket.dtype);
-      acc.component_energy[source.component][cls].dynamic_pj += pj;
+      const EnergyAction& action = ledger.sources()[s].action;
+      if (prices[s] < 0) prices[s] = count_pj(table, action, bucket.dtype);
+      const std::string& cls = action.component_class;
+      const double pj = double(bucket.counts[s]) * prices[s];
+      acc.component_energy[ledger.sources()[s].component][cls].dynamic_pj += pj;
       group[cls] += pj;
     }
   }

@@ -63,8 +63,7 @@ void print_summary(std::ostream& os, const RunStats& stats, const ReportContext&
   os << fmt::format("  instructions  {}\n", stats.instructions);
   if (stats.energy.priced) {
     const EnergySplit e = stats.energy.total();
-    std::uint64_t macs = 0;
-    for (const auto& engine : stats.engines) macs += engine.macs;
+    const std::uint64_t macs = run_macs(stats);
     os << fmt::format("  energy        {:.3f} uJ (dynamic {:.3f}, static {:.3f}){}\n", e.total_pj() * 1e-6,
                       e.dynamic_pj * 1e-6, e.static_pj * 1e-6,
                       macs ? fmt::format(", {:.3f} pJ/MAC", e.total_pj() / double(macs)) : "");

@@ -2,10 +2,14 @@
 """Draws one chart from an `npusim sweep` results.csv.
 
     scripts/plot_sweep.py results.csv -x AXIS -y METRIC [--hue AXIS] [--logx] [--logy] -o chart.png|chart.svg
+    scripts/plot_sweep.py results.csv -x total_cycles -y energy_pj --pareto [--hue AXIS] [--label COLUMN] -o front.png
 
 One line per value of the --hue column, or per combination of several comma-separated
 --hue columns (or a single line), points sorted by the
-x column; failed rows are left out. The output format follows the file
+x column; failed rows are left out. With --pareto every point is a dot (coloured
+by --hue) and the Pareto front, the points no other point beats on both x and y
+(lower is better on both), is drawn as a step line and printed, one point a line;
+--label writes a column's value next to each point of the front. The output format follows the file
 extension (.png or .svg). Needs matplotlib: Debian's python3-matplotlib, which
 scripts/setup.sh installs, hence /usr/bin/python3 rather than the first python3
 on PATH.
@@ -13,6 +17,8 @@ on PATH.
 import argparse
 import csv
 import sys
+
+from chart_output import check_output, save
 
 
 def number_or_text(value):
@@ -43,6 +49,39 @@ def group_series(rows, x, y, hue):
     return series
 
 
+def pareto_front(points):
+    """The (x, y) points no other point matches or beats on both, sorted by x."""
+    front = []
+    for x, y in sorted(set(points)):
+        if not front or y < front[-1][1]:
+            front.append((x, y))
+    return front
+
+
+def label_of(rows, x, y, label):
+    """(x value, y value) -> the label column of the first row with them."""
+    labels = {}
+    for row in rows:
+        if row.get("status", "ok") == "ok" and row[x] != "" and row[y] != "":
+            labels.setdefault((float(row[x]), float(row[y])), row[label])
+    return labels
+
+
+def draw_pareto(ax, series, rows, args):
+    for key in sorted(series, key=lambda k: (k is None, number_or_text(k) if k else 0)):
+        xs, ys = zip(*series[key])
+        ax.scatter(xs, ys, s=18, label=key)
+    front = pareto_front([(float(x), y) for points in series.values() for x, y in points])
+    fx, fy = zip(*front)
+    ax.step(fx, fy, where="post", color="black", linewidth=1, label="Pareto front")
+    ax.scatter(fx, fy, s=50, facecolors="none", edgecolors="black")
+    labels = label_of(rows, args.x, args.y, args.label or "point")
+    for x, y in front:
+        print(f"front: {args.x}={x:g} {args.y}={y:g} {labels.get((x, y), '')}")
+        if args.label:
+            ax.annotate(str(labels[(x, y)]), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
+
+
 def main():
     parser = argparse.ArgumentParser(description="Plot a column of an npusim sweep results.csv")
     parser.add_argument("results", help="results.csv written by npusim sweep")
@@ -54,13 +93,17 @@ def main():
     parser.add_argument("--title", help="chart title (default: Y vs X)")
     parser.add_argument("--logx", action="store_true", help="logarithmic x axis (base 2)")
     parser.add_argument("--logy", action="store_true", help="logarithmic y axis (base 10)")
+    parser.add_argument("--pareto", action="store_true",
+                        help="dots instead of lines, and the Pareto front (lower x and lower y are better)")
+    parser.add_argument("--label", help="with --pareto: column written next to each point of the front")
     args = parser.parse_args()
 
-    if not args.output.endswith((".png", ".svg")):
-        sys.exit("plot_sweep.py: the output must end in .png or .svg")
+    check_output(args.output, "plot_sweep.py")
     columns, rows = read_rows(args.results)
+    if args.label and not args.pareto:
+        sys.exit("plot_sweep.py: --label goes with --pareto")
     hue = args.hue.split(",") if args.hue else []
-    for column in [args.x, args.y] + hue:
+    for column in [args.x, args.y] + hue + ([args.label] if args.label else []):
         if column not in columns:
             sys.exit(f"plot_sweep.py: {args.results} has no column '{column}'; columns: {', '.join(columns)}")
     series = group_series(rows, args.x, args.y, hue)
@@ -74,28 +117,27 @@ def main():
     import matplotlib.ticker
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=120)
-    for key in sorted(series, key=lambda k: (k is None, k or "")):
-        xs, ys = zip(*series[key])
-        ax.plot(xs, ys, marker="o", label=key)
+    if args.pareto:
+        draw_pareto(ax, series, rows, args)
+    else:
+        for key in sorted(series, key=lambda k: (k is None, k or "")):
+            xs, ys = zip(*series[key])
+            ax.plot(xs, ys, marker="o", label=key)
     if args.logx:
         ax.set_xscale("log", base=2)
-        # Tick at the swept values, written plainly (16, not 2^4).
-        ax.set_xticks(sorted({x for points in series.values() for x, _ in points}))
-        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        if not args.pareto:  # tick at the swept values, written plainly (16, not 2^4)
+            ax.set_xticks(sorted({x for points in series.values() for x, _ in points}))
+            ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     if args.logy:
         ax.set_yscale("log")
     ax.set_xlabel(args.x)
     ax.set_ylabel(args.y)
     ax.set_title(args.title or f"{args.y} vs {args.x}")
     ax.grid(True, alpha=0.3)
-    if args.hue:
-        ax.legend()
-    fig.tight_layout()
-    # A fixed date keeps SVG output byte-identical from run to run.
-    metadata = {"Date": None} if args.output.endswith(".svg") else {}
-    fig.savefig(args.output, metadata=metadata)
-    print(f"wrote {args.output}")
+    if args.hue or args.pareto:
+        ax.legend(fontsize=8)
+    save(fig, args.output)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "apps/compiler/LayerEnergy.h"
 #include "models/engine/EngineRegistry.h"
 
 namespace npusim {
@@ -128,21 +129,31 @@ nlohmann::json LayerReport::to_json() const {
   return {{"peak_macs_per_cycle", peak_macs_}, {"dram_bytes_per_cycle", dram_bpc_}, {"rows", layers}};
 }
 
-void LayerReport::print_table(std::ostream& os, Cycles total_cycles) const {
-  os << fmt::format("\n{:<24} {:<9} {:<7} {:>12} {:>14} {:>7} {:>12} {:>7} {:>8}\n", "layer", "kind", "engine",
-                    "cycles", "MACs", "util", "bound", "by", "achieved");
+void LayerReport::print_table(std::ostream& os, const RunStats& stats) const {
+  const bool priced = stats.energy.priced;
+  const std::vector<ClassEnergy> energy = priced ? layer_energy(rows_, stats.energy) : std::vector<ClassEnergy>();
+  auto energy_uj = [](double pj) { return fmt::format(" {:>11.3f}", pj * 1e-6); };
+  auto layer_pj = [](const ClassEnergy& e) {
+    double pj = 0;
+    for (const auto& [cls, split] : e) pj += split.total_pj();
+    return pj;
+  };
+  os << fmt::format("\n{:<24} {:<9} {:<7} {:>12} {:>14} {:>7} {:>12} {:>7} {:>8}{}\n", "layer", "kind", "engine",
+                    "cycles", "MACs", "util", "bound", "by", "achieved", priced ? "   energy uJ" : "");
   std::uint64_t macs = 0;
-  for (const auto& r : rows_) {
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const LayerRow& r = rows_[i];
     const double cycles = double(r.cycles());
     macs += r.macs;
-    os << fmt::format("{:<24} {:<9} {:<7} {:>12} {:>14} {:>6.1f}% {:>12.0f} {:>7} {:>7.1f}%\n", r.name, r.kind,
+    os << fmt::format("{:<24} {:<9} {:<7} {:>12} {:>14} {:>6.1f}% {:>12.0f} {:>7} {:>7.1f}%{}\n", r.name, r.kind,
                       r.engine, r.cycles(),
                       r.macs, cycles > 0 ? 100.0 * r.macs / (cycles * peak_macs_) : 0.0, r.bound_cycles, r.bound,
-                      cycles > 0 ? 100.0 * r.bound_cycles / cycles : 0.0);
+                      cycles > 0 ? 100.0 * r.bound_cycles / cycles : 0.0, priced ? energy_uj(layer_pj(energy[i])) : "");
   }
-  const double total = double(total_cycles);
-  os << fmt::format("{:<24} {:<9} {:<7} {:>12} {:>14} {:>6.1f}%\n", "total", "", "", total_cycles, macs,
-                    total > 0 ? 100.0 * macs / (total * peak_macs_) : 0.0);
+  const double total = double(stats.total_cycles);
+  os << fmt::format("{:<24} {:<9} {:<7} {:>12} {:>14} {:>6.1f}% {:>12} {:>7} {:>8}{}\n", "total", "", "",
+                    stats.total_cycles, macs, total > 0 ? 100.0 * macs / (total * peak_macs_) : 0.0, "", "", "",
+                    priced ? energy_uj(stats.energy.total().total_pj()) : "");
 }
 
 }  // namespace npusim

@@ -47,7 +47,8 @@ class LayerReport {
   double dram_bytes_per_cycle() const { return dram_bpc_; }
 
   nlohmann::json to_json() const;
-  void print_table(std::ostream& os, Cycles total_cycles) const;
+  // The per-layer table after the run summary, with each layer's energy when the run has an account.
+  void print_table(std::ostream& os, const RunStats& stats) const;
 
  private:
   const TraceEmitter& emitter_;

@@ -1,7 +1,9 @@
 #include "apps/compiler/WorkloadSimulation.h"
 
+#include <algorithm>
 #include <ostream>
 
+#include "apps/compiler/LayerEnergy.h"
 #include "apps/compiler/LayerReport.h"
 #include "apps/compiler/TraceEmitter.h"
 #include "apps/compiler/WorkloadReader.h"
@@ -20,15 +22,21 @@ RunStats simulate_workload(SimulationRequest request, const std::string& workloa
   request.source_header = &emitter.header();
   if (request.show_progress) request.expected_instructions = emitter.count_instructions();
   request.on_record = [&layers](const InstructionRecord& r) { layers.record(r); };
-  request.annotate = [&layers, &workload](const RunStats&, ReportContext& ctx) {
+  request.energy_group = [&emitter](const Instruction& inst) { return emitter.layer_of(inst.id); };
+  request.annotate = [&layers, &workload](const RunStats& stats, ReportContext& ctx) {
     nlohmann::json rows = layers.to_json();
     rows["name"] = workload.name;
     rows["batch"] = workload.batch;
     rows["file"] = file_name_only(workload.file);
     ctx.extra["workload"] = rows;
+    if (!stats.energy.priced) return;
+    nlohmann::json& energy = ctx.extra["energy"];
+    energy["layers"] = layer_energy_json(layers.rows(), stats.energy);
+    energy["inferences"] = workload.batch;
+    energy["pj_per_inference"] = stats.energy.total().total_pj() / double(std::max<std::uint32_t>(1, workload.batch));
   };
   RunStats stats = simulate_trace(request);
-  if (summary) layers.print_table(*summary, stats.total_cycles);
+  if (summary) layers.print_table(*summary, stats);
   return stats;
 }
 

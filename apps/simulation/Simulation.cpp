@@ -11,6 +11,7 @@
 #include "apps/simulation/FunctionalMemory.h"
 #include "apps/simulation/ProgressMeter.h"
 #include "sim/report/OutputDirectory.h"
+#include "sim/report/RunMetrics.h"
 #include "sim/report/RunRecorder.h"
 #include "sim/trace/TraceReader.h"
 
@@ -41,10 +42,13 @@ RunStats simulate_trace(const SimulationRequest& request) {
   OutputDirectory out(request.out_dir);
   RunRecorder recorder(out, request.hardware.chip.clock_mhz);
 
-  Chip chip("chip", request.hardware, request.functional, source, [&recorder, &request](const InstructionRecord& r) {
-    recorder.record(r);
-    if (request.on_record) request.on_record(r);
-  });
+  Chip chip(
+      "chip", request.hardware, request.functional, source,
+      [&recorder, &request](const InstructionRecord& r) {
+        recorder.record(r);
+        if (request.on_record) request.on_record(r);
+      },
+      request.energy_group);
   ProgressMeter progress("simulating", request.expected_instructions, request.show_progress);
   chip.controller().on_dispatch = [&progress](std::uint64_t n) {
     if ((n & 1023) == 0) progress.update(n, now_cycles());
@@ -71,6 +75,7 @@ RunStats simulate_trace(const SimulationRequest& request) {
     throw std::logic_error("simulation stopped with instructions still in flight");
 
   RunStats stats = chip.collect_stats(now_cycles());
+  stats.energy = chip.energy(stats.total_cycles);
   if (request.functional) dump_outputs(chip, header, out.file("tensors"));
 
   ReportContext context;
@@ -80,6 +85,10 @@ RunStats simulate_trace(const SimulationRequest& request) {
   context.npusim_version = NPUSIM_VERSION;
   context.extra.update(chip.report_sections());
   context.extra["scheduling"] = chip.scoreboard().scheduling().to_json(stats);
+  if (stats.energy.priced) {
+    context.extra["energy"] = energy_json(stats.energy, run_macs(stats));
+    context.extra["area"] = area_json(stats.energy);
+  }
   if (request.annotate) request.annotate(stats, context);
   recorder.finish(stats, context);
   out.commit();

@@ -29,6 +29,8 @@ struct SimulationRequest {
   std::uint64_t expected_instructions = 0;  // for the progress bar; 0 = unknown
   std::function<void(const InstructionRecord&)> on_record;      // extra per-record observer
   std::function<void(const RunStats&, ReportContext&)> annotate;  // adds report extras
+  // Groups instructions for the energy account (a workload's layers); empty = one group.
+  std::function<std::size_t(const Instruction&)> energy_group;
 };
 
 // Builds the chip from the config, streams the trace through it and writes the

@@ -26,8 +26,9 @@ namespace {
 // Column name -> value text for one point; absent columns are left empty.
 using Cells = std::map<std::string, std::string>;
 
-const std::vector<std::string> kFixedMetrics = {"total_cycles", "time_us",   "macs",
-                                                "mac_utilization", "dram_bytes", "dram_bw_utilization"};
+const std::vector<std::string> kFixedMetrics = {"total_cycles", "time_us",   "macs",     "mac_utilization",
+                                                "dram_bytes",   "dram_bw_utilization", "energy_pj", "edp",
+                                                "area_mm2"};
 
 // Whole numbers (cycles, bytes, MACs) in full; ratios to 6 significant digits.
 std::string number(double v) {
@@ -88,6 +89,12 @@ void add_run_metrics(const std::string& dir, Cells& cells) {
   }
   cells["dram_bytes"] = number(dram_bytes);
   if (!channels.empty()) cells["dram_bw_utilization"] = number(dram_util / double(channels.size()));
+  if (report.contains("energy")) {  // runs of npusim before the energy model have none
+    const double pj = report.at("energy").at("total_pj").get<double>();
+    cells["energy_pj"] = number(pj);
+    cells["edp"] = number(pj * 1e-12 * report.at("time_us").get<double>() * 1e-6);  // J x s
+    cells["area_mm2"] = number(report.at("area").at("total_mm2").get<double>());
+  }
   for (const auto& e : report.at("engines"))
     cells["util." + e.at("name").get<std::string>()] = number(e.at("utilization").get<double>());
   for (const auto& m : report.at("memories"))

@@ -5,8 +5,9 @@
 namespace npusim {
 
 Chip::Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool functional, InstructionSource& source,
-           std::function<void(const InstructionRecord&)> on_complete)
-    : sc_module(name), hw_(hw) {
+           std::function<void(const InstructionRecord&)> on_complete,
+           std::function<std::size_t(const Instruction&)> energy_group)
+    : sc_module(name), hw_(hw), energy_group_(std::move(energy_group)) {
   dram_ = std::make_unique<Dram>("dram", hw_.chip.dram, functional);
   interconnect_ = std::make_unique<Interconnect>("interconnect", hw_.chip);
   interconnect_->to_dram.bind(dram_->socket);
@@ -15,13 +16,18 @@ Chip::Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool function
       const std::string cache_name = "cluster" + std::to_string(c) + "_cache";
       caches_.push_back(std::make_unique<ClusterCache>(cache_name.c_str(), c, hw_.chip.cluster_cache, functional));
     }
+  auto on_execute = [this](const Instruction& inst) {
+    ledger_.switch_to(energy_group_ ? energy_group_(inst) : 0,
+                      inst.inputs.empty() ? DType::Int8 : inst.inputs.front().dtype);
+  };
   for (std::uint32_t i = 0; i < hw_.chip.cores(); ++i) {
     const std::string core_name = "core" + std::to_string(i);
     const std::uint32_t cluster = i / hw_.chip.cores_per_cluster;
     Scratchpad* cache = caches_.empty() ? nullptr : caches_[cluster].get();
     cores_.push_back(std::make_unique<Core>(core_name.c_str(), i, cluster, hw_, functional, scoreboard_, stats_,
-                                            *interconnect_, cache, on_complete, spans_));
+                                            *interconnect_, cache, on_complete, spans_, on_execute));
   }
+  register_energy();
   controller_ = std::make_unique<InstructionController>(
       "controller", source, scoreboard_, [this](const Instruction& inst) -> Engine& { return engine_for(inst); },
       hw_.core.controller.dispatch_cycles);
@@ -43,6 +49,20 @@ nlohmann::json Chip::report_sections() const {
   nlohmann::json sections = nlohmann::json::object();
   for (const auto& core : cores_) core->add_report_sections(sections);
   return sections;
+}
+
+void Chip::register_energy() {
+  for (const auto& core : cores_) core->add_energy(ledger_, stats_);
+  for (const auto& cache : caches_) cache->add_energy(ledger_);
+  dram_->add_energy(ledger_);
+  interconnect_->add_energy(ledger_);
+  if (hw_.energy) check_energy_coverage(ledger_, *hw_.energy);
+}
+
+EnergyAccount Chip::energy(Cycles total_cycles) {
+  ledger_.close();
+  if (!hw_.energy) return {};
+  return price_energy(ledger_, *hw_.energy, total_cycles, hw_.chip.clock_mhz);
 }
 
 RunStats Chip::collect_stats(Cycles total_cycles) const {

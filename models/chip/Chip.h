@@ -18,8 +18,11 @@ namespace npusim {
 // the DRAM channels, plus the controller that feeds the cores' engines.
 class Chip : public sc_core::sc_module {
  public:
+  // `energy_group` sorts instructions into groups for the energy account (a workload's
+  // layers); empty = one group.
   Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool functional, InstructionSource& source,
-       std::function<void(const InstructionRecord&)> on_complete);
+       std::function<void(const InstructionRecord&)> on_complete,
+       std::function<std::size_t(const Instruction&)> energy_group = {});
 
   Dram& dram() { return *dram_; }
   Core& core(std::uint32_t index) { return *cores_.at(index); }
@@ -34,15 +37,20 @@ class Chip : public sc_core::sc_module {
   BlockSpans& block_spans() { return spans_; }
 
   RunStats collect_stats(Cycles total_cycles) const;
+  // The run priced with the config's energy table (docs/energy.md); call once, after the run.
+  EnergyAccount energy(Cycles total_cycles);
   // Engine-specific report sections of every core, for ReportContext::extra.
   nlohmann::json report_sections() const;
 
  private:
   Engine& engine_for(const Instruction& inst);
+  void register_energy();
 
   HardwareConfig hw_;
   Scoreboard scoreboard_;
   StatRegistry stats_;  // counters the blocks registered for themselves
+  EnergyLedger ledger_;  // those counters and the memories' traffic, per instruction group
+  std::function<std::size_t(const Instruction&)> energy_group_;
   BlockSpans spans_;
   std::unique_ptr<Dram> dram_;
   std::unique_ptr<Interconnect> interconnect_;

@@ -1,5 +1,7 @@
 #include "models/core/Core.h"
 
+#include <stdexcept>
+
 #include "models/engine/EngineRegistry.h"
 
 namespace npusim {
@@ -7,8 +9,8 @@ namespace npusim {
 Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t cluster, const HardwareConfig& hw,
            bool functional, Scoreboard& scoreboard, StatRegistry& stats, Interconnect& interconnect,
            Scratchpad* cluster_cache, const std::function<void(const InstructionRecord&)>& on_complete,
-           const BlockSpans& spans)
-    : sc_module(name) {
+           const BlockSpans& spans, const std::function<void(const Instruction&)>& on_execute)
+    : sc_module(name), config_(hw.core_of(index)) {
   const std::string prefix = "core" + std::to_string(index) + ".";
   const CoreConfig& kind_config = hw.core_of(index);
   nram_ = std::make_unique<Scratchpad>("nram", prefix + "nram", kind_config.nram, functional);
@@ -27,6 +29,7 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t clus
     setup.scoreboard = &scoreboard;
     setup.stats = &stats;
     setup.on_complete = on_complete;
+    setup.on_execute = on_execute;
     setup.spans = &spans;
     engines_.push_back(engine_registry().create(kind, kind.c_str(), std::move(setup)));
   }
@@ -47,6 +50,28 @@ Engine* Core::engine(const std::string& kind) {
 
 void Core::add_report_sections(nlohmann::json& sections) const {
   for (const auto& e : engines_) e->add_report_sections(sections);
+}
+
+void Core::add_energy(EnergyLedger& ledger, const StatRegistry& stats) const {
+  for (const auto& e : engines_) {
+    const EngineKind* kind = engine_registry().find(e->slot());
+    if (!kind || !kind->energy) throw std::logic_error("engine kind '" + e->slot() + "' states no energy");
+    const EngineEnergy energy = kind->energy(config_);
+    const std::string& name = e->stats().name;
+    const std::size_t c = ledger.add_component({name, e->slot(), false, energy.parts});
+    for (const CounterAction& a : energy.actions) {
+      const auto groups = stats.groups_within(name, a.group_kind);
+      for (const StatGroup* g : groups) {
+        const std::uint64_t* count = g->find(a.counter);
+        if (!count) throw std::logic_error(g->owner() + " has no counter '" + a.counter + "' to price");
+        ledger.add_source(c, a.action, count, g->owner() + "." + a.counter);
+      }
+      if (groups.empty()) throw std::logic_error(name + " has no '" + a.group_kind + "' counters to price");
+    }
+  }
+  nram_->add_energy(ledger);
+  wram_->add_energy(ledger);
+  if (register_file_) register_file_->add_energy(ledger);
 }
 
 void Core::collect(std::vector<EngineStats>& engines, std::vector<PortStats>& ports) const {

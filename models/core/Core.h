@@ -19,7 +19,7 @@ class Core : public sc_core::sc_module {
   Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t cluster, const HardwareConfig& hw,
        bool functional, Scoreboard& scoreboard, StatRegistry& stats, Interconnect& interconnect,
        Scratchpad* cluster_cache, const std::function<void(const InstructionRecord&)>& on_complete,
-       const BlockSpans& spans);
+       const BlockSpans& spans, const std::function<void(const Instruction&)>& on_execute);
 
   // nullptr when the core has no such engine slot.
   Engine* engine(const std::string& kind);
@@ -29,8 +29,11 @@ class Core : public sc_core::sc_module {
 
   void collect(std::vector<EngineStats>& engines, std::vector<PortStats>& ports) const;
   void add_report_sections(nlohmann::json& sections) const;
+  // Its engines (as each kind declares its energy) and memories, into the chip's ledger.
+  void add_energy(EnergyLedger& ledger, const StatRegistry& stats) const;
 
  private:
+  const CoreConfig& config_;
   std::unique_ptr<Scratchpad> nram_;
   std::unique_ptr<Scratchpad> wram_;
   std::unique_ptr<Scratchpad> register_file_;  // null unless the kind has one

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/dma/DmaEnergy.h"
 #include "models/dma/DmaOps.h"
 #include "models/engine/EngineRegistry.h"
 #include "models/interconnect/Interconnect.h"
@@ -132,7 +133,10 @@ namespace npusim {
 namespace {
 // The load and store DMAs are one model with their own sections.
 EngineKind dma_kind(const std::string& engine, const std::string& what, std::vector<OpSpec> ops) {
-  return engine_kind_of<DmaEngine, DmaConfig>(engine, dma_config_section(engine + "_dma", engine, what), std::move(ops));
+  EngineKind kind =
+      engine_kind_of<DmaEngine, DmaConfig>(engine, dma_config_section(engine + "_dma", engine, what), std::move(ops));
+  kind.energy = [engine](const CoreConfig&) { return dma_energy(engine); };
+  return kind;
 }
 
 const bool kLoadRegistered = register_engine(dma_kind("load", "load DMA (DRAM to NRAM/WRAM):", load_ops()));

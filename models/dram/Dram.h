@@ -9,6 +9,7 @@
 #include "models/dram/DramAddressMap.h"
 #include "models/dram/DramStorage.h"
 #include "models/timing/BandwidthPort.h"
+#include "sim/energy/EnergyLedger.h"
 #include "sim/config/HardwareConfig.h"
 
 namespace npusim {
@@ -24,6 +25,8 @@ class Dram : public sc_core::sc_module {
 
   DramStorage& storage() { return storage_; }
   std::vector<PortStats> channel_stats() const;
+  // Each channel's bytes read and written as DRAM energy actions (off chip: no area).
+  void add_energy(EnergyLedger& ledger) const;
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

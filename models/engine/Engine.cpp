@@ -89,6 +89,7 @@ void Engine::serve_queue() {
 InstructionRecord Engine::start_next(const Queued& next, Cycles at_head) {
   const Cycles start = now_cycles();
   published_ = false;
+  if (setup_.on_execute) setup_.on_execute(next.inst);
   const Work work = execute(next.inst);
   if (!published_) publish(next.inst, Schedule{{}, {}, now_cycles(), now_cycles(), 0});
   InstructionRecord record;

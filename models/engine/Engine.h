@@ -46,6 +46,8 @@ struct EngineSetup {
   Scoreboard* scoreboard = nullptr;
   StatRegistry* stats = nullptr;  // where the engine registers its own counters (may be null in unit tests)
   std::function<void(const InstructionRecord&)> on_complete;  // may be empty
+  // Called as the engine starts executing an instruction (energy ledger); may be empty.
+  std::function<void(const Instruction&)> on_execute;
   const BlockSpans* spans = nullptr;  // timeline tracks of blocks inside the engine (may be null)
 };
 
@@ -97,6 +99,8 @@ class Engine : public sc_core::sc_module {
   // Performs one instruction: moves data (functional runs) and either waits for
   // as many cycles as the hardware would take or, having published when it will
   // be done, returns at once (the base class waits or overlaps the next one).
+  // Every counter and port booking of the instruction happens before its first
+  // wait (or its return): the energy ledger relies on it.
   virtual Work execute(const Instruction& inst) = 0;
 
   const EngineSetup& setup() const { return setup_; }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "models/engine/Engine.h"
+#include "models/engine/EngineEnergy.h"
 #include "sim/config/CoreSections.h"
 #include "sim/trace/OpCatalog.h"
 
@@ -22,6 +23,8 @@ struct EngineKind {
   Factory create;
   // Multiply-accumulates per cycle at full use, for roofline bounds; empty when it does none.
   std::function<double(const CoreConfig&)> peak_macs_per_cycle;
+  // Its counters as energy actions and its hardware (docs/energy.md); every engine states one.
+  std::function<EngineEnergy(const CoreConfig&)> energy;
 };
 
 class EngineRegistry {

@@ -234,7 +234,16 @@ Engine::Work FetchMlStateMachine::return_results(const Instruction& inst) {
 
 namespace {
 EngineKind fetch_ml_kind() {
-  return engine_kind_of<FetchMlStateMachine, FetchMlConfig>("fetch_ml", fetch_ml_config_section(), fetch_ml_ops());
+  EngineKind kind =
+      engine_kind_of<FetchMlStateMachine, FetchMlConfig>("fetch_ml", fetch_ml_config_section(), fetch_ml_ops());
+  // Its address generator is priced like a DMA, per request; the bytes where they land.
+  kind.energy = [](const CoreConfig&) {
+    EngineEnergy e;
+    e.actions = {{"fetch_ml", "requests", {"dma", "transaction"}}};
+    e.parts = {{"dma", 1}};
+    return e;
+  };
+  return kind;
 }
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "models/interconnect/Interconnect.h"
 
+#include "sim/energy/EnergyLedger.h"
+
 #include <algorithm>
 #include <string>
 
@@ -96,6 +98,16 @@ void Interconnect::b_transport(int port, tlm::tlm_generic_payload& trans, sc_cor
 
 unsigned int Interconnect::transport_dbg(int, tlm::tlm_generic_payload& trans) {
   return to_dram->transport_dbg(trans);
+}
+
+void Interconnect::add_energy(EnergyLedger& ledger) const {
+  for (const auto* links : {&cluster_links_, &inter_cluster_links_})
+    for (const BandwidthPort& link : *links) {
+      const PortStats& traffic = link.stats();
+      const std::size_t c = ledger.add_component({traffic.name, traffic.kind, true, {}});
+      ledger.add_source(c, {"bus", "transfer"}, &traffic.bytes_read, "bytes_read");
+      ledger.add_source(c, {"bus", "transfer"}, &traffic.bytes_written, "bytes_written");
+    }
 }
 
 std::vector<PortStats> Interconnect::link_stats() const {

@@ -12,6 +12,8 @@
 
 namespace npusim {
 
+class EnergyLedger;
+
 // The routing nodes between the cores' DMAs and the DRAM channels (seed002 §1.2).
 // It cuts each transfer at channel-block boundaries, sends every piece to its
 // channel, and adds the routing-node hops of the path both ways: SMP chips put
@@ -35,6 +37,8 @@ class Interconnect : public sc_core::sc_module {
 
   // Bytes and busy cycles of every link, cluster links first.
   std::vector<PortStats> link_stats() const;
+  // Prices the bytes every link carried, both ways, as bus transfers.
+  void add_energy(EnergyLedger& ledger) const;
 
  private:
   void b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

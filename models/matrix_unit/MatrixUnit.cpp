@@ -5,6 +5,7 @@
 #include "models/engine/EngineRegistry.h"
 #include "models/kernel/SimTime.h"
 #include "models/matrix_unit/ConvOp.h"
+#include "models/matrix_unit/MatrixUnitEnergy.h"
 #include "models/matrix_unit/WfoldDatapath.h"
 #include "models/matrix_unit/stepped/CycleSteppedMatrixUnit.h"
 #include "models/scratchpad/Scratchpad.h"
@@ -327,6 +328,7 @@ EngineKind matrix_unit_kind() {
   kind.peak_macs_per_cycle = [](const CoreConfig& core) {
     return peak_macs_per_cycle(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection));  // int8
   };
+  kind.energy = matrix_unit_energy;
   return kind;
 }
 }  // namespace

@@ -40,6 +40,15 @@ void Scratchpad::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_t
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+// A register file (shader cores) is priced as one; NRAM, WRAM and caches as SRAM.
+void Scratchpad::add_energy(EnergyLedger& ledger) const {
+  const PortStats& traffic = port_.stats();
+  const std::string cls = traffic.kind == "register_file" ? "register_file" : "sram";
+  const std::size_t c = ledger.add_component({traffic.name, traffic.kind, true, {{cls, cfg_.capacity_bytes / 1024.0}}});
+  ledger.add_source(c, {cls, "read", cfg_.capacity_bytes}, &traffic.bytes_read, "bytes_read");
+  ledger.add_source(c, {cls, "write", cfg_.capacity_bytes}, &traffic.bytes_written, "bytes_written");
+}
+
 PortStats Scratchpad::stats() const {
   PortStats s = port_.stats();
   s.capacity_bytes = cfg_.capacity_bytes;

@@ -7,6 +7,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/timing/BandwidthPort.h"
+#include "sim/energy/EnergyLedger.h"
 #include "sim/config/HardwareConfig.h"
 
 namespace npusim {
@@ -31,6 +32,8 @@ class Scratchpad : public sc_core::sc_module {
 
   std::uint64_t capacity() const { return cfg_.capacity_bytes; }
   PortStats stats() const;
+  // Its bytes read and written as energy actions, and its storage as area.
+  void add_energy(EnergyLedger& ledger) const;
 
  private:
   void b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

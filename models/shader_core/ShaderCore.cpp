@@ -82,6 +82,14 @@ EngineKind shader_core_kind() {
   kind.peak_macs_per_cycle = [](const CoreConfig& core) {
     return shader_peak_macs_per_cycle(core.block<ShaderCoreConfig>(ShaderCoreConfig::kSection));
   };
+  // Register-file reads and writes are priced at the register file's port.
+  kind.energy = [](const CoreConfig& core) {
+    const ShaderCoreConfig& s = core.block<ShaderCoreConfig>(ShaderCoreConfig::kSection);
+    EngineEnergy e;
+    e.actions = {{"shader", "issued_macs", {"mac", ""}}};
+    e.parts = {{"mac", double(s.lanes) * s.macs_per_lane_per_cycle}};
+    return e;
+  };
   return kind;
 }
 }  // namespace

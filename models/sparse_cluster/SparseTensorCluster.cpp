@@ -9,6 +9,7 @@
 #include "models/engine/EngineRegistry.h"
 #include "models/interconnect/Interconnect.h"
 #include "models/kernel/SimTime.h"
+#include "models/sparse_cluster/SparseClusterEnergy.h"
 #include "models/sparse_cluster/SparseOps.h"
 #include "models/sparse_cluster/SparseLayerMapping.h"
 #include "models/vector_unit/VectorKernels.h"
@@ -302,6 +303,7 @@ EngineKind sparse_cluster_kind() {
   kind.peak_macs_per_cycle = [](const CoreConfig& core) {
     return sparse_peak_macs_per_cycle(core.block<SparseClusterConfig>(SparseClusterConfig::kSection));
   };
+  kind.energy = sparse_cluster_energy;
   return kind;
 }
 }  // namespace

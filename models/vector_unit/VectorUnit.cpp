@@ -35,7 +35,10 @@ std::uint64_t window_taps(const Instruction& inst) {
 }
 
 VectorUnit::VectorUnit(sc_core::sc_module_name name, EngineSetup setup, const VectorUnitConfig& cfg)
-    : Engine(name, std::move(setup), cfg.queue_depth), cfg_(cfg) {}
+    : Engine(name, std::move(setup), cfg.queue_depth), cfg_(cfg) {
+  lane_ops_ = &stat_group().counter("lane_ops", "lane ops",
+                                    "int8 lane operations: the widest operand's bytes, or window taps x outputs");
+}
 
 void VectorUnit::connect(CoreWiring& wiring) { nram_ = &wiring.nram; }
 
@@ -110,6 +113,7 @@ Engine::Work VectorUnit::execute(const Instruction& inst) {
   for (const auto& in : inst.inputs) lane_ops = std::max(lane_ops, in.bytes());
   const std::uint64_t window_ops = window_taps(inst) * out.elements();
   const double ops_per_byte = double(std::max(lane_ops, window_ops)) / double(out.bytes());
+  *lane_ops_ += std::max(lane_ops, window_ops);
   Schedule schedule;
   schedule.tile_bytes = bounds.size() > 1 ? bounds[1] : out.bytes();
   // Chunks go through the pipeline back to back; a staged chunk also waits for
@@ -163,7 +167,15 @@ namespace npusim {
 
 namespace {
 EngineKind vector_unit_kind() {
-  return engine_kind_of<VectorUnit, VectorUnitConfig>("vector", vector_unit_config_section(), vector_ops());
+  EngineKind kind = engine_kind_of<VectorUnit, VectorUnitConfig>("vector", vector_unit_config_section(), vector_ops());
+  // One lane per byte of throughput; operands and results are priced at NRAM.
+  kind.energy = [](const CoreConfig& core) {
+    EngineEnergy e;
+    e.actions = {{"vector", "lane_ops", {"vector", "lane_op"}}};
+    e.parts = {{"vector", core.block<VectorUnitConfig>(VectorUnitConfig::kSection).bytes_per_cycle}};
+    return e;
+  };
+  return kind;
 }
 }  // namespace
 

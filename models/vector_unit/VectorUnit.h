@@ -29,6 +29,7 @@ class VectorUnit : public Engine {
   std::vector<std::uint64_t> chunk_bounds(const TensorOperand& out) const;  // output byte offsets
 
   VectorUnitConfig cfg_;
+  std::uint64_t* lane_ops_ = nullptr;  // registered counter
   Scratchpad* nram_ = nullptr;
 };
 

@@ -14,6 +14,7 @@
 #include "sim/common/InputFile.h"
 #include "sim/common/StrictJson.h"
 #include "sim/config/ConfigSchema.h"
+#include "sim/config/EnergyTableRef.h"
 
 namespace npusim {
 
@@ -88,6 +89,7 @@ struct Visit {
 
 ConfigSource read_tree(const std::string& path, const Referrer& referrer, std::vector<Visit>& chain) {
   json doc = parse_file(path, referrer);
+  anchor_energy_table(doc, path);
   ConfigSource source;
   source.doc = json::object();
   chain.push_back({path, identity_of(path)});

@@ -5,6 +5,7 @@
 #include "sim/config/ConfigFile.h"
 #include "sim/config/ConfigSchema.h"
 #include "sim/config/ConfigValidation.h"
+#include "sim/config/EnergyTableRef.h"
 
 namespace npusim {
 
@@ -78,6 +79,7 @@ HardwareConfig load_hardware_config(const std::string& path) {
   try {
     return parse_hardware_config(source.doc, path);
   } catch (const InputError& e) {
+    if (e.file() != path) throw;  // a problem inside another file (the energy table)
     // Blame the file in the extends chain that actually wrote the bad value.
     std::string file = origin_of(source, e.location(), path);
     if (file == e.file()) throw;
@@ -102,6 +104,8 @@ HardwareConfig parse_hardware_config(const json& doc, const std::string& file_fo
     cfg.core_kinds.push_back(read_core_kind(kind.key(), kind.value(), core_doc, cfg, file_for_messages));
   check_cross_fields(cfg, file_for_messages);
   cfg.kind_of_core = place_core_kinds(cfg);
+  cfg.energy = std::make_shared<const EnergyTable>(load_energy_table(
+      energy_table_path(cfg.chip.energy_table, file_for_messages), file_for_messages, "/chip/energy_table"));
   return cfg;
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/CoreSections.h"
+#include "sim/config/EnergyTableRef.h"
 
 namespace npusim {
 
@@ -72,6 +73,10 @@ void add_chip_keys(std::vector<ConfigKey>& keys) {
                          "capacity of one cluster's cache"));
   keys.push_back(bandwidth(NPUSIM_FIELD(chip.cluster_cache.bytes_per_cycle), 128, "cache port bandwidth"));
   keys.push_back(latency(NPUSIM_FIELD(chip.cluster_cache.latency), 20, "cycles added to every cache access"));
+
+  keys.push_back(text(NPUSIM_FIELD(chip.energy_table), kDefaultEnergyTable,
+                      "per-action energies, leakage and areas (docs/energy.md): the name of a table shipped in "
+                      "configs/energy/, or a .json file, relative to the config file that names it"));
 }
 
 void add_scratchpad_keys(std::vector<ConfigKey>& keys, const SectionFields<ScratchpadConfig>& ram,

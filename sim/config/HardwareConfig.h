@@ -2,12 +2,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/common/Cycles.h"
 #include "sim/common/DependencyModes.h"
 #include "sim/config/BlockConfigs.h"
+#include "sim/energy/EnergyTable.h"
 
 namespace npusim {
 
@@ -86,6 +88,7 @@ struct ChipConfig {
   DramConfig dram;
   InterconnectConfig interconnect;
   ClusterCacheConfig cluster_cache;
+  std::string energy_table;  // a shipped table's name, or a JSON file (docs/energy.md)
 
   std::uint32_t cores() const { return clusters * cores_per_cluster; }
 };
@@ -95,6 +98,7 @@ struct HardwareConfig {
   CoreConfig core;                     // every core not given another kind
   std::vector<CoreConfig> core_kinds;  // /core_kinds, in name order
   std::vector<std::uint32_t> kind_of_core;  // per core: 0 = core, i + 1 = core_kinds[i]; empty = all "core"
+  std::shared_ptr<const EnergyTable> energy;  // /chip/energy_table, loaded and checked
 
   const CoreConfig& core_of(std::uint32_t core_index) const {
     const std::uint32_t k = core_index < kind_of_core.size() ? kind_of_core[core_index] : 0;

@@ -21,4 +21,10 @@ double cycles_to_us(Cycles c, double clock_mhz) {
   return clock_mhz <= 0 ? 0.0 : static_cast<double>(c) / clock_mhz;
 }
 
+std::uint64_t run_macs(const RunStats& stats) {
+  std::uint64_t macs = 0;
+  for (const auto& e : stats.engines) macs += e.macs;
+  return macs;
+}
+
 }  // namespace npusim

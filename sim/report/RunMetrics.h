@@ -15,5 +15,7 @@ double engine_utilization(const EngineStats& e, Cycles total);
 double bandwidth_utilization(const PortStats& p, Cycles total);
 // Cycles at clock_mhz to microseconds; 0 when the clock is not set.
 double cycles_to_us(Cycles c, double clock_mhz);
+// Useful MACs of the run: the sum over engines (the `macs` column of instructions.csv).
+std::uint64_t run_macs(const RunStats& stats);
 
 }  // namespace npusim

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/common/Cycles.h"
+#include "sim/energy/EnergyAccount.h"
 
 namespace npusim {
 
@@ -60,6 +61,7 @@ struct RunStats {
   nlohmann::ordered_json registered = nlohmann::ordered_json::object();
   nlohmann::ordered_json registered_kinds = nlohmann::ordered_json::object();  // module -> kind
   nlohmann::ordered_json registered_catalogue = nlohmann::ordered_json::object();
+  EnergyAccount energy;  // the run priced with the config's energy table (docs/energy.md)
 };
 
 }  // namespace npusim

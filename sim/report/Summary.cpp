@@ -60,7 +60,17 @@ void print_summary(std::ostream& os, const RunStats& stats, const ReportContext&
   os << fmt::format("  total cycles  {}\n", stats.total_cycles);
   os << fmt::format("  time          {:.3f} us at {} MHz\n",
                     cycles_to_us(stats.total_cycles, stats.clock_mhz), stats.clock_mhz);
-  os << fmt::format("  instructions  {}\n\n", stats.instructions);
+  os << fmt::format("  instructions  {}\n", stats.instructions);
+  if (stats.energy.priced) {
+    const EnergySplit e = stats.energy.total();
+    const std::uint64_t macs = run_macs(stats);
+    os << fmt::format("  energy        {:.3f} uJ (dynamic {:.3f}, static {:.3f}){}\n", e.total_pj() * 1e-6,
+                      e.dynamic_pj * 1e-6, e.static_pj * 1e-6,
+                      macs ? fmt::format(", {:.3f} pJ/MAC", e.total_pj() / double(macs)) : "");
+    os << fmt::format("  area          {:.3f} mm2 at {} nm ({})\n", stats.energy.area_mm2(), stats.energy.node_nm,
+                      stats.energy.table_file);
+  }
+  os << '\n';
   print_table(os, engine_rows(stats), 1);
   if (stats.ports.empty()) return;
   os << '\n';

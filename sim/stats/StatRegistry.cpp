@@ -11,6 +11,19 @@ std::uint64_t& StatGroup::counter(std::string name, std::string unit, std::strin
   return counters_.back().value;
 }
 
+const std::uint64_t* StatGroup::find(const std::string& name) const {
+  for (const auto& c : counters_)
+    if (c.name == name) return &c.value;
+  return nullptr;
+}
+
+std::vector<const StatGroup*> StatRegistry::groups_within(const std::string& owner, const std::string& kind) const {
+  std::vector<const StatGroup*> found;
+  for (const auto& g : groups_)
+    if (g.kind() == kind && (g.owner() == owner || g.owner().rfind(owner + ".", 0) == 0)) found.push_back(&g);
+  return found;
+}
+
 StatGroup& StatRegistry::group(std::string owner, std::string kind) {
   for (const auto& g : groups_)
     if (g.owner() == owner) throw std::logic_error("stat group '" + owner + "' is registered twice");

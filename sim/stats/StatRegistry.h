@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,8 @@ class StatGroup {
   const std::string& owner() const { return owner_; }  // module path: "core0.matrix"
   const std::string& kind() const { return kind_; }    // block kind: "matrix"
   const std::deque<Counter>& counters() const { return counters_; }
+  // The live value of a counter, or nullptr when the group has none of that name.
+  const std::uint64_t* find(const std::string& name) const;
 
  private:
   std::string owner_;
@@ -38,6 +41,8 @@ class StatGroup {
 class StatRegistry {
  public:
   StatGroup& group(std::string owner, std::string kind);
+  // The groups of kind `kind` owned by `owner` or by a block inside it ("core0.sparse.unit3").
+  std::vector<const StatGroup*> groups_within(const std::string& owner, const std::string& kind) const;
 
   // {"core0.matrix": {"useful_macs": 123, ...}, ...}: the "stats" section of report.json.
   nlohmann::ordered_json values() const;

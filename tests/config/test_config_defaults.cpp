@@ -102,7 +102,8 @@ std::vector<json> alternatives(const ConfigKey& key) {
   const json& d = key.default_value;
   switch (key.type) {
     case ValueType::Bool: return {!d.get<bool>()};
-    case ValueType::String: return {d.get<std::string>() + "-x"};
+    // A name, or (for /chip/energy_table, whose names must exist) a table file.
+    case ValueType::String: return {d.get<std::string>() + "-x", NPUSIM_SOURCE_DIR "/configs/energy/default-16nm.json"};
     case ValueType::Choice: {
       std::vector<json> out;
       for (const auto& c : key.choices)

@@ -63,6 +63,8 @@ void MatrixUnit::register_counters() {
   counters_.weight_rows = &g.counter("weight_rows", "rows", "extended weight rows distributed to slaves");
   counters_.distribution_bytes = &g.counter("distribution_bytes", "bytes", "bytes on the slaves' distribution links");
   counters_.output_bytes = &g.counter("output_bytes", "bytes", "valid results written back");
+  counters_.requantized_results = &g.counter("requantized_results", "results",
+                                             "int32 accumulators requantized to int8 on the result path");
 }
 
 void MatrixUnit::count(const WfoldPlan& plan) {
@@ -73,6 +75,7 @@ void MatrixUnit::count(const WfoldPlan& plan) {
   *counters_.weight_rows += plan.weight_rows;
   *counters_.distribution_bytes += plan.distribution_bytes;
   *counters_.output_bytes += plan.output_bytes;
+  if (plan.requantized) *counters_.requantized_results += plan.output_bytes / plan.output_element_bytes;
 }
 
 void MatrixUnit::connect(CoreWiring& wiring) {

@@ -58,6 +58,7 @@ class MatrixUnit : public Engine {
     std::uint64_t* weight_rows;
     std::uint64_t* distribution_bytes;
     std::uint64_t* output_bytes;
+    std::uint64_t* requantized_results;
   } counters_;
   void register_counters();
   void count(const WfoldPlan& plan);

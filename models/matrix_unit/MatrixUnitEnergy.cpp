@@ -1,6 +1,7 @@
 #include "models/matrix_unit/MatrixUnitEnergy.h"
 
 #include "models/matrix_unit/MatrixUnitConfig.h"
+#include "models/matrix_unit/WfoldMapping.h"
 
 namespace npusim {
 
@@ -9,7 +10,9 @@ namespace npusim {
 //   slave's first buffer and one weight from its second buffer;
 // - every slave keeps each broadcast row in its first buffer;
 // - weight rows are read from WRAM by the slaves over their own links (the model
-//   books no WRAM port time for them, so they are priced here).
+//   books no WRAM port time for them, so they are priced here);
+// - requantizing a result on the result path costs what the vector unit's requant
+//   charges for it: one lane op per byte of its widest operand, the int32 accumulator.
 EngineEnergy matrix_unit_energy(const CoreConfig& core) {
   const MatrixUnitConfig& m = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
   const std::uint64_t first = std::uint64_t(m.first_buffer_rows) * m.row_bytes;
@@ -24,6 +27,7 @@ EngineEnergy matrix_unit_energy(const CoreConfig& core) {
       {"matrix", "distribution_bytes", {"sram", "read", core.wram.capacity_bytes}},
       {"matrix", "distribution_bytes", {"bus", "transfer"}},
       {"matrix", "distribution_bytes", {"register_file", "write", second}},
+      {"matrix", "requantized_results", {"vector", "lane_op", 0, double(WfoldPlan::kAccumulatorBytes)}},
   };
   e.parts = {{"mac", double(m.slaves) * m.cus_per_slave * m.row_bytes},
              {"register_file", double(m.slaves) * double(first + second + m.third_buffer_bytes) / 1024.0}};

@@ -35,8 +35,10 @@ const json& row_named(const json& rows, const std::string& name) {
 
 double relative(double a, double b) { return std::fabs(a - b) / std::max({std::fabs(a), std::fabs(b), 1e-30}); }
 
-std::string conv_trace(unsigned h, unsigned w, unsigned ci, unsigned co, const std::string& dtype) {
-  const std::string out_type = dtype == "int8" ? "int32" : "float32";
+std::string conv_trace(unsigned h, unsigned w, unsigned ci, unsigned co, const std::string& dtype, bool requantize) {
+  const std::string out_type = requantize ? "int8" : dtype == "int8" ? "int32" : "float32";
+  json params = {{"stride", {1, 1}}, {"padding", {0, 0, 0, 0}}};
+  if (requantize) params["shift"] = 7;
   const json ifm = {1, h, w, ci}, weights = {co, 1, 1, ci}, ofm = {1, h, w, co};
   auto operand = [](const char* space, std::uint64_t offset, const json& shape, const std::string& type) {
     return json{{"space", space}, {"offset", offset}, {"shape", shape}, {"dtype", type}};
@@ -50,7 +52,7 @@ std::string conv_trace(unsigned h, unsigned w, unsigned ci, unsigned co, const s
       {{"id", 2}, {"op", "conv"},
        {"inputs", {operand("nram", 0, ifm, dtype), operand("wram", 0, weights, dtype)}},
        {"outputs", {operand("nram", 1 << 17, ofm, out_type)}},
-       {"params", {{"stride", {1, 1}}, {"padding", {0, 0, 0, 0}}}},
+       {"params", params},
        {"deps", {0, 1}}},
       {{"id", 3}, {"op", "store"}, {"inputs", {operand("nram", 1 << 17, ofm, out_type)}},
        {"outputs", {operand("dram", 2 << 20, ofm, out_type)}}, {"deps", {2}}}};

@@ -22,6 +22,8 @@ const json& row_named(const json& rows, const std::string& name);
 double relative(double a, double b);
 
 // A trace: load an int8/float32 map and its 1x1 weights, one conv, store the result.
-std::string conv_trace(unsigned h, unsigned w, unsigned ci, unsigned co, const std::string& dtype);
+// With `requantize` (int8 only) the conv has a shift: its result path writes int8.
+std::string conv_trace(unsigned h, unsigned w, unsigned ci, unsigned co, const std::string& dtype,
+                       bool requantize = false);
 
 }  // namespace energy_test

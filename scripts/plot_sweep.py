@@ -36,17 +36,25 @@ def read_rows(path):
         return reader.fieldnames or [], rows
 
 
+def value_order(value):
+    """Sort key: numbers by value (4 before 16), then text."""
+    value = number_or_text(value)
+    return (isinstance(value, str), value)
+
+
 def group_series(rows, x, y, hue):
-    """{hue value: [(x, y), ...]} over the rows that ran and have a y value."""
-    series = {}
+    """{hue value: [(x, y), ...]} over the rows that ran and have a y value, in the
+    order of the hue columns' values."""
+    series, order = {}, {}
     for row in rows:
         if row.get("status", "ok") != "ok" or row[y] == "":
             continue
         key = ", ".join(f"{h}={row[h]}" for h in hue) if hue else None
+        order[key] = tuple(value_order(row[h]) for h in hue)
         series.setdefault(key, []).append((number_or_text(row[x]), float(row[y])))
     for points in series.values():
         points.sort(key=lambda p: (isinstance(p[0], str), p[0]))
-    return series
+    return {key: series[key] for key in sorted(series, key=order.get)}
 
 
 def pareto_front(points):
@@ -68,8 +76,8 @@ def label_of(rows, x, y, label):
 
 
 def draw_pareto(ax, series, rows, args):
-    for key in sorted(series, key=lambda k: (k is None, number_or_text(k) if k else 0)):
-        xs, ys = zip(*series[key])
+    for key, points in series.items():
+        xs, ys = zip(*points)
         ax.scatter(xs, ys, s=18, label=key)
     front = pareto_front([(float(x), y) for points in series.values() for x, y in points])
     fx, fy = zip(*front)
@@ -120,8 +128,8 @@ def main():
     if args.pareto:
         draw_pareto(ax, series, rows, args)
     else:
-        for key in sorted(series, key=lambda k: (k is None, k or "")):
-            xs, ys = zip(*series[key])
+        for key, points in series.items():
+            xs, ys = zip(*points)
             ax.plot(xs, ys, marker="o", label=key)
     if args.logx:
         ax.set_xscale("log", base=2)
@@ -135,7 +143,9 @@ def main():
     ax.set_ylabel(args.y)
     ax.set_title(args.title or f"{args.y} vs {args.x}")
     ax.grid(True, alpha=0.3)
-    if args.hue or args.pareto:
+    if args.pareto:  # beside the plot: a cloud of dots leaves no free corner
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    elif args.hue:
         ax.legend(fontsize=8)
     save(fig, args.output)
 

@@ -6,7 +6,7 @@
 namespace npusim {
 
 void LayerStats::add(const WfoldPlan& plan, Cycles cycles) {
-  Layer& layer = layers_[plan.layer.to_string()];
+  Layer& layer = layers_[wfold_plan_key(plan.layer, plan.requantized)];
   if (layer.instructions == 0) {
     layer.plan = &plan;
     layer.order = layers_.size();
@@ -31,6 +31,7 @@ nlohmann::json LayerStats::rows(std::uint32_t core, const MatrixUnitConfig& cfg)
     nlohmann::json row;
     row["core"] = core;
     row["layer"] = p.layer.to_string();
+    row["result_path"] = p.requantized ? "requantized" : "accumulators";
     row["instructions"] = layer->instructions;
     row["cycles"] = layer->cycles;
     row["estimated_cycles"] = p.cycles.total * layer->instructions;

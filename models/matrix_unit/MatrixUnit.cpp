@@ -122,7 +122,7 @@ void MatrixUnit::add_report_sections(nlohmann::json& sections) const {
 const WfoldPlan& MatrixUnit::plan_for(const Instruction& inst) {
   const ConvShape layer = conv_shape_of(inst);
   const bool requantize = requantizes(inst);
-  auto& slot = plans_[layer.to_string() + (requantize ? " requantized" : "")];
+  auto& slot = plans_[wfold_plan_key(layer, requantize)];
   if (!slot) {
     if (requantize && !cfg_.result_requantize)
       fail_instruction(inst, "this matrix unit's result path cannot requantize (a conv with a shift): set "
@@ -190,24 +190,35 @@ std::vector<ReadStep> MatrixUnit::read_steps(const Instruction& inst) {
 }
 
 // The plan's tile pipeline gives each tile's contention-free times; here they are walked
-// while each tile's data rows, weight rows and results are booked on the shared ports. A busy
-// NRAM/WRAM port or bus, or a staged tile waiting for the producer stages it reads, delays
-// that tile and shifts everything after it. Only the last co round finishes output rows:
-// earlier rounds hold results for other channels of the same pixels.
+// while each tile's data rows, weight rows and results are booked on the shared ports. Two
+// delays are carried: the compute side's (a busy NRAM port or bus, or a staged tile waiting
+// for the producer stages it reads, delays that tile and every later one) and the write-back
+// port's (a late write delays the later writes, and the tile D later that waits for its
+// result set). Only the last co round finishes output rows: earlier rounds hold results for
+// other channels of the same pixels.
 Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vector<TileTimes>& times,
                                           const Instruction& inst) {
   const Cycles start = now_cycles();
   const std::uint64_t tiles = times.size();
+  const std::uint64_t sets = third_buffer_sets(plan, cfg_);
   const TensorOperand& ifmap = inst.inputs.at(0);
   const TensorOperand& ofmap = inst.outputs.at(0);
   const std::uint64_t out_rows = std::uint64_t(std::max<std::uint32_t>(1, plan.layer.n)) * std::max<std::uint32_t>(1, plan.ho);
   Schedule schedule;
   schedule.tile_bytes = ofmap.bytes() / out_rows;
-  Cycles shift = 0, done = start;
+  Cycles shift = 0, port_late = 0, done = start;
+  std::vector<Cycles> set_late(tiles, 0);  // how late each tile gave its result set back
   for (std::uint64_t i = 0; i < tiles; ++i) {
     const TileTimes& planned = times[i];
     const TilePlace place = place_of(plan, i);
     const Cycles now = now_cycles();
+    if (i >= sets) {
+      // The set this tile needs came back late: its first compute (with one set, its first
+      // window) waits unless the plan left it slack.
+      const Cycles gate = sets == 1 ? planned.fill_start : planned.first_compute;
+      const Cycles freed = times[i - sets].write_end + set_late[i - sets];
+      if (freed > gate) shift = std::max(shift, freed - gate);
+    }
     const Cycles begin = std::max(start + planned.fill_start + shift, step_gate(i));
     shift = begin - (start + planned.fill_start);
     const std::uint64_t rows = share(plan.broadcast_bytes, tiles, i);
@@ -219,16 +230,20 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
         distribute_weights(plan, place.round, share(plan.distribution_bytes, tiles, i), now, begin);
     const Cycles compute_end = std::max({start + planned.compute_end + shift, inputs, weights_in});
     shift = compute_end - (start + planned.compute_end);
-    const Cycles write_start = start + planned.write_start + shift;
+    // The port's own requests: NRAM's access latency follows them and holds nothing back.
+    const Cycles write_start = start + planned.write_start + std::max(shift, port_late);
     const Cycles written = nram_->access(now, write_start, ofmap.offset, share(plan.output_bytes, tiles, i), true);
-    const Cycles write_end = std::max(start + planned.write_end + shift, written);
-    shift = write_end - (start + planned.write_end);
-    done = std::max(done, write_end);
+    const Cycles port_end = written - nram_->access_latency();
+    const Cycles planned_port_end = start + planned.write_end - cfg_.write_back.latency;
+    port_late = port_end > planned_port_end ? port_end - planned_port_end : 0;
+    set_late[i] = port_late;
+    const Cycles visible = std::max({written, start + planned.write_end + port_late, done});
+    done = visible;
     schedule.reads.emplace_back(begin, std::max(inputs, weights_in));
     if (place.last_round && place.last_in_row) {
       const std::uint64_t finished_rows = place.image * std::max<std::uint32_t>(1, plan.ho) + place.row + 1;
       const std::uint64_t bytes = finished_rows == out_rows ? ofmap.bytes() : finished_rows * schedule.tile_bytes;
-      schedule.written.push_back({write_end, bytes});
+      schedule.written.push_back({visible, bytes});
     }
   }
   schedule.done = done;

@@ -10,7 +10,10 @@ namespace npusim {
 
 namespace {
 
-Cycles ceil_cycles(double cycles) { return static_cast<Cycles>(std::ceil(cycles - 1e-9)); }
+// Sums of fractional byte rates: a value within rounding of a whole cycle counts as that cycle.
+Cycles ceil_cycles(double cycles) {
+  return static_cast<Cycles>(std::ceil(cycles - std::max(1e-9, cycles * 1e-12)));
+}
 
 // The weight rows of one slave's distribution link (rules 3-4), followed segment by segment:
 // rows stream at Pci / bytes_per_cycle cycles each from where the link stopped, at most `ring`
@@ -107,12 +110,13 @@ struct Recurrence {
         const Cycles weights_ready = weights.first_row_ready();
         const Cycles gate = first ? std::max(set_gate, start_gate) : Cycles(0);
         const Cycles begin = std::max({last_end, window_ready, weights_ready, gate});
-        account_stall(begin, gate, window_ready, weights_ready);
+        account_stall(begin, gate, window_ready);
         if (first) {
           times.fill_start = Cycles(send);
           times.first_compute = begin;
         }
         last_end = weights.consume(begin, rows);
+        out.stalls.weights += last_end - (begin + rows);  // rows that came late inside the segment
         slot = last_end;
         first = false;
       }
@@ -121,14 +125,17 @@ struct Recurrence {
     return times;
   }
 
-  // Splits the CU arrays' idle gap before `begin` by cause: the result set (or serial tile
-  // gate) first, then whichever operand came last.
-  void account_stall(Cycles begin, Cycles gate, Cycles window_ready, Cycles weights_ready) {
+  // Splits the CU arrays' idle gap before `begin` by the first missing condition (rule 5 of
+  // docs/fidelity.md): the result set (or serial tile gate), then the window, then the weights.
+  void account_stall(Cycles begin, Cycles gate, Cycles window_ready) {
     if (begin <= last_end) return;
-    const Cycles set_part = gate > last_end ? std::min(begin, gate) - last_end : 0;
-    out.stalls.result_set += set_part;
-    const Cycles rest = begin - last_end - set_part;
-    (weights_ready > window_ready ? out.stalls.weights : out.stalls.window) += rest;
+    Cycles from = last_end;
+    const Cycles set_until = std::min(begin, std::max(from, gate));
+    out.stalls.result_set += set_until - from;
+    from = set_until;
+    const Cycles window_until = std::min(begin, std::max(from, window_ready));
+    out.stalls.window += window_until - from;
+    out.stalls.weights += begin - window_until;
   }
 };
 

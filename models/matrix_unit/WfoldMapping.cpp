@@ -212,6 +212,10 @@ TileWrites tile_writes(const WfoldPlan& p, std::uint32_t wo_valid, std::uint32_t
   return w;
 }
 
+std::string wfold_plan_key(const ConvShape& layer, bool requantize) {
+  return layer.to_string() + (requantize ? " requantized" : "");
+}
+
 bool result_path_requantizes(const MatrixUnitConfig& cfg, const ConvShape& layer) {
   return cfg.result_requantize && layer.element_bytes == 1;
 }
@@ -308,11 +312,12 @@ WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, b
   p.second_buffer_ring = p.nco <= p.l2 ? (p.l2 / p.nco) * p.nco : p.l2;
   p.requantized = requantize;
   p.output_element_bytes = requantize ? 1 : WfoldPlan::kAccumulatorBytes;
-  p.third_buffer_bytes_needed = p.nco * p.wo_per_tile * WfoldPlan::kAccumulatorBytes;
-  if (p.third_buffer_bytes_needed > cfg.third_buffer_bytes)
+  const std::uint64_t third_buffer_need = std::uint64_t(p.nco) * p.wo_per_tile * WfoldPlan::kAccumulatorBytes;
+  p.third_buffer_bytes_needed = std::uint32_t(std::min<std::uint64_t>(third_buffer_need, UINT32_MAX));
+  if (third_buffer_need > cfg.third_buffer_bytes)
     throw InputError(kLayerName, "co",
                      "a round of " + std::to_string(p.co_blocks.front().count) +
-                         " output channels needs " + std::to_string(p.third_buffer_bytes_needed) +
+                         " output channels needs " + std::to_string(third_buffer_need) +
                          " bytes of third buffer per slave (Nco " + std::to_string(p.nco) +
                          " x Ncu*Ws " + std::to_string(p.wo_per_tile) +
                          " x 4 B), but the config gives " +

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/matrix_unit/ConvShape.h"
@@ -216,6 +217,9 @@ struct WfoldPlan {
 // layers only; needs cfg.result_requantize). Throws InputError when the config or the layer
 // cannot be mapped (the reason says which quantity fails and why).
 WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, bool requantize = false);
+
+// Names a plan for caches and report rows: the layer and its result path.
+std::string wfold_plan_key(const ConvShape& layer, bool requantize);
 
 // Whether the chip's result path requantizes this layer's results (int8, result_requantize on).
 bool result_path_requantizes(const MatrixUnitConfig& cfg, const ConvShape& layer);

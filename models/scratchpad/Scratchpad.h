@@ -31,6 +31,7 @@ class Scratchpad : public sc_core::sc_module {
   std::uint8_t* data(std::uint64_t offset) { return bytes_.empty() ? nullptr : bytes_.data() + offset; }
 
   std::uint64_t capacity() const { return cfg_.capacity_bytes; }
+  Cycles access_latency() const { return cfg_.access_latency; }
   PortStats stats() const;
   // Its bytes read and written as energy actions, and its storage as area.
   void add_energy(EnergyLedger& ledger) const;

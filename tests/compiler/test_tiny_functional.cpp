@@ -72,9 +72,16 @@ Tensor depthwise(const Tensor& x, const Tensor& k, bool relu) {
 }  // namespace
 
 TEST_CASE("compiler: tiny net in functional mode equals the plain reference layer by layer", "[compiler][e2e]") {
-  const std::string dir = scratch_dir("tiny-functional");
+  std::string dir, config = source_path("configs/default.json");
+  SECTION("convs requantized on the matrix unit's result path (the default)") { dir = scratch_dir("tiny-functional"); }
+  SECTION("int32 accumulators through NRAM, requantized by the vector unit") {
+    dir = scratch_dir("tiny-functional-accumulators");
+    config = dir + "-config.json";
+    write_text(config, "{\"extends\": \"" + source_path("configs/default.json") +
+                           "\", \"core\": {\"matrix\": {\"result_requantize\": false}}}");
+  }
   auto r = run_npusim({"run", "--quiet", "--functional", "--workload", source_path("traces/workloads/tiny.json"),
-                       "--out", dir});
+                       "--config", config, "--out", dir});
   INFO(r.output);
   REQUIRE(r.status == 0);
   auto t = [&](const std::string& name) { return load(dir + "/tensors/" + name + ".npy"); };

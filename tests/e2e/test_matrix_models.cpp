@@ -95,3 +95,22 @@ TEST_CASE("matrix model: run --matrix-model refuses an unknown model with exit s
   CHECK(r.status == 2);
   CHECK(r.output.find("--matrix-model") != std::string::npos);
 }
+
+TEST_CASE("matrix model: a trace that requantizes on the result path, on a chip that cannot, exits 2 naming the conv",
+          "[e2e][matrix_unit]") {
+  const std::string dir = scratch_dir("no-result-requantize");
+  const NpusimResult compiled = run_npusim({"compile", "--quiet", "--workload",
+                                            source_path("traces/workloads/tiny.json"), "--out", dir + "/tiny.jsonl"});
+  INFO(compiled.output);
+  REQUIRE(compiled.status == 0);
+  REQUIRE(read_text(dir + "/tiny.jsonl").find("\"shift\"") != std::string::npos);
+  write_text(dir + "/config.json", "{\"extends\": \"" + source_path("configs/default.json") +
+                                       "\", \"core\": {\"matrix\": {\"result_requantize\": false}}}");
+  const NpusimResult r = run_npusim({"run", "--quiet", "--config", dir + "/config.json", "--trace",
+                                     dir + "/tiny.jsonl", "--out", dir + "/run"});
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.find("conv") != std::string::npos);
+  CHECK(r.output.find("result_requantize") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir + "/run"));
+}

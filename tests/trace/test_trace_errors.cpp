@@ -285,6 +285,26 @@ TEST_CASE("trace errors: operands against the op catalog", "[trace]") {
     check_error(third_line_error(changed(conv_line(1), "/outputs/0/dtype", "int8")), "line 3, field 'outputs[0].dtype'",
                 "conv of int8 produces int32");
   }
+  SECTION("conv relu without a shift") {
+    check_error(third_line_error(changed(conv_line(1), "/params/relu", true)), "line 3, field 'params.relu'",
+                "give a shift too");
+  }
+  SECTION("conv shift with an int32 output") {
+    check_error(third_line_error(changed(conv_line(1), "/params/shift", 7)), "line 3, field 'outputs[0].dtype'",
+                "conv of int8 with a shift produces int8");
+  }
+  SECTION("conv shift out of range") {
+    Json line = conv_line(1);
+    line["outputs"][0]["dtype"] = "int8";
+    check_error(third_line_error(changed(line, "/params/shift", 32)), "line 3, field 'params.shift'", "from 0 to 31");
+  }
+  SECTION("conv shift on float32") {
+    Json line = conv_line(1);
+    line["inputs"][0]["dtype"] = line["inputs"][1]["dtype"] = line["outputs"][0]["dtype"] = "float32";
+    line["outputs"][0]["offset"] = 8192;  // 4-byte elements: keep clear of the ifmap
+    check_error(third_line_error(changed(line, "/params/shift", 7)), "line 3, field 'params.shift'",
+                "only int8 convs requantize");
+  }
   SECTION("conv input dtype") {
     check_error(third_line_error(changed(conv_line(1), "/inputs/0/dtype", "int16")), "line 3, field 'inputs[0].dtype'",
                 "int8 or float32");

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "models/matrix_unit/MatrixUnitConfig.h"
 #include "sim/trace/OpChecks.h"
 
 namespace npusim {
@@ -54,11 +55,19 @@ std::optional<OpProblem> conv(const Instruction& ins) {
   return std::nullopt;
 }
 
+// A conv that requantizes needs a core whose matrix unit can do it on its result path.
+std::optional<OpProblem> conv_on_core(const Instruction& ins, const CoreConfig& core) {
+  if (!ins.params.contains("shift") || !core.blocks.has(MatrixUnitConfig::kSection)) return std::nullopt;
+  if (core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).result_requantize) return std::nullopt;
+  return OpProblem{"params.shift", "this core's matrix unit cannot requantize on its result path "
+                                   "(/core/matrix/result_requantize is false): write int32 and follow with a requant"};
+}
+
 }  // namespace
 
 std::vector<OpSpec> matrix_unit_ops() {
   return {{"conv", "matrix", {{"ifmap", {AddressSpace::Nram}}, {"weights", {AddressSpace::Wram}}},
-           {{"ofmap", {AddressSpace::Nram}}}, {"stride", "padding", "shift", "relu"}, conv}};
+           {{"ofmap", {AddressSpace::Nram}}}, {"stride", "padding", "shift", "relu"}, conv, conv_on_core}};
 }
 
 }  // namespace npusim

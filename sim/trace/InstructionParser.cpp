@@ -160,6 +160,8 @@ Instruction parse_instruction(const nlohmann::json& line, const HardwareConfig& 
   ins.params = read_params(line, spec, place);
   ins.deps = read_dependencies(line, place);
   if (auto problem = spec.check(ins)) place.fail(problem->field, problem->reason);
+  if (spec.hardware_check)
+    if (auto problem = spec.hardware_check(ins, cfg.core_of(ins.core))) place.fail(problem->field, problem->reason);
   return ins;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/HardwareConfig.h"
 #include "sim/trace/Instruction.h"
 
 namespace npusim {
@@ -25,6 +26,8 @@ struct OperandSlot {
 
 // Checks shapes, dtypes and param values once arity and spaces are known good.
 using OpCheck = std::function<std::optional<OpProblem>(const Instruction&)>;
+// Checks what the instruction asks of the hardware of the core it runs on (optional).
+using OpHardwareCheck = std::function<std::optional<OpProblem>(const Instruction&, const CoreConfig&)>;
 
 struct OpSpec {
   std::string name;
@@ -33,6 +36,7 @@ struct OpSpec {
   std::vector<OperandSlot> outputs;   // one per output operand
   std::vector<std::string> params;    // accepted keys of "params"
   OpCheck check;
+  OpHardwareCheck hardware_check = nullptr;
 };
 
 // Adds an op, or replaces the one with the same name. Ops are looked up by name

@@ -76,75 +76,116 @@ std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
 
 }  // namespace
 
-TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw) : w_(workload), hw_(hw) {
+TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw)
+    : w_(workload), hw_(hw), dram_(hw.chip) {
   plan(hw);
   add_bindings();
   cores_.resize(hw.chip.cores());
   final_stores_.assign(layers_.size(), std::vector<std::int64_t>(hw.chip.cores(), kNone));
 }
 
-// Tiles every layer and lays the tensors out in DRAM in workload order: the network
-// input first, then per layer its input (independent layers only), weights and output.
+// Tiles every layer, then places the tensors in DRAM.
 void TraceEmitter::plan(const HardwareConfig& hw) {
-  std::map<std::string, std::pair<int, std::uint64_t>> where;  // tensor -> (layer, DRAM offset)
-  std::uint64_t cursor = 0;
+  for (const Layer& l : w_.layers) {
+    CompiledLayer c;
+    c.layer = l;
+    c.tiling = tile_layer(w_, l, hw);
+    layers_.push_back(std::move(c));
+  }
+  place_tensors(hw);
+}
+
+// DRAM in workload order: the network input first, then per layer its input
+// (independent layers only), weights and output. On a chip with separate memories
+// an activation is cut by the rows each cluster's cores take, each share in that
+// cluster's memory, and the weights are copied into the memory of every cluster that
+// runs the layer; the shader and sparse paths address their tensors as one region.
+void TraceEmitter::place_tensors(const HardwareConfig& hw) {
+  auto on_dma = [](const CompiledLayer& c) { return !c.tiling.on_shader && !c.tiling.on_sparse; };
+  std::map<std::string, bool> chunkable = {{"input", true}};
+  std::map<std::string, const CompiledLayer*> first_reader;
+  for (const auto& c : layers_) {
+    chunkable[c.layer.name] = on_dma(c);
+    for (const auto& name : c.layer.inputs) {
+      chunkable[name] = chunkable[name] && on_dma(c);
+      first_reader.emplace(name, &c);
+    }
+  }
+  auto clusters_of = [&](const CompiledLayer* c) {
+    std::vector<std::uint32_t> clusters;
+    if (c && on_dma(*c))
+      for (std::uint32_t core : c->tiling.cores) clusters.push_back(core / hw.chip.cores_per_cluster);
+    return clusters;
+  };
+  std::map<std::string, std::pair<int, DramTensor>> where;  // tensor -> (layer, DRAM)
   const std::uint64_t n = w_.batch;
   if (!w_.independent_layers) {
-    where["input"] = {-1, 0};
-    cursor = aligned(n * w_.input.elements());
+    auto reader = first_reader.count("input") ? first_reader.at("input") : nullptr;
+    network_input_ = dram_.allocate_rows(n * w_.input.h, std::uint64_t(w_.input.w) * w_.input.c,
+                                         chunkable["input"] ? clusters_of(reader) : std::vector<std::uint32_t>{});
+    where["input"] = {-1, network_input_};
   }
-  for (std::size_t i = 0; i < w_.layers.size(); ++i) {
-    CompiledLayer c;
-    c.layer = w_.layers[i];
+  for (std::size_t i = 0; i < layers_.size(); ++i) {
+    CompiledLayer& c = layers_[i];
     const Layer& l = c.layer;
-    c.tiling = tile_layer(w_, l, hw);
     if (w_.independent_layers) {
-      c.input_offsets = {cursor};
+      c.inputs = {dram_.allocate_rows(n * l.in.h, std::uint64_t(l.in.w) * l.in.c, clusters_of(&c))};
       c.producers = {-1};
-      cursor = aligned(cursor + n * l.in.elements());
     }
     for (const auto& name : l.inputs) {
-      c.input_offsets.push_back(where.at(name).second);
+      c.inputs.push_back(where.at(name).second);
       c.producers.push_back(where.at(name).first);
     }
     // Input rows no output window touches (strided layers) never have to cross DRAM.
     const std::uint64_t rows_read = c.tiling.input_rows_read(l);
-    c.input_bytes = n * rows_read * l.in.w * l.in.c * c.input_offsets.size();
-    c.weights_offset = cursor;
+    c.input_bytes = n * rows_read * l.in.w * l.in.c * c.inputs.size();
     c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
                          ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
                          : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;
-    cursor = aligned(cursor + c.weight_bytes);
-    c.output_offset = cursor;
+    c.weight_copies.assign(dram_.memories(), kNoCopy);
+    std::vector<bool> copy(dram_.memories(), false);
+    for (std::uint32_t cluster : clusters_of(&c)) copy[dram_.memory_of_cluster(cluster)] = true;
+    if (std::none_of(copy.begin(), copy.end(), [](bool b) { return b; })) copy[0] = true;
+    for (std::uint32_t m = dram_.memories(); m-- > 0;)
+      if (copy[m]) c.weights_offset = c.weight_copies[m] = dram_.allocate(c.weight_bytes, m);
+    c.output = dram_.allocate_rows(n * l.out.h, std::uint64_t(l.out.w) * l.out.c,
+                                   chunkable[l.name] ? clusters_of(&c) : std::vector<std::uint32_t>{});
     c.output_bytes = n * l.out.elements();
-    cursor = aligned(cursor + c.output_bytes);
     if (c.tiling.on_sparse) {
-      c.packed_weights_offset = cursor;
-      cursor += PackedRegion::bytes(c.weight_bytes);
+      c.packed_weights_offset = dram_.allocate(PackedRegion::bytes(c.weight_bytes));
       packed_slot_bytes_ = std::max(packed_slot_bytes_, PackedRegion::bytes(c.tiling.sparse_band_elements));
     }
-    where[l.name] = {int(i), c.output_offset};
-    layers_.push_back(std::move(c));
+    where[l.name] = {int(i), c.output};
   }
-  packed_slots_ = cursor;
-  cursor += 2 * std::uint64_t(hw.chip.cores()) * packed_slot_bytes_;
-  if (cursor > hw.chip.dram.capacity_bytes)
-    throw InputError(w_.file, "",
-                     fmt::format("the workload's tensors need {} bytes of DRAM but the chip has {} bytes", cursor,
-                                 hw.chip.dram.capacity_bytes));
+  packed_slots_ = dram_.allocate(2 * std::uint64_t(hw.chip.cores()) * packed_slot_bytes_);
+  dram_.check_capacity(w_.file);
+}
+
+std::uint64_t TraceEmitter::weights_at(std::uint32_t core) const {
+  const CompiledLayer& c = layers_[layer_];
+  const std::uint64_t local = c.weight_copies[dram_.memory_of_cluster(core / hw_.chip.cores_per_cluster)];
+  return local != kNoCopy ? local : c.weights_offset;
 }
 
 void TraceEmitter::add_bindings() {
   const std::string dir = std::filesystem::path(w_.file).parent_path().string();
   auto resolve = [&](const std::string& f) { return f.empty() || dir.empty() ? f : (std::filesystem::path(dir) / f).string(); };
   std::uint64_t seed = w_.seed;
+  auto place = [](DataBinding& b, const DramTensor& t) {
+    b.region = tensor(AddressSpace::Dram, t.address(), {}, DType::Int8);
+    if (t.chunks.size() > 1)
+      for (const auto& chunk : t.chunks) b.chunks.push_back({chunk.address, chunk.bytes});
+  };
   // An input binding fed by a .npy file (checked here) or by generated data;
-  // `dilation` spreads a kernel's taps in memory (the data stays dense).
-  auto bind_input = [&](const std::string& name, std::uint64_t offset, std::vector<std::uint64_t> shape,
-                        const std::string& file, KernelDilation dilation, double zeros) {
+  // `dilation` spreads a kernel's taps in memory (the data stays dense). `copies` are
+  // further places the same data goes to (weights in every cluster's memory); only
+  // the first is dumped.
+  auto bind_input = [&](const std::string& name, const DramTensor& at, std::vector<std::uint64_t> shape,
+                        const std::string& file, KernelDilation dilation, double zeros,
+                        const std::vector<std::uint64_t>& copies = {}) {
     DataBinding b;
     b.name = name;
-    b.region = tensor(AddressSpace::Dram, offset, {}, DType::Int8);
+    place(b, at);
     b.dilation = dilation;
     b.set_shape(shape);
     if (file.empty()) {
@@ -162,6 +203,12 @@ void TraceEmitter::add_bindings() {
     header_.outputs.back().file.clear();
     header_.outputs.back().random_seed.reset();
     header_.outputs.back().zero_fraction.reset();
+    for (std::uint64_t address : copies) {
+      DataBinding copy = b;
+      copy.name = fmt::format("{}.mem{}", name, dram_.memory_of(address) + 1);
+      copy.region.offset = address;
+      header_.inputs.push_back(copy);
+    }
   };
   const std::uint64_t n = w_.batch;
   if (!w_.independent_layers) {
@@ -172,19 +219,22 @@ void TraceEmitter::add_bindings() {
         zeros = l.activation_sparsity;
         break;
       }
-    bind_input("input", 0, nhwc(n, w_.input.h, w_.input.w, w_.input.c), w_.input_file, {1, 1}, zeros);
+    bind_input("input", network_input_, nhwc(n, w_.input.h, w_.input.w, w_.input.c), w_.input_file, {1, 1}, zeros);
   }
   for (const auto& c : layers_) {
     const Layer& l = c.layer;
     if (w_.independent_layers)
-      bind_input(l.name + ".input", c.input_offsets[0], nhwc(n, l.in.h, l.in.w, l.in.c), "", {1, 1},
-                 l.activation_sparsity);
-    if (l.has_weights())
-      bind_input(l.name + ".weights", c.weights_offset, dense_weight_shape(l), l.weights_file, {l.dilation, l.dilation},
-                 l.weight_sparsity);
+      bind_input(l.name + ".input", c.inputs[0], nhwc(n, l.in.h, l.in.w, l.in.c), "", {1, 1}, l.activation_sparsity);
+    if (l.has_weights()) {
+      std::vector<std::uint64_t> copies;
+      for (std::uint64_t address : c.weight_copies)
+        if (address != kNoCopy && address != c.weights_offset) copies.push_back(address);
+      bind_input(l.name + ".weights", DramTensor{{{0, c.weight_bytes, c.weights_offset}}}, dense_weight_shape(l),
+                 l.weights_file, {l.dilation, l.dilation}, l.weight_sparsity, copies);
+    }
     DataBinding out;
     out.name = l.name;
-    out.region = tensor(AddressSpace::Dram, c.output_offset, {}, DType::Int8);
+    place(out, c.output);
     out.set_shape(nhwc(n, l.out.h, l.out.w, l.out.c));
     header_.outputs.push_back(out);
   }
@@ -290,7 +340,7 @@ void TraceEmitter::emit_weights(std::uint32_t core, CoreState& cs) {
   const auto shape = weight_shape(l, t, count);
   const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c;
   Instruction load = make("load", "load", core);
-  load.inputs = {tensor(AddressSpace::Dram, c.weights_offset + t.block_first_co(block_) * per_co, shape, DType::Int8)};
+  load.inputs = {tensor(AddressSpace::Dram, weights_at(core) + t.block_first_co(block_) * per_co, shape, DType::Int8)};
   if (l.kind == LayerKind::Depthwise) {
     // Depthwise weights sit in the NRAM region in front of the band slots.
     load.outputs = {tensor(AddressSpace::Nram, 0, shape, DType::Int8)};
@@ -314,22 +364,29 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   const std::uint32_t co = t.block_count(l, block_), first_co = t.block_first_co(block_);
   const std::uint32_t slot = std::uint32_t(cs.emitted++ % t.buffers);
   const std::uint64_t base = t.fixed_bytes + slot * t.slot_bytes;
-  const std::uint64_t acc_at = base + t.in_bytes * c.input_offsets.size(), out_at = acc_at + t.acc_bytes;
+  const std::uint64_t acc_at = base + t.in_bytes * c.inputs.size(), out_at = acc_at + t.acc_bytes;
 
-  // Loads of the input band(s); the first waits for the producers and for this core's NRAM.
-  std::vector<std::uint64_t> loads;
-  for (std::size_t i = 0; i < c.input_offsets.size(); ++i) {
-    Instruction load = make("load", "load", core);
-    const auto shape = nhwc(1, band.in_rows, l.in.w, l.in.c);
-    const std::uint64_t from = c.input_offsets[i] + (std::uint64_t(image) * l.in.h + band.in_row0) * l.in.w * l.in.c;
-    load.inputs = {tensor(AddressSpace::Dram, from, shape, DType::Int8)};
-    load.outputs = {tensor(AddressSpace::Nram, base + i * t.in_bytes, shape, DType::Int8)};
-    depend(load, cs.in_reader[slot]);
-    if (!cs.loaded_ifmap) {
-      depend(load, cs.last_store);
-      wait_for_producers(load);
+  // Loads of the input band(s), one per DRAM chunk it spans; the first waits for the
+  // producers and for this core's NRAM.
+  std::vector<std::pair<std::uint64_t, DependencyMode>> loads;  // staged for the piece that starts a band
+  const std::uint64_t in_row = std::uint64_t(l.in.w) * l.in.c;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    const std::uint64_t first = (std::uint64_t(image) * l.in.h + band.in_row0) * in_row;
+    std::uint64_t into = base + i * t.in_bytes;
+    for (const DramChunk& piece : c.inputs[i].pieces(first, first + band.in_rows * in_row)) {
+      Instruction load = make("load", "load", core);
+      const auto shape = nhwc(1, piece.bytes / in_row, l.in.w, l.in.c);
+      load.inputs = {tensor(AddressSpace::Dram, piece.address, shape, DType::Int8)};
+      load.outputs = {tensor(AddressSpace::Nram, into, shape, DType::Int8)};
+      depend(load, cs.in_reader[slot]);
+      if (!cs.loaded_ifmap) {
+        depend(load, cs.last_store);
+        wait_for_producers(load);
+      }
+      const bool starts = into == base + i * t.in_bytes;
+      into += piece.bytes;
+      loads.emplace_back(push(std::move(load)), starts ? DependencyMode::Staged : DependencyMode::Full);
     }
-    loads.push_back(push(std::move(load)));
   }
   cs.loaded_ifmap = true;
 
@@ -340,10 +397,11 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   // requantizes on its result path.
   const bool accumulates = l.has_weights() && !t.requantize_on_result_path;
   Instruction op = make("conv", "matrix", core);
-  for (std::size_t i = 0; i < loads.size(); ++i) {
+  for (std::size_t i = 0; i < c.inputs.size(); ++i)
     op.inputs.push_back(tensor(AddressSpace::Nram, base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, l.in.c), DType::Int8));
-    depend(op, std::int64_t(loads[i]), DependencyMode::Staged);
-  }
+  // Staged granules count from the start of the producer's output, so only a load that
+  // starts the band may release the compute row by row.
+  for (const auto& [id, mode] : loads) depend(op, std::int64_t(id), mode);
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
     const std::uint64_t wram_at = cs.block_half == 1 ? t.kind(hw_).wram.capacity_bytes / 2 : 0;
     op.inputs.push_back(tensor(AddressSpace::Wram, wram_at, weight_shape(l, t, co), DType::Int8));
@@ -392,14 +450,21 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     if (accumulates) cs.acc_reader[slot] = std::int64_t(result);
   }
 
-  // A channel block lands in its channels of the NHWC output: rows of `co` bytes, `out.c` apart.
-  Instruction store = make("store", "store", core);
-  const std::uint64_t to = c.output_offset + (std::uint64_t(image) * l.out.h + row0) * l.out.w * l.out.c + first_co;
-  store.inputs = {tensor(AddressSpace::Nram, out_at, out_shape, DType::Int8)};
-  store.outputs = {tensor(AddressSpace::Dram, to, out_shape, DType::Int8)};
-  if (co != l.out.c) store.outputs[0].pitch = l.out.c;
-  depend(store, std::int64_t(result), DependencyMode::Staged);
-  cs.last_store = std::int64_t(push(std::move(store)));
+  // A channel block lands in its channels of the NHWC output: rows of `co` bytes, `out.c`
+  // apart; one store per DRAM chunk the band spans.
+  const std::uint64_t out_row = std::uint64_t(l.out.w) * l.out.c;
+  const std::uint64_t first = (std::uint64_t(image) * l.out.h + row0) * out_row;
+  std::uint64_t from = out_at;
+  for (const DramChunk& piece : c.output.pieces(first, first + rows * out_row)) {
+    const auto shape = nhwc(1, piece.bytes / out_row, l.out.w, co);
+    Instruction store = make("store", "store", core);
+    store.inputs = {tensor(AddressSpace::Nram, from, shape, DType::Int8)};
+    store.outputs = {tensor(AddressSpace::Dram, piece.address + first_co, shape, DType::Int8)};
+    if (co != l.out.c) store.outputs[0].pitch = l.out.c;
+    depend(store, std::int64_t(result), from == out_at ? DependencyMode::Staged : DependencyMode::Full);
+    from += piece.bytes / out_row * l.out.w * co;
+    cs.last_store = std::int64_t(push(std::move(store)));
+  }
   cs.out_reader[slot] = cs.last_store;
 }
 
@@ -410,7 +475,7 @@ void TraceEmitter::emit_shader_setup(std::uint32_t core) {
   const std::vector<std::pair<const char*, std::uint64_t>> registers = {
       {"ifm_x", g.wi}, {"ifm_y", g.hi}, {"ifm_components", g.ci}, {"ifm_stride", g.sw}, {"ifm_stride_y", g.sh},
       {"ifm_depth_bits", 8 * g.element_bytes}, {"filters", g.co}, {"filter_x", g.kw}, {"filter_y", g.kh},
-      {"out_base", c.output_offset}, {"ifm_base", c.input_offsets[0]}, {"weight_base", c.weights_offset},
+      {"out_base", c.output.address()}, {"ifm_base", c.inputs[0].address()}, {"weight_base", c.weights_offset},
       {"ifm_batch", g.n}, {"pad_top", g.pad_top}, {"pad_bottom", g.pad_bottom}, {"pad_left", g.pad_left},
       {"pad_right", g.pad_right}};
   for (const auto& [name, value] : registers) {
@@ -451,7 +516,7 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
 
   Instruction fetch = make("fetch_ml", "fetch_ml", core);
   const std::uint64_t row_bytes = std::uint64_t(l.wi) * l.ci;
-  fetch.inputs = {tensor(AddressSpace::Dram, c.input_offsets[0] + (std::uint64_t(t.positions.image) * l.hi + t.rows.first) * row_bytes,
+  fetch.inputs = {tensor(AddressSpace::Dram, c.inputs[0].address() + (std::uint64_t(t.positions.image) * l.hi + t.rows.first) * row_bytes,
                          {t.rows.count, l.wi, l.ci}, DType::Int8)};
   const bool compact = plan.site == UnrollSite::RfRead;
   const TensorOperand image_rf = tensor(AddressSpace::Rf, base + plan.layout.ifm,
@@ -484,7 +549,7 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
   const std::uint64_t first = AddressGenerator::return_offset(l, t.positions.image, t.positions.first / l.wo(),
                                                               t.positions.first % l.wo(), t.first_filter);
   back.inputs = {results};
-  back.outputs = {tensor(AddressSpace::Dram, c.output_offset + first, {t.positions.count, t.filters}, DType::Int8)};
+  back.outputs = {tensor(AddressSpace::Dram, c.output.address() + first, {t.positions.count, t.filters}, DType::Int8)};
   if (t.filters != l.co) back.outputs[0].pitch = l.co;
   back.params = {{"image", t.positions.image}, {"positions", positions}, {"filters", filters}};
   depend(back, product);
@@ -527,7 +592,7 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
   const PackedRegion packed(packed_slots_ + (2 * std::uint64_t(core) + slot) * packed_slot_bytes_, dense);
 
   Instruction pack = make("compress", "sparse", core);
-  const std::uint64_t from = c.input_offsets[0] + (std::uint64_t(image) * l.in.h + band.in_row0) * l.in.w * l.in.c;
+  const std::uint64_t from = c.inputs[0].address() + (std::uint64_t(image) * l.in.h + band.in_row0) * l.in.w * l.in.c;
   pack.inputs = {tensor(AddressSpace::Dram, from, {band.in_rows, l.in.w, l.in.c}, DType::Int8)};
   pack.outputs = packed.operands();
   pack.params = {{"assumed_zeros", l.activation_sparsity}};
@@ -539,7 +604,7 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
   Instruction conv = make("sparse_conv", "sparse", core);
   conv.inputs = packed.operands();
   for (auto& operand : PackedRegion(c.packed_weights_offset, c.weight_bytes).operands()) conv.inputs.push_back(operand);
-  const std::uint64_t to = c.output_offset + (std::uint64_t(image) * l.out.h + row0) * l.out.w * l.out.c;
+  const std::uint64_t to = c.output.address() + (std::uint64_t(image) * l.out.h + row0) * l.out.w * l.out.c;
   conv.outputs = {tensor(AddressSpace::Dram, to, {rows, l.out.w, l.out.c}, DType::Int8)};
   conv.params = {{"ifm_shape", {band.in_rows, l.in.w, l.in.c}},
                  {"kernel", {t.kernel_h, t.kernel_w}},

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/controller/InstructionSource.h"
+#include "apps/compiler/DramPlacement.h"
 #include "apps/compiler/LayerTiler.h"
 #include "apps/compiler/Workload.h"
 #include "sim/config/HardwareConfig.h"
@@ -17,11 +18,14 @@ namespace npusim {
 struct CompiledLayer {
   Layer layer;
   LayerTiling tiling;
-  std::vector<std::uint64_t> input_offsets;  // DRAM, one per input tensor (NHWC)
+  std::vector<DramTensor> inputs;            // one per input tensor (NHWC)
   std::vector<int> producers;                // layer index per input, -1 for a network input
-  std::uint64_t weights_offset = 0;
+  std::uint64_t weights_offset = 0;          // the first copy of the weights
+  // Per memory, the copy of the weights there (seed002 §3.10: constants go to the local
+  // memory of the cores that use them); one entry when the memories are not separate.
+  std::vector<std::uint64_t> weight_copies;
   std::uint64_t packed_weights_offset = 0;   // sparse layers: the compressed weights
-  std::uint64_t output_offset = 0;
+  DramTensor output;
   std::uint64_t input_bytes = 0, weight_bytes = 0, output_bytes = 0;  // whole batch
 };
 
@@ -73,6 +77,9 @@ class TraceEmitter : public InstructionSource {
   };
 
   void plan(const HardwareConfig& hw);
+  void place_tensors(const HardwareConfig& hw);
+  // The copy of the layer's weights in the memory of `core`'s cluster.
+  std::uint64_t weights_at(std::uint32_t core) const;
   void add_bindings();
   void start_layer();
   void emit_step();
@@ -93,6 +100,9 @@ class TraceEmitter : public InstructionSource {
   HardwareConfig hw_;
   std::vector<CompiledLayer> layers_;
   TraceHeader header_;
+  DramPlacement dram_;
+  DramTensor network_input_;
+  static constexpr std::uint64_t kNoCopy = ~std::uint64_t(0);
   std::vector<std::vector<std::int64_t>> final_stores_;  // per layer, per core
   std::vector<std::uint64_t> first_ids_;                 // per started layer
   // Compressed input bands: two DRAM slots per core, shared by every sparse layer.

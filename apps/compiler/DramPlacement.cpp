@@ -1,0 +1,83 @@
+#include "apps/compiler/DramPlacement.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "models/interconnect/Interconnect.h"
+#include "sim/common/InputError.h"
+
+namespace npusim {
+
+namespace {
+constexpr std::uint64_t kAlign = 256;
+std::uint64_t aligned(std::uint64_t b) { return (b + kAlign - 1) / kAlign * kAlign; }
+}  // namespace
+
+std::vector<DramChunk> DramTensor::pieces(std::uint64_t begin, std::uint64_t end) const {
+  std::vector<DramChunk> out;
+  for (const auto& c : chunks) {
+    const std::uint64_t lo = std::max(begin, c.first), hi = std::min(end, c.first + c.bytes);
+    if (lo < hi) out.push_back({lo, hi - lo, c.address + (lo - c.first)});
+  }
+  return out;
+}
+
+DramPlacement::DramPlacement(const ChipConfig& chip) : chip_(chip), map_(chip.dram) {
+  if (chip.dram.interleave_bytes == 0 && chip.dram.channels > 1) memories_ = chip.dram.channels;
+  slice_ = memories_ > 1 ? chip.dram.capacity_bytes / memories_ : chip.dram.capacity_bytes;
+  used_.assign(memories_, 0);
+}
+
+std::uint32_t DramPlacement::memory_of_cluster(std::uint32_t cluster) const {
+  if (memories_ == 1) return 0;
+  for (std::uint32_t c = 0; c < memories_; ++c)
+    if (home_cluster(chip_, c) == cluster) return c;
+  return std::uint32_t(std::uint64_t(cluster) * memories_ / chip_.clusters);
+}
+
+std::uint32_t DramPlacement::memory_of(std::uint64_t address) const {
+  return memories_ == 1 ? 0 : map_.channel_of(address);
+}
+
+std::uint64_t DramPlacement::allocate(std::uint64_t bytes, std::uint32_t memory) {
+  const std::uint64_t at = std::uint64_t(memory) * slice_ + used_.at(memory);
+  used_[memory] = aligned(used_[memory] + bytes);
+  return at;
+}
+
+DramTensor DramPlacement::allocate_rows(std::uint64_t rows, std::uint64_t row_bytes,
+                                        const std::vector<std::uint32_t>& core_clusters) {
+  DramTensor t;
+  if (memories_ == 1 || core_clusters.empty()) {
+    t.chunks.push_back({0, rows * row_bytes, allocate(rows * row_bytes)});
+    return t;
+  }
+  const std::uint64_t cores = core_clusters.size();
+  for (std::uint64_t k = 0, first_row = 0; k < cores;) {
+    std::uint64_t next = k + 1;  // the run of cores in the same cluster
+    while (next < cores && core_clusters[next] == core_clusters[k]) ++next;
+    const std::uint64_t end_row = rows * next / cores;
+    if (end_row > first_row) {
+      const std::uint64_t bytes = (end_row - first_row) * row_bytes;
+      t.chunks.push_back({first_row * row_bytes, bytes, allocate(bytes, memory_of_cluster(core_clusters[k]))});
+    }
+    first_row = end_row;
+    k = next;
+  }
+  return t;
+}
+
+void DramPlacement::check_capacity(const std::string& file) const {
+  for (std::uint32_t m = 0; m < memories_; ++m) {
+    if (used_[m] <= slice_) continue;
+    if (memories_ == 1)
+      throw InputError(file, "", fmt::format("the workload's tensors need {} bytes of DRAM but the chip has {} bytes",
+                                             used_[m], chip_.dram.capacity_bytes));
+    throw InputError(file, "", fmt::format("the workload's tensors need {} bytes of memory {} (channel {}) but it holds {} "
+                                           "bytes (/chip/dram/capacity_bytes over {} channels)",
+                                           used_[m], m + 1, m, slice_, memories_));
+  }
+}
+
+}  // namespace npusim

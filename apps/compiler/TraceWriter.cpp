@@ -13,6 +13,7 @@ nlohmann::json tensor_json(const TensorOperand& t) {
   nlohmann::json j = {{"space", address_space_name(t.space)}, {"offset", t.offset}, {"shape", t.shape},
                       {"dtype", dtype_name(t.dtype)}};
   if (!t.dense()) j["pitch"] = t.pitch;
+  if (t.cluster) j["cluster"] = *t.cluster;
   return j;
 }
 

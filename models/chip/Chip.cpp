@@ -15,12 +15,13 @@ Chip::Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool function
       const std::string cache_name = "cluster" + std::to_string(c) + "_cache";
       caches_.push_back(std::make_unique<ClusterCache>(cache_name.c_str(), c, hw_.chip.cluster_cache, functional));
     }
+  std::vector<Scratchpad*> caches;
+  for (auto& cache : caches_) caches.push_back(cache.get());
   for (std::uint32_t i = 0; i < hw_.chip.cores(); ++i) {
     const std::string core_name = "core" + std::to_string(i);
     const std::uint32_t cluster = i / hw_.chip.cores_per_cluster;
-    Scratchpad* cache = caches_.empty() ? nullptr : caches_[cluster].get();
     cores_.push_back(std::make_unique<Core>(core_name.c_str(), i, cluster, hw_, functional, scoreboard_, stats_,
-                                            *interconnect_, cache, on_complete, spans_));
+                                            *interconnect_, caches, on_complete, spans_));
   }
   controller_ = std::make_unique<InstructionController>(
       "controller", source, scoreboard_, [this](const Instruction& inst) -> Engine& { return engine_for(inst); },

@@ -46,25 +46,15 @@ std::uint64_t DramPlacement::allocate(std::uint64_t bytes, std::uint32_t memory)
   return at;
 }
 
-DramTensor DramPlacement::allocate_rows(std::uint64_t rows, std::uint64_t row_bytes,
-                                        const std::vector<std::uint32_t>& core_clusters) {
+DramTensor DramPlacement::allocate_runs(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs) {
   DramTensor t;
-  if (memories_ == 1 || core_clusters.empty()) {
-    t.chunks.push_back({0, rows * row_bytes, allocate(rows * row_bytes)});
-    return t;
+  std::uint64_t first = 0;
+  for (const auto& [bytes, memory] : runs) {
+    if (bytes == 0) continue;
+    t.chunks.push_back({first, bytes, allocate(bytes, memories_ > 1 ? memory : 0)});
+    first += bytes;
   }
-  const std::uint64_t cores = core_clusters.size();
-  for (std::uint64_t k = 0, first_row = 0; k < cores;) {
-    std::uint64_t next = k + 1;  // the run of cores in the same cluster
-    while (next < cores && core_clusters[next] == core_clusters[k]) ++next;
-    const std::uint64_t end_row = rows * next / cores;
-    if (end_row > first_row) {
-      const std::uint64_t bytes = (end_row - first_row) * row_bytes;
-      t.chunks.push_back({first_row * row_bytes, bytes, allocate(bytes, memory_of_cluster(core_clusters[k]))});
-    }
-    first_row = end_row;
-    k = next;
-  }
+  if (t.chunks.empty()) t.chunks.push_back({0, 0, allocate(0)});
   return t;
 }
 

@@ -51,12 +51,9 @@ class DramPlacement {
 
   // `bytes` (256-byte aligned) at the end of memory `memory`'s used part.
   std::uint64_t allocate(std::uint64_t bytes, std::uint32_t memory = 0);
-  // An activation of `rows` map rows (images x height) of `row_bytes` each, used by
-  // cores that take the rows in equal contiguous shares in order (the data mode deals
-  // bands that way); `core_clusters` gives each core's cluster, and the rows of the
-  // cores of one cluster go to that cluster's memory. On a chip without separate
-  // memories, or with no cores given, it is one chunk in memory 0.
-  DramTensor allocate_rows(std::uint64_t rows, std::uint64_t row_bytes, const std::vector<std::uint32_t>& core_clusters);
+  // A tensor stored as consecutive runs of bytes, each in the memory named next to it
+  // (memory 0 for all of them when the memories are not separate).
+  DramTensor allocate_runs(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs);
 
   // Throws InputError naming `file` when some memory holds more than it has.
   void check_capacity(const std::string& file) const;

@@ -9,6 +9,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/tensor/Npy.h"
+#include "models/interconnect/Interconnect.h"
 #include "sim/trace/OpCatalog.h"
 
 namespace npusim {
@@ -51,9 +52,9 @@ Instruction make(const char* op, const char* engine, std::uint32_t core) {
 }
 
 // Weights as the units read them: the kernel after dilation (zero taps between real ones).
-std::vector<std::uint64_t> weight_shape(const Layer& l, const LayerTiling& t, std::uint32_t co) {
+std::vector<std::uint64_t> weight_shape(const Layer& l, const LayerTiling& t, std::uint32_t co, std::uint32_t ci) {
   if (l.kind == LayerKind::Depthwise) return {t.kernel_h, t.kernel_w, l.in.c};
-  return {co, t.kernel_h, t.kernel_w, l.in.c};
+  return {co, t.kernel_h, t.kernel_w, ci};
 }
 
 // A compressed tensor in DRAM (docs/trace-format.md): `capacity` int8 values, then as
@@ -76,60 +77,105 @@ std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
 
 }  // namespace
 
-TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw)
+TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw, const SplitOptions& split)
     : w_(workload), hw_(hw), dram_(hw.chip) {
-  plan(hw);
+  plan(hw, split);
   add_bindings();
   cores_.resize(hw.chip.cores());
   final_stores_.assign(layers_.size(), std::vector<std::int64_t>(hw.chip.cores(), kNone));
 }
 
-// Tiles every layer, then places the tensors in DRAM.
-void TraceEmitter::plan(const HardwareConfig& hw) {
-  for (const Layer& l : w_.layers) {
+// Chooses how each layer's cores share it and tiles it so, then places the tensors in DRAM.
+void TraceEmitter::plan(const HardwareConfig& hw, const SplitOptions& split) {
+  const SplitPlanner planner(w_, hw, split);
+  for (std::size_t i = 0; i < w_.layers.size(); ++i) {
+    const Layer& l = w_.layers[i];
+    std::uint32_t readers = 0;
+    for (std::size_t j = i + 1; j < w_.layers.size(); ++j)
+      readers += std::count(w_.layers[j].inputs.begin(), w_.layers[j].inputs.end(), l.name) > 0;
     CompiledLayer c;
     c.layer = l;
-    c.tiling = tile_layer(w_, l, hw);
+    std::tie(c.tiling, c.split) = planner.plan(l, readers);
     layers_.push_back(std::move(c));
   }
+  traffic_.resize(layers_.size());
+  for (auto& t : traffic_) t.dram_local.assign(hw.chip.clusters, 0), t.dram_remote.assign(hw.chip.clusters, 0);
   place_tensors(hw);
 }
 
+// The map rows (images x height) a layer's cores read (`reading`) or write, as runs of
+// (rows, memory of the cluster whose cores take them), in row order. Data mode deals
+// bands in contiguous runs, so a cluster's rows start at its first core's first band
+// (its first window's first input row when reading); model modes read and write every
+// row on every core, so the rows are shared out evenly.
+std::vector<std::pair<std::uint64_t, std::uint32_t>> TraceEmitter::row_runs(const CompiledLayer& c, bool reading) const {
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  const std::uint64_t height = reading ? l.in.h : l.out.h, total = std::uint64_t(w_.batch) * height;
+  const std::uint64_t cores = t.cores.size(), tiles = std::uint64_t(w_.batch) * t.bands;
+  auto row_of = [&](std::uint64_t tile) -> std::uint64_t {
+    if (tile >= tiles) return total;
+    const auto band = t.band_tile(l, tile);
+    return std::uint64_t(band.image) * height + (reading ? band.window.in_row0 : band.row0);
+  };
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> runs;
+  std::uint64_t done = 0;
+  for (std::uint64_t k = 0; k < cores; ++k) {
+    const std::uint64_t end = std::max(done, t.split == ParallelMode::Data ? row_of(tiles * (k + 1) / cores)
+                                                                           : total * (k + 1) / cores);
+    const std::uint32_t memory = dram_.memory_of_cluster(t.cores[k] / hw_.chip.cores_per_cluster);
+    if (!runs.empty() && runs.back().second == memory)
+      runs.back().first += end - done;
+    else
+      runs.emplace_back(end - done, memory);
+    done = end;
+  }
+  return runs;
+}
+
 // DRAM in workload order: the network input first, then per layer its input
-// (independent layers only), weights and output. On a chip with separate memories
-// an activation is cut by the rows each cluster's cores take, each share in that
-// cluster's memory, and the weights are copied into the memory of every cluster that
-// runs the layer; the shader and sparse paths address their tensors as one region.
+// (independent layers only), weights and output. On a chip with separate memories an
+// activation is cut into the rows each cluster's cores take, each run in that cluster's
+// memory (seed002 §3.4): by its first reader's bands when that reader is data
+// parallel, else by its producer's; weights by place_weights. The shader and sparse
+// paths address their tensors as one region.
 void TraceEmitter::place_tensors(const HardwareConfig& hw) {
-  auto on_dma = [](const CompiledLayer& c) { return !c.tiling.on_shader && !c.tiling.on_sparse; };
+  auto on_dma = [](const CompiledLayer* c) { return c && !c->tiling.on_shader && !c->tiling.on_sparse; };
+  auto data = [&](const CompiledLayer* c) { return on_dma(c) && c->tiling.split == ParallelMode::Data; };
   std::map<std::string, bool> chunkable = {{"input", true}};
   std::map<std::string, const CompiledLayer*> first_reader;
   for (const auto& c : layers_) {
-    chunkable[c.layer.name] = on_dma(c);
+    chunkable[c.layer.name] = on_dma(&c);
     for (const auto& name : c.layer.inputs) {
-      chunkable[name] = chunkable[name] && on_dma(c);
+      chunkable[name] = chunkable[name] && on_dma(&c);
       first_reader.emplace(name, &c);
     }
   }
-  auto clusters_of = [&](const CompiledLayer* c) {
-    std::vector<std::uint32_t> clusters;
-    if (c && on_dma(*c))
-      for (std::uint32_t core : c->tiling.cores) clusters.push_back(core / hw.chip.cores_per_cluster);
-    return clusters;
+  // An activation of `rows` map rows of `row_bytes`, written by `producer` (or none).
+  auto activation = [&](const std::string& name, const CompiledLayer* producer, const CompiledLayer* reader,
+                        std::uint64_t rows, std::uint64_t row_bytes) {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> runs = {{rows, 0}};
+    if (dram_.separate_memories() && chunkable[name]) {
+      if (data(reader) || (!data(producer) && on_dma(reader)))
+        runs = row_runs(*reader, true);
+      else if (on_dma(producer))
+        runs = row_runs(*producer, false);
+    }
+    for (auto& run : runs) run.first *= row_bytes;
+    return dram_.allocate_runs(runs);
   };
+  auto reader_of = [&](const std::string& name) { return first_reader.count(name) ? first_reader.at(name) : nullptr; };
   std::map<std::string, std::pair<int, DramTensor>> where;  // tensor -> (layer, DRAM)
   const std::uint64_t n = w_.batch;
   if (!w_.independent_layers) {
-    auto reader = first_reader.count("input") ? first_reader.at("input") : nullptr;
-    network_input_ = dram_.allocate_rows(n * w_.input.h, std::uint64_t(w_.input.w) * w_.input.c,
-                                         chunkable["input"] ? clusters_of(reader) : std::vector<std::uint32_t>{});
+    network_input_ = activation("input", nullptr, reader_of("input"), n * w_.input.h, std::uint64_t(w_.input.w) * w_.input.c);
     where["input"] = {-1, network_input_};
   }
   for (std::size_t i = 0; i < layers_.size(); ++i) {
     CompiledLayer& c = layers_[i];
     const Layer& l = c.layer;
     if (w_.independent_layers) {
-      c.inputs = {dram_.allocate_rows(n * l.in.h, std::uint64_t(l.in.w) * l.in.c, clusters_of(&c))};
+      c.inputs = {activation(l.name + ".input", nullptr, &c, n * l.in.h, std::uint64_t(l.in.w) * l.in.c)};
       c.producers = {-1};
     }
     for (const auto& name : l.inputs) {
@@ -142,14 +188,8 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
     c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
                          ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
                          : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;
-    c.weight_copies.assign(dram_.memories(), kNoCopy);
-    std::vector<bool> copy(dram_.memories(), false);
-    for (std::uint32_t cluster : clusters_of(&c)) copy[dram_.memory_of_cluster(cluster)] = true;
-    if (std::none_of(copy.begin(), copy.end(), [](bool b) { return b; })) copy[0] = true;
-    for (std::uint32_t m = dram_.memories(); m-- > 0;)
-      if (copy[m]) c.weights_offset = c.weight_copies[m] = dram_.allocate(c.weight_bytes, m);
-    c.output = dram_.allocate_rows(n * l.out.h, std::uint64_t(l.out.w) * l.out.c,
-                                   chunkable[l.name] ? clusters_of(&c) : std::vector<std::uint32_t>{});
+    place_weights(c);
+    c.output = activation(l.name, &c, reader_of(l.name), n * l.out.h, std::uint64_t(l.out.w) * l.out.c);
     c.output_bytes = n * l.out.elements();
     if (c.tiling.on_sparse) {
       c.packed_weights_offset = dram_.allocate(PackedRegion::bytes(c.weight_bytes));
@@ -158,7 +198,53 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
     where[l.name] = {int(i), c.output};
   }
   packed_slots_ = dram_.allocate(2 * std::uint64_t(hw.chip.cores()) * packed_slot_bytes_);
+  // Model-ci partial sums: two slots per core, in its cluster's cache when the output's
+  // tag stores them there and every slot fits (one stride for every layer, so a slot is
+  // the same bytes in each), else in DRAM in the core's cluster's memory (Example 2).
+  bool through_dram = false;
+  for (const auto& c : layers_)
+    if (c.tiling.split == ParallelMode::ModelCi) {
+      exchange_slot_bytes_ = std::max(exchange_slot_bytes_, c.tiling.acc_bytes);
+      through_dram = through_dram || !stores_partials_in_cache(c);
+    }
+  caches_hold_partials_ = hw.chip.cluster_cache.enabled && std::uint64_t(hw.chip.cores_per_cluster) * 2 *
+                                                                   exchange_slot_bytes_ <=
+                                                               hw.chip.cluster_cache.capacity_bytes;
+  if (exchange_slot_bytes_ && (through_dram || !caches_hold_partials_))
+    for (std::uint32_t core = 0; core < hw.chip.cores(); ++core)
+      exchange_slots_.push_back(
+          dram_.allocate(2 * exchange_slot_bytes_, dram_.memory_of_cluster(core / hw.chip.cores_per_cluster)));
   dram_.check_capacity(w_.file);
+}
+
+// The pieces of a band in the order a core should move them: from the first one in its
+// own cluster's memory on, so that cores of different clusters that move the same band
+// start on different memories instead of queueing on one.
+std::vector<DramChunk> TraceEmitter::local_first(std::uint32_t core, std::vector<DramChunk> pieces) const {
+  const std::uint32_t own = dram_.memory_of_cluster(core / hw_.chip.cores_per_cluster);
+  auto local = std::find_if(pieces.begin(), pieces.end(),
+                            [&](const DramChunk& p) { return dram_.memory_of(p.address) == own; });
+  if (local != pieces.end()) std::rotate(pieces.begin(), local, pieces.end());
+  return pieces;
+}
+
+bool TraceEmitter::stores_partials_in_cache(const CompiledLayer& c) {
+  const auto& tags = c.split.tags;
+  return !tags.empty() && tags.back().dynamic.store && tags.back().dynamic.store->level == StorageId::Level::ClusterCache;
+}
+
+// The weights go to the memory of every cluster whose cores run the layer, so every
+// core reads them from its own memory (seed002 §3.10: constants are delivered to the
+// local memory of the cores that use them, once, before the run). One copy when the
+// memories are not separate.
+void TraceEmitter::place_weights(CompiledLayer& c) {
+  std::vector<bool> copy(dram_.memories(), false);
+  if (!c.tiling.on_shader && !c.tiling.on_sparse)
+    for (std::uint32_t core : c.tiling.cores) copy[dram_.memory_of_cluster(core / hw_.chip.cores_per_cluster)] = true;
+  if (std::none_of(copy.begin(), copy.end(), [](bool b) { return b; })) copy[0] = true;
+  c.weight_copies.assign(dram_.memories(), kNoCopy);
+  for (std::uint32_t m = dram_.memories(); m-- > 0;)
+    if (copy[m]) c.weights_offset = c.weight_copies[m] = dram_.allocate(c.weight_bytes, m);
 }
 
 std::uint64_t TraceEmitter::weights_at(std::uint32_t core) const {
@@ -178,8 +264,8 @@ void TraceEmitter::add_bindings() {
   };
   // An input binding fed by a .npy file (checked here) or by generated data;
   // `dilation` spreads a kernel's taps in memory (the data stays dense). `copies` are
-  // further places the same data goes to (weights in every cluster's memory); only
-  // the first is dumped.
+  // further places the same data goes to (weights in every cluster's memory); only the
+  // first is dumped.
   auto bind_input = [&](const std::string& name, const DramTensor& at, std::vector<std::uint64_t> shape,
                         const std::string& file, KernelDilation dilation, double zeros,
                         const std::vector<std::uint64_t>& copies = {}) {
@@ -253,8 +339,26 @@ std::size_t TraceEmitter::layer_of(std::uint64_t id) const {
   return std::size_t(it - first_ids_.begin()) - 1;
 }
 
+// Load and store bytes to DRAM, by the cluster of the core and whether the channel is
+// its cluster's own memory.
+void TraceEmitter::count_dram(const Instruction& inst) {
+  if (inst.op != "load" && inst.op != "store") return;
+  const std::uint32_t cluster = inst.core / hw_.chip.cores_per_cluster;
+  LayerTraffic& traffic = traffic_[layer_];
+  for (const auto* list : {&inst.inputs, &inst.outputs})
+    for (const TensorOperand& t : *list) {
+      if (t.space != AddressSpace::Dram) continue;
+      for_each_run(t, 0, t.bytes(), [&](std::uint64_t address, std::uint64_t, std::uint64_t count) {
+        dram_.for_each_channel(address, count, [&](std::uint32_t channel, std::uint64_t n) {
+          (home_cluster(hw_.chip, channel) == cluster ? traffic.dram_local : traffic.dram_remote)[cluster] += n;
+        });
+      });
+    }
+}
+
 std::uint64_t TraceEmitter::push(Instruction inst) {
   inst.id = next_id_++;
+  count_dram(inst);
   // A compiler bug, not bad input: the tiler laid two regions over each other.
   if (auto problem = operand_overlap(inst))
     throw std::logic_error(fmt::format("compiler: {} instruction {} of layer '{}': {}: {}", inst.op, inst.id,
@@ -283,10 +387,23 @@ void TraceEmitter::start_layer() {
   const std::uint64_t count = cores.size();
   steps_ = 0;
   for (auto& cs : cores_) cs.first_tile = cs.end_tile = 0;
+  const bool data = c.tiling.split == ParallelMode::Data;
+  // Model-co: every core reads every band; the cores of the i-th of the layer's clusters
+  // start at band tiles * i / clusters, which lies in their own memory (the rows are
+  // placed by cluster), so the clusters read different memories at the same time.
+  std::vector<std::uint32_t> clusters;
+  for (std::uint32_t core : cores)
+    if (clusters.empty() || clusters.back() != core / hw_.chip.cores_per_cluster)
+      clusters.push_back(core / hw_.chip.cores_per_cluster);
   for (std::uint64_t k = 0; k < count; ++k) {
     CoreState& cs = cores_[cores[k]];
-    cs.first_tile = tiles * k / count;
-    cs.end_tile = tiles * (k + 1) / count;
+    cs.first_tile = data ? tiles * k / count : 0;
+    cs.end_tile = data ? tiles * (k + 1) / count : tiles;
+    cs.share = std::size_t(k);
+    const auto position = std::find(clusters.begin(), clusters.end(), cores[k] / hw_.chip.cores_per_cluster);
+    cs.rotation = c.tiling.split == ParallelMode::ModelCo && dram_.separate_memories()
+                      ? tiles * std::uint64_t(position - clusters.begin()) / clusters.size()
+                      : 0;
     cs.emitted = 0;
     cs.loaded_ifmap = false;
     for (auto& g : cs.groups) {
@@ -296,6 +413,7 @@ void TraceEmitter::start_layer() {
     steps_ = std::max(steps_, cs.end_tile - cs.first_tile);
   }
   first_ids_.push_back(next_id_);
+  exchange_in_cache_ = stores_partials_in_cache(c) && caches_hold_partials_;
   block_ = 0;
   step_ = 0;
   layer_started_ = true;
@@ -307,8 +425,8 @@ void TraceEmitter::emit_step() {
   const CompiledLayer& c = layers_[layer_];
   for (std::uint32_t k : c.tiling.cores) {
     CoreState& cs = cores_[k];
-    const std::uint64_t tile = cs.first_tile + step_;
-    if (tile >= cs.end_tile) continue;
+    if (cs.first_tile + step_ >= cs.end_tile) continue;
+    const std::uint64_t tile = cs.first_tile + (step_ + cs.rotation) % (cs.end_tile - cs.first_tile);
     if (c.tiling.on_shader) {
       if (step_ == 0) emit_shader_setup(k);
       emit_shader_tile(k, cs, tile);
@@ -319,10 +437,12 @@ void TraceEmitter::emit_step() {
       emit_sparse_tile(k, cs, tile);
       continue;
     }
+    if (c.tiling.core_block(c.layer, cs.share, block_).second == 0) continue;  // its co share has no such block
     if (step_ == 0 && (c.tiling.on_matrix_unit || (block_ == 0 && c.layer.kind == LayerKind::Depthwise)))
       emit_weights(k, cs);
     emit_tile(k, cs, tile);
   }
+  if (c.tiling.split == ParallelMode::ModelCi) emit_reduction(step_);
   if (++step_ < steps_) return;
   step_ = 0;
   if (++block_ < c.tiling.co_blocks) return;
@@ -336,24 +456,41 @@ void TraceEmitter::emit_weights(std::uint32_t core, CoreState& cs) {
   const CompiledLayer& c = layers_[layer_];
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
-  const std::uint32_t count = t.block_count(l, block_);
-  const auto shape = weight_shape(l, t, count);
-  const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c;
-  Instruction load = make("load", "load", core);
-  load.inputs = {tensor(AddressSpace::Dram, weights_at(core) + t.block_first_co(block_) * per_co, shape, DType::Int8)};
+  const auto [first_co, count] = t.core_block(l, cs.share, block_);
+  const auto [first_ci, ci] = t.core_channels_in(l, cs.share);
+  const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c;  // in DRAM
+  const std::uint64_t per_co_loaded = std::uint64_t(t.kernel_h) * t.kernel_w * ci;
+  TensorOperand to;
+  std::vector<std::int64_t> readers;  // what must have read the destination first
   if (l.kind == LayerKind::Depthwise) {
     // Depthwise weights sit in the NRAM region in front of the band slots.
-    load.outputs = {tensor(AddressSpace::Nram, 0, shape, DType::Int8)};
-    depend(load, cs.last_store);
+    to = tensor(AddressSpace::Nram, 0, {}, DType::Int8);
+    readers = {cs.last_store};
   } else {
     const std::uint64_t half = t.kind(hw_).wram.capacity_bytes / 2;
     cs.block_half = t.weights_in_half ? cs.wram_half : 2;
     if (t.weights_in_half) cs.wram_half ^= 1;
-    load.outputs = {tensor(AddressSpace::Wram, cs.block_half == 1 ? half : 0, shape, DType::Int8)};
+    to = tensor(AddressSpace::Wram, cs.block_half == 1 ? half : 0, {}, DType::Int8);
     for (std::uint32_t h = 0; h < 2; ++h)
-      if (cs.block_half == 2 || cs.block_half == h) depend(load, cs.wram_reader[h]);
+      if (cs.block_half == 2 || cs.block_half == h) readers.push_back(cs.wram_reader[h]);
   }
-  cs.weights = std::int64_t(push(std::move(load)));
+  // One load per DRAM run of the block; a ci share is a window of every kernel row:
+  // rows of `ci` bytes, `in.c` apart.
+  const std::uint64_t begin = first_co * per_co;
+  const std::uint64_t end = l.kind == LayerKind::Depthwise ? c.weight_bytes : begin + count * per_co;
+  const DramTensor weights{{{0, c.weight_bytes, weights_at(core)}}};
+  for (const DramChunk& piece : weights.pieces(begin, end)) {
+    const std::uint32_t rows = l.kind == LayerKind::Depthwise ? count : std::uint32_t(piece.bytes / per_co);
+    const auto shape = weight_shape(l, t, rows, ci);
+    Instruction load = make("load", "load", core);
+    load.inputs = {tensor(AddressSpace::Dram, piece.address + first_ci, shape, DType::Int8)};
+    if (ci != l.in.c && l.kind != LayerKind::Depthwise) load.inputs[0].pitch = l.in.c;
+    load.outputs = {to};
+    load.outputs[0].offset += (piece.first - begin) / per_co * per_co_loaded;
+    load.outputs[0].shape = shape;
+    for (std::int64_t id : readers) depend(load, id);
+    cs.weights = std::int64_t(push(std::move(load)));
+  }
 }
 
 void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile) {
@@ -361,30 +498,31 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
   const auto [image, row0, rows, band] = t.band_tile(l, tile);
-  const std::uint32_t co = t.block_count(l, block_), first_co = t.block_first_co(block_);
+  const auto [first_co, co] = t.core_block(l, cs.share, block_);
+  const auto [first_ci, ci] = t.core_channels_in(l, cs.share);
   const std::uint32_t slot = std::uint32_t(cs.emitted++ % t.buffers);
   const std::uint64_t base = t.fixed_bytes + slot * t.slot_bytes;
   const std::uint64_t acc_at = base + t.in_bytes * c.inputs.size(), out_at = acc_at + t.acc_bytes;
 
-  // Loads of the input band(s), one per DRAM chunk it spans; the first waits for the
-  // producers and for this core's NRAM.
+  // Loads of the input band(s), one per DRAM chunk it spans (a ci share: rows of `ci`
+  // bytes, `in.c` apart); the first waits for the producers and for this core's NRAM.
   std::vector<std::pair<std::uint64_t, DependencyMode>> loads;  // staged for the piece that starts a band
   const std::uint64_t in_row = std::uint64_t(l.in.w) * l.in.c;
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
     const std::uint64_t first = (std::uint64_t(image) * l.in.h + band.in_row0) * in_row;
-    std::uint64_t into = base + i * t.in_bytes;
-    for (const DramChunk& piece : c.inputs[i].pieces(first, first + band.in_rows * in_row)) {
+    for (const DramChunk& piece : local_first(core, c.inputs[i].pieces(first, first + band.in_rows * in_row))) {
+      const std::uint64_t into = base + i * t.in_bytes + (piece.first - first) / in_row * l.in.w * ci;
       Instruction load = make("load", "load", core);
-      const auto shape = nhwc(1, piece.bytes / in_row, l.in.w, l.in.c);
-      load.inputs = {tensor(AddressSpace::Dram, piece.address, shape, DType::Int8)};
+      const auto shape = nhwc(1, piece.bytes / in_row, l.in.w, ci);
+      load.inputs = {tensor(AddressSpace::Dram, piece.address + first_ci, shape, DType::Int8)};
+      if (ci != l.in.c) load.inputs[0].pitch = l.in.c;
       load.outputs = {tensor(AddressSpace::Nram, into, shape, DType::Int8)};
       depend(load, cs.in_reader[slot]);
       if (!cs.loaded_ifmap) {
         depend(load, cs.last_store);
         wait_for_producers(load);
       }
-      const bool starts = into == base + i * t.in_bytes;
-      into += piece.bytes;
+      const bool starts = piece.first == first;
       loads.emplace_back(push(std::move(load)), starts ? DependencyMode::Staged : DependencyMode::Full);
     }
   }
@@ -398,13 +536,13 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   const bool accumulates = l.has_weights() && !t.requantize_on_result_path;
   Instruction op = make("conv", "matrix", core);
   for (std::size_t i = 0; i < c.inputs.size(); ++i)
-    op.inputs.push_back(tensor(AddressSpace::Nram, base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, l.in.c), DType::Int8));
+    op.inputs.push_back(tensor(AddressSpace::Nram, base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, ci), DType::Int8));
   // Staged granules count from the start of the producer's output, so only a load that
   // starts the band may release the compute row by row.
   for (const auto& [id, mode] : loads) depend(op, std::int64_t(id), mode);
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
     const std::uint64_t wram_at = cs.block_half == 1 ? t.kind(hw_).wram.capacity_bytes / 2 : 0;
-    op.inputs.push_back(tensor(AddressSpace::Wram, wram_at, weight_shape(l, t, co), DType::Int8));
+    op.inputs.push_back(tensor(AddressSpace::Wram, wram_at, weight_shape(l, t, co, ci), DType::Int8));
     op.params = {{"stride", stride}, {"padding", pad}};
     if (t.requantize_on_result_path) {
       op.params["shift"] = l.shift;
@@ -413,7 +551,7 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   } else if (l.kind == LayerKind::Depthwise) {
     op.op = "dwconv";
     op.engine = "vector";
-    op.inputs.push_back(tensor(AddressSpace::Nram, 0, weight_shape(l, t, co), DType::Int8));
+    op.inputs.push_back(tensor(AddressSpace::Nram, 0, weight_shape(l, t, co, ci), DType::Int8));
     op.params = {{"stride", stride}, {"padding", pad}};
   } else if (l.kind == LayerKind::Pool) {
     op.op = "pool";
@@ -436,6 +574,10 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc)
     for (std::uint32_t h = 0; h < 2; ++h)
       if (cs.block_half == 2 || cs.block_half == h) cs.wram_reader[h] = std::int64_t(compute);
+  if (t.split == ParallelMode::ModelCi) {  // partial sums: emit_reduction takes it from here
+    cs.acc_writer = std::int64_t(compute);
+    return;
+  }
 
   std::uint64_t result = compute;
   if (accumulates || (l.kind == LayerKind::Add && l.relu)) {
@@ -450,22 +592,111 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     if (accumulates) cs.acc_reader[slot] = std::int64_t(result);
   }
 
-  // A channel block lands in its channels of the NHWC output: rows of `co` bytes, `out.c`
-  // apart; one store per DRAM chunk the band spans.
+  emit_band_store(core, cs, result, out_at, slot, tile, first_co, co);
+}
+
+// A channel block lands in its channels of the NHWC output: rows of `co` bytes, `out.c`
+// apart; one store per DRAM chunk the band spans, the first released row by row.
+void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, std::uint64_t result, std::uint64_t out_at,
+                                   std::uint32_t slot, std::uint64_t tile, std::uint32_t first_co, std::uint32_t co) {
+  const CompiledLayer& c = layers_[layer_];
+  const Layer& l = c.layer;
+  const auto band = c.tiling.band_tile(l, tile);
   const std::uint64_t out_row = std::uint64_t(l.out.w) * l.out.c;
-  const std::uint64_t first = (std::uint64_t(image) * l.out.h + row0) * out_row;
-  std::uint64_t from = out_at;
-  for (const DramChunk& piece : c.output.pieces(first, first + rows * out_row)) {
+  const std::uint64_t first = (std::uint64_t(band.image) * l.out.h + band.row0) * out_row;
+  for (const DramChunk& piece : local_first(core, c.output.pieces(first, first + band.rows * out_row))) {
+    const std::uint64_t from = out_at + (piece.first - first) / out_row * l.out.w * co;
     const auto shape = nhwc(1, piece.bytes / out_row, l.out.w, co);
     Instruction store = make("store", "store", core);
     store.inputs = {tensor(AddressSpace::Nram, from, shape, DType::Int8)};
     store.outputs = {tensor(AddressSpace::Dram, piece.address + first_co, shape, DType::Int8)};
     if (co != l.out.c) store.outputs[0].pitch = l.out.c;
-    depend(store, std::int64_t(result), from == out_at ? DependencyMode::Staged : DependencyMode::Full);
-    from += piece.bytes / out_row * l.out.w * co;
+    depend(store, std::int64_t(result), piece.first == first ? DependencyMode::Staged : DependencyMode::Full);
     cs.last_store = std::int64_t(push(std::move(store)));
   }
   cs.out_reader[slot] = cs.last_store;
+}
+
+TensorOperand TraceEmitter::exchange_slot(std::uint32_t sender, std::uint32_t slot,
+                                          const std::vector<std::uint64_t>& shape) const {
+  if (!exchange_in_cache_)
+    return tensor(AddressSpace::Dram, exchange_slots_.at(sender) + slot * exchange_slot_bytes_, shape, DType::Int32);
+  const std::uint32_t per_cluster = hw_.chip.cores_per_cluster;
+  TensorOperand t = tensor(AddressSpace::Cluster, (2 * std::uint64_t(sender % per_cluster) + slot) * exchange_slot_bytes_,
+                           shape, DType::Int32);
+  t.cluster = sender / per_cluster;  // the sender's own cache; a receiver of another cluster reads it remotely
+  return t;
+}
+
+// The reduction tree of seed002 Example 1 for one band (and co block): at step s = 1,
+// 2, 4, ... the core at position i + s of the layer's cores hands its int32 sums to the
+// core at position i (i a multiple of 2s) through the exchange level, which adds them
+// to its own (Phase 2 pairs within a cluster first, Phase 3 across clusters); the first
+// core then requantizes the total and stores it. int32 addition is exact, so the result
+// is the same for any split.
+void TraceEmitter::emit_reduction(std::uint64_t tile) {
+  const CompiledLayer& c = layers_[layer_];
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  const auto band = t.band_tile(l, tile);
+  const auto [first_co, co] = t.core_block(l, 0, block_);
+  const auto& cores = t.cores;
+  const std::uint32_t slot = std::uint32_t((cores_[cores.front()].emitted - 1) % t.buffers);  // emit_tile's
+  const std::uint64_t base = t.fixed_bytes + slot * t.slot_bytes;
+  const std::uint64_t acc_at = base + t.in_bytes * c.inputs.size(), out_at = acc_at + t.acc_bytes;
+  const std::uint64_t recv_at = out_at + t.out_bytes;
+  const auto shape = nhwc(1, band.rows, l.out.w, co);
+  const std::uint64_t bytes = std::uint64_t(band.rows) * l.out.w * co * 4;
+  const TensorOperand acc = tensor(AddressSpace::Nram, acc_at, shape, DType::Int32);
+  const TensorOperand recv = tensor(AddressSpace::Nram, recv_at, shape, DType::Int32);
+  auto mark = [&](std::uint64_t id) {
+    reduction_ids_.add(id);
+    return std::int64_t(id);
+  };
+  LayerTraffic& traffic = traffic_[layer_];
+  const std::uint32_t per_cluster = hw_.chip.cores_per_cluster;
+  for (std::size_t step = 1; step < cores.size(); step *= 2)
+    for (std::size_t i = 0; i + step < cores.size(); i += 2 * step) {
+      const std::uint32_t r = cores[i], q = cores[i + step];
+      CoreState &rs = cores_[r], &qs = cores_[q];
+      Instruction put = make("store", "store", q);
+      put.inputs = {acc};
+      put.outputs = {exchange_slot(q, slot, shape)};
+      depend(put, qs.acc_writer);
+      depend(put, qs.exchange_reader[slot]);
+      const std::int64_t sent = mark(push(std::move(put)));
+      qs.acc_reader[slot] = qs.last_store = sent;
+
+      Instruction take = make("load", "load", r);
+      take.inputs = {exchange_slot(q, slot, shape)};
+      take.outputs = {recv};
+      depend(take, sent);
+      depend(take, rs.recv_reader[slot]);
+      const std::int64_t taken = mark(push(std::move(take)));
+      qs.exchange_reader[slot] = taken;
+
+      Instruction add = make("add", "vector", r);
+      add.inputs = {acc, recv};
+      add.outputs = {acc};
+      depend(add, taken);
+      depend(add, rs.acc_writer);
+      rs.acc_writer = rs.recv_reader[slot] = mark(push(std::move(add)));
+
+      traffic.exchange_nram += bytes;  // r's own sums stay where they are
+      (!exchange_in_cache_             ? traffic.exchange_dram
+       : r / per_cluster == q / per_cluster ? traffic.exchange_cache
+                                            : traffic.exchange_remote_cache) += bytes;
+    }
+  CoreState& root = cores_[cores.front()];
+  Instruction post = make("requant", "vector", cores.front());
+  post.inputs = {acc};
+  post.outputs = {tensor(AddressSpace::Nram, out_at, shape, DType::Int8)};
+  post.params = {{"shift", l.shift}, {"relu", l.relu}};
+  depend(post, root.acc_writer);
+  depend(post, root.out_reader[slot]);
+  const std::uint64_t result = push(std::move(post));
+  root.acc_reader[slot] = std::int64_t(result);
+  emit_band_store(cores.front(), root, result, out_at, slot, tile, first_co, co);
 }
 
 // Initialization phase (seed003 ¶[0046]): one ml_set per control register, no memory traffic.
@@ -576,7 +807,7 @@ void TraceEmitter::emit_sparse_weights(std::uint32_t core) {
   const CompiledLayer& c = layers_[layer_];
   const Layer& l = c.layer;
   Instruction pack = make("compress", "sparse", core);
-  pack.inputs = {tensor(AddressSpace::Dram, c.weights_offset, weight_shape(l, c.tiling, l.out.c), DType::Int8)};
+  pack.inputs = {tensor(AddressSpace::Dram, c.weights_offset, weight_shape(l, c.tiling, l.out.c, l.in.c), DType::Int8)};
   pack.outputs = PackedRegion(c.packed_weights_offset, c.weight_bytes).operands();
   pack.params = {{"assumed_zeros", l.weight_sparsity}};
   packed_weights_ = std::int64_t(push(std::move(pack)));

@@ -9,9 +9,9 @@
 
 namespace npusim {
 
-RunStats simulate_workload(SimulationRequest request, const std::string& workload_path) {
+RunStats simulate_workload(SimulationRequest request, const std::string& workload_path, const SplitOptions& split) {
   const Workload workload = read_workload(workload_path);
-  TraceEmitter emitter(workload, request.hardware);
+  TraceEmitter emitter(workload, request.hardware, split);
   LayerReport layers(emitter, request.hardware);
 
   std::ostream* summary = request.summary;

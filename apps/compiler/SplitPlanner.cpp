@@ -141,23 +141,27 @@ LayerSplit SplitPlanner::tag(const Layer& l, const LayerTiling& t, std::uint32_t
   if (!strategy) return s;
   const std::uint32_t C = hw_.chip.dram.channels, P = std::uint32_t(t.cores.size());
   const std::uint32_t lanes = t.on_matrix_unit ? t.band_plan.pci.bytes : 1;
-  auto add = [&](const std::string& name, DataCategory category, std::vector<std::uint64_t> values) {
-    const auto* dims = strategy->of(category);
+  // A hidden neuron is the output of one layer and the input of the next: here it takes
+  // the entries of the role it plays (`entries`).
+  auto add = [&](const std::string& name, DataCategory category, std::vector<std::uint64_t> values,
+                 DataCategory entries) {
+    const auto* dims = strategy->of(entries);
     if (!dims) return;
     const StaticTag st = static_tag(category, std::move(values));
     s.tags.push_back({st, complete_tag(st, partial_dynamic(st, lanes), *dims, C, P, db_.rounding)});
     s.tag_names.push_back(name);
   };
+  const std::vector<std::uint64_t> in = {w_.batch, l.in.h, l.in.w, l.in.c};
   for (const auto& name : l.inputs)
-    add(name, name == "input" || w_.independent_layers ? DataCategory::InputNeuron : DataCategory::HiddenNeuron,
-        {w_.batch, l.in.h, l.in.w, l.in.c});
-  if (w_.independent_layers) add(l.name + ".input", DataCategory::InputNeuron, {w_.batch, l.in.h, l.in.w, l.in.c});
+    add(name, name == "input" ? DataCategory::InputNeuron : DataCategory::HiddenNeuron, in, DataCategory::InputNeuron);
+  if (w_.independent_layers) add(l.name + ".input", DataCategory::InputNeuron, in, DataCategory::InputNeuron);
   if (l.has_weights())
     add(l.name + ".weights", DataCategory::InputWeight,
         l.kind == LayerKind::Depthwise ? std::vector<std::uint64_t>{1, l.kh, l.kw, l.in.c}
-                                       : std::vector<std::uint64_t>{l.out.c, l.kh, l.kw, l.in.c});
-  add(l.name, out_degree ? DataCategory::HiddenNeuron : DataCategory::OutputNeuron, {w_.batch, l.out.h, l.out.w, l.out.c});
-  // Hidden neurons are inputs of one layer and outputs of another: their entries are the `in`/`on` ones.
+                                       : std::vector<std::uint64_t>{l.out.c, l.kh, l.kw, l.in.c},
+        DataCategory::InputWeight);
+  add(l.name, out_degree ? DataCategory::HiddenNeuron : DataCategory::OutputNeuron,
+      {w_.batch, l.out.h, l.out.w, l.out.c}, DataCategory::OutputNeuron);
   return s;
 }
 

@@ -106,8 +106,8 @@ void TraceEmitter::plan(const HardwareConfig& hw, const SplitOptions& split) {
 // The map rows (images x height) a layer's cores read (`reading`) or write, as runs of
 // (rows, memory of the cluster whose cores take them), in row order. Data mode deals
 // bands in contiguous runs, so a cluster's rows start at its first core's first band
-// (its first window's first input row when reading); model modes read and write every
-// row on every core, so the rows are shared out evenly.
+// (its first window's first input row when reading); model modes read every row on
+// every core, so the rows are shared out evenly; model-ci's first core writes them all.
 std::vector<std::pair<std::uint64_t, std::uint32_t>> TraceEmitter::row_runs(const CompiledLayer& c, bool reading) const {
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
@@ -119,6 +119,8 @@ std::vector<std::pair<std::uint64_t, std::uint32_t>> TraceEmitter::row_runs(cons
     return std::uint64_t(band.image) * height + (reading ? band.window.in_row0 : band.row0);
   };
   std::vector<std::pair<std::uint64_t, std::uint32_t>> runs;
+  if (!reading && t.split == ParallelMode::ModelCi)
+    return {{total, dram_.memory_of_cluster(t.cores.front() / hw_.chip.cores_per_cluster)}};
   std::uint64_t done = 0;
   for (std::uint64_t k = 0; k < cores; ++k) {
     const std::uint64_t end = std::max(done, t.split == ParallelMode::Data ? row_of(tiles * (k + 1) / cores)
@@ -155,7 +157,19 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
   auto activation = [&](const std::string& name, const CompiledLayer* producer, const CompiledLayer* reader,
                         std::uint64_t rows, std::uint64_t row_bytes) {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> runs = {{rows, 0}};
-    if (dram_.separate_memories() && chunkable[name]) {
+    const bool vector_input = rows * row_bytes == std::uint64_t(w_.batch) * (reader ? reader->layer.in.c : 0);
+    if (dram_.separate_memories() && chunkable[name] && vector_input && on_dma(reader) &&
+        reader->tiling.split == ParallelMode::ModelCi) {
+      // One position per image (an fc input, seed002 Example 1's I): cut along c by the
+      // reader's shares, each piece in the memory of the core that reads it.
+      runs.clear();
+      for (std::size_t k = 0; k < reader->tiling.shares.size(); ++k)
+        runs.emplace_back(reader->tiling.shares[k].second - reader->tiling.shares[k].first,
+                          dram_.memory_of_cluster(reader->tiling.cores[k] / hw_.chip.cores_per_cluster));
+      if (w_.batch == 1) return dram_.allocate_runs(runs);
+      runs = {{rows, 0}};
+    }
+    if (dram_.separate_memories() && chunkable[name] && runs.size() == 1) {
       if (data(reader) || (!data(producer) && on_dma(reader)))
         runs = row_runs(*reader, true);
       else if (on_dma(producer))
@@ -199,22 +213,41 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
   }
   packed_slots_ = dram_.allocate(2 * std::uint64_t(hw.chip.cores()) * packed_slot_bytes_);
   // Model-ci partial sums: two slots per core, in its cluster's cache when the output's
-  // tag stores them there and every slot fits (one stride for every layer, so a slot is
-  // the same bytes in each), else in DRAM in the core's cluster's memory (Example 2).
+  // tag stores them there and the layer's slots fit, else in DRAM in the core's
+  // cluster's memory (Example 2).
   bool through_dram = false;
   for (const auto& c : layers_)
     if (c.tiling.split == ParallelMode::ModelCi) {
       exchange_slot_bytes_ = std::max(exchange_slot_bytes_, c.tiling.acc_bytes);
-      through_dram = through_dram || !stores_partials_in_cache(c);
+      through_dram = through_dram || !partials_in_cache(c);
     }
-  caches_hold_partials_ = hw.chip.cluster_cache.enabled && std::uint64_t(hw.chip.cores_per_cluster) * 2 *
-                                                                   exchange_slot_bytes_ <=
-                                                               hw.chip.cluster_cache.capacity_bytes;
-  if (exchange_slot_bytes_ && (through_dram || !caches_hold_partials_))
+  if (through_dram)
     for (std::uint32_t core = 0; core < hw.chip.cores(); ++core)
       exchange_slots_.push_back(
           dram_.allocate(2 * exchange_slot_bytes_, dram_.memory_of_cluster(core / hw.chip.cores_per_cluster)));
   dram_.check_capacity(w_.file);
+}
+
+// The DRAM side of moving `rows` map rows (from map row `row`) of an NHWC tensor with
+// `w` positions of `c` channels per row, channels [c0, c0 + cn) of each: one piece per
+// chunk it spans (a window of wider rows is pitched), in the order `core` should move
+// them, each with its offset in the dense NRAM copy. A tensor of one position per image
+// may be cut along c (an fc input placed by its model-ci readers).
+std::vector<TraceEmitter::WindowPiece> TraceEmitter::window_pieces(std::uint32_t core, const DramTensor& t,
+                                                                   std::uint64_t row, std::uint64_t rows,
+                                                                   std::uint32_t w, std::uint32_t c, std::uint32_t c0,
+                                                                   std::uint32_t cn) const {
+  const std::uint64_t row_bytes = std::uint64_t(w) * c, first = row * row_bytes;
+  std::vector<WindowPiece> out;
+  if (rows * w == 1) {
+    for (const DramChunk& p : local_first(core, t.pieces(first + c0, first + c0 + cn)))
+      out.push_back({p.address, p.first - first - c0, nhwc(1, 1, 1, p.bytes), 0, p.first == first + c0});
+    return out;
+  }
+  for (const DramChunk& p : local_first(core, t.pieces(first, first + rows * row_bytes)))
+    out.push_back({p.address + c0, (p.first - first) / row_bytes * w * cn, nhwc(1, p.bytes / row_bytes, w, cn),
+                   cn != c ? c : 0, p.first == first});
+  return out;
 }
 
 // The pieces of a band in the order a core should move them: from the first one in its
@@ -228,9 +261,12 @@ std::vector<DramChunk> TraceEmitter::local_first(std::uint32_t core, std::vector
   return pieces;
 }
 
-bool TraceEmitter::stores_partials_in_cache(const CompiledLayer& c) {
+bool TraceEmitter::partials_in_cache(const CompiledLayer& c) const {
   const auto& tags = c.split.tags;
-  return !tags.empty() && tags.back().dynamic.store && tags.back().dynamic.store->level == StorageId::Level::ClusterCache;
+  const bool tagged = !tags.empty() && tags.back().dynamic.store &&
+                      tags.back().dynamic.store->level == StorageId::Level::ClusterCache;
+  return tagged && hw_.chip.cluster_cache.enabled &&
+         std::uint64_t(hw_.chip.cores_per_cluster) * 2 * c.tiling.acc_bytes <= hw_.chip.cluster_cache.capacity_bytes;
 }
 
 // The weights go to the memory of every cluster whose cores run the layer, so every
@@ -413,7 +449,19 @@ void TraceEmitter::start_layer() {
     steps_ = std::max(steps_, cs.end_tile - cs.first_tile);
   }
   first_ids_.push_back(next_id_);
-  exchange_in_cache_ = stores_partials_in_cache(c) && caches_hold_partials_;
+  exchange_in_cache_ = partials_in_cache(c);
+  // Cache slots are laid out by each layer's sums; when that changes, a core's first
+  // store waits for every earlier read of its cluster's slots.
+  if (exchange_in_cache_ && c.tiling.acc_bytes != cache_slot_bytes_) {
+    cache_slot_bytes_ = c.tiling.acc_bytes;
+    for (std::uint32_t core = 0; core < cores_.size(); ++core) {
+      std::vector<std::int64_t>& fence = cores_[core].cache_fence;
+      fence.clear();
+      for (std::uint32_t other = 0; other < cores_.size(); ++other)
+        if (other / hw_.chip.cores_per_cluster == core / hw_.chip.cores_per_cluster)
+          for (std::int64_t id : cores_[other].exchange_reader) fence.push_back(id);
+    }
+  }
   block_ = 0;
   step_ = 0;
   layer_started_ = true;
@@ -507,23 +555,20 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   // Loads of the input band(s), one per DRAM chunk it spans (a ci share: rows of `ci`
   // bytes, `in.c` apart); the first waits for the producers and for this core's NRAM.
   std::vector<std::pair<std::uint64_t, DependencyMode>> loads;  // staged for the piece that starts a band
-  const std::uint64_t in_row = std::uint64_t(l.in.w) * l.in.c;
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-    const std::uint64_t first = (std::uint64_t(image) * l.in.h + band.in_row0) * in_row;
-    for (const DramChunk& piece : local_first(core, c.inputs[i].pieces(first, first + band.in_rows * in_row))) {
-      const std::uint64_t into = base + i * t.in_bytes + (piece.first - first) / in_row * l.in.w * ci;
+    const std::uint64_t row = std::uint64_t(image) * l.in.h + band.in_row0;
+    for (const WindowPiece& piece :
+         window_pieces(core, c.inputs[i], row, band.in_rows, l.in.w, l.in.c, first_ci, ci)) {
       Instruction load = make("load", "load", core);
-      const auto shape = nhwc(1, piece.bytes / in_row, l.in.w, ci);
-      load.inputs = {tensor(AddressSpace::Dram, piece.address + first_ci, shape, DType::Int8)};
-      if (ci != l.in.c) load.inputs[0].pitch = l.in.c;
-      load.outputs = {tensor(AddressSpace::Nram, into, shape, DType::Int8)};
+      load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
+      load.inputs[0].pitch = piece.pitch;
+      load.outputs = {tensor(AddressSpace::Nram, base + i * t.in_bytes + piece.offset, piece.shape, DType::Int8)};
       depend(load, cs.in_reader[slot]);
       if (!cs.loaded_ifmap) {
         depend(load, cs.last_store);
         wait_for_producers(load);
       }
-      const bool starts = piece.first == first;
-      loads.emplace_back(push(std::move(load)), starts ? DependencyMode::Staged : DependencyMode::Full);
+      loads.emplace_back(push(std::move(load)), piece.starts ? DependencyMode::Staged : DependencyMode::Full);
     }
   }
   cs.loaded_ifmap = true;
@@ -602,16 +647,13 @@ void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, std::uint6
   const CompiledLayer& c = layers_[layer_];
   const Layer& l = c.layer;
   const auto band = c.tiling.band_tile(l, tile);
-  const std::uint64_t out_row = std::uint64_t(l.out.w) * l.out.c;
-  const std::uint64_t first = (std::uint64_t(band.image) * l.out.h + band.row0) * out_row;
-  for (const DramChunk& piece : local_first(core, c.output.pieces(first, first + band.rows * out_row))) {
-    const std::uint64_t from = out_at + (piece.first - first) / out_row * l.out.w * co;
-    const auto shape = nhwc(1, piece.bytes / out_row, l.out.w, co);
+  const std::uint64_t row = std::uint64_t(band.image) * l.out.h + band.row0;
+  for (const WindowPiece& piece : window_pieces(core, c.output, row, band.rows, l.out.w, l.out.c, first_co, co)) {
     Instruction store = make("store", "store", core);
-    store.inputs = {tensor(AddressSpace::Nram, from, shape, DType::Int8)};
-    store.outputs = {tensor(AddressSpace::Dram, piece.address + first_co, shape, DType::Int8)};
-    if (co != l.out.c) store.outputs[0].pitch = l.out.c;
-    depend(store, std::int64_t(result), piece.first == first ? DependencyMode::Staged : DependencyMode::Full);
+    store.inputs = {tensor(AddressSpace::Nram, out_at + piece.offset, piece.shape, DType::Int8)};
+    store.outputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
+    store.outputs[0].pitch = piece.pitch;
+    depend(store, std::int64_t(result), piece.starts ? DependencyMode::Staged : DependencyMode::Full);
     cs.last_store = std::int64_t(push(std::move(store)));
   }
   cs.out_reader[slot] = cs.last_store;
@@ -622,7 +664,7 @@ TensorOperand TraceEmitter::exchange_slot(std::uint32_t sender, std::uint32_t sl
   if (!exchange_in_cache_)
     return tensor(AddressSpace::Dram, exchange_slots_.at(sender) + slot * exchange_slot_bytes_, shape, DType::Int32);
   const std::uint32_t per_cluster = hw_.chip.cores_per_cluster;
-  TensorOperand t = tensor(AddressSpace::Cluster, (2 * std::uint64_t(sender % per_cluster) + slot) * exchange_slot_bytes_,
+  TensorOperand t = tensor(AddressSpace::Cluster, (2 * std::uint64_t(sender % per_cluster) + slot) * cache_slot_bytes_,
                            shape, DType::Int32);
   t.cluster = sender / per_cluster;  // the sender's own cache; a receiver of another cluster reads it remotely
   return t;
@@ -664,6 +706,8 @@ void TraceEmitter::emit_reduction(std::uint64_t tile) {
       put.outputs = {exchange_slot(q, slot, shape)};
       depend(put, qs.acc_writer);
       depend(put, qs.exchange_reader[slot]);
+      for (std::int64_t id : qs.cache_fence) depend(put, id);
+      qs.cache_fence.clear();
       const std::int64_t sent = mark(push(std::move(put)));
       qs.acc_reader[slot] = qs.last_store = sent;
 

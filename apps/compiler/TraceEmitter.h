@@ -73,6 +73,7 @@ class TraceEmitter : public InstructionSource {
     std::int64_t acc_writer = kNone;             // model-ci: last conv or add into the current slot's sums
     std::array<std::int64_t, 2> recv_reader{kNone, kNone};    // add that last read each slot's received sums
     std::array<std::int64_t, 2> exchange_reader{kNone, kNone};  // load that last read each exchange slot
+    std::vector<std::int64_t> cache_fence;  // reads of its cluster's cache slots under the previous layout
     bool loaded_ifmap = false;
     std::array<std::int64_t, 2> in_reader{kNone, kNone}, acc_reader{kNone, kNone}, out_reader{kNone, kNone};
     std::array<std::int64_t, 2> wram_reader{kNone, kNone};
@@ -102,9 +103,18 @@ class TraceEmitter : public InstructionSource {
   std::uint64_t weights_at(std::uint32_t core) const;
   static constexpr std::uint64_t kNoCopy = ~std::uint64_t(0);
   std::vector<std::pair<std::uint64_t, std::uint32_t>> row_runs(const CompiledLayer& c, bool reading) const;
-  // The output's tag stores partial sums in the off-core caches (store `cluster`).
-  static bool stores_partials_in_cache(const CompiledLayer& c);
+  // Model-ci partial sums go through the off-core caches: the output's tag stores them
+  // there (store `cluster`) and two slots per core of the cluster fit its cache.
+  bool partials_in_cache(const CompiledLayer& c) const;
   std::vector<DramChunk> local_first(std::uint32_t core, std::vector<DramChunk> pieces) const;
+  struct WindowPiece {
+    std::uint64_t address = 0, offset = 0;  // DRAM address, and offset in the dense NRAM copy
+    std::vector<std::uint64_t> shape;
+    std::uint64_t pitch = 0;
+    bool starts = false;                    // holds the window's first byte
+  };
+  std::vector<WindowPiece> window_pieces(std::uint32_t core, const DramTensor& t, std::uint64_t row, std::uint64_t rows,
+                                         std::uint32_t w, std::uint32_t c, std::uint32_t c0, std::uint32_t cn) const;
   void add_bindings();
   void start_layer();
   void emit_step();
@@ -143,8 +153,8 @@ class TraceEmitter : public InstructionSource {
   // Model-ci exchange through DRAM: two slots per core in its cluster's memory.
   std::vector<std::uint64_t> exchange_slots_;
   std::uint64_t exchange_slot_bytes_ = 0;
-  bool caches_hold_partials_ = false;  // two slots per core of the largest partial sums fit a cluster's cache
-  bool exchange_in_cache_ = false;     // the current layer exchanges through the cluster caches
+  std::uint64_t cache_slot_bytes_ = 0;  // size of a cache slot in the current layout
+  bool exchange_in_cache_ = false;      // the current layer exchanges through the cluster caches
   std::vector<LayerTraffic> traffic_;
   IdRuns reduction_ids_;
 

@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "apps/compiler/LayerReport.h"
+#include "apps/compiler/PacketLayout.h"
 #include "apps/compiler/TraceEmitter.h"
 #include "apps/compiler/WorkloadReader.h"
 #include "sim/report/ReportContext.h"
@@ -20,8 +21,9 @@ RunStats simulate_workload(SimulationRequest request, const std::string& workloa
   request.source_header = &emitter.header();
   if (request.show_progress) request.expected_instructions = emitter.count_instructions();
   request.on_record = [&layers](const InstructionRecord& r) { layers.record(r); };
-  request.annotate = [&layers, &workload](const RunStats&, ReportContext& ctx) {
+  request.annotate = [&layers, &workload, &emitter, &request](const RunStats&, ReportContext& ctx) {
     nlohmann::json rows = layers.to_json();
+    rows["constant_packets"] = packets_json(constant_packets(emitter, request.hardware.chip.cores()));
     rows["name"] = workload.name;
     rows["batch"] = workload.batch;
     rows["file"] = file_name_only(workload.file);

@@ -157,3 +157,30 @@ TEST_CASE("seed002 Example 2: without caches O2 and O4 go to memories 1 and 2, O
                                                          "store core3 nram->memory2", "load core1 memory2->nram",
                                                          "add core1", "requant core1", "store core1 nram->memory1"});
 }
+
+// §3.10 on the compiled Example 1: one packet per core; core k's constant segment holds
+// filter block k (W_k: 4 x 256 int8 = 1024 bytes) at offset 0, its address segment the
+// input and output address of the layer at offsets 0 and 8.
+TEST_CASE("seed002 §3.10: the compiled Example 1 packs W_k for core k, addresses at offsets 0 and 8",
+          "[seed002][split]") {
+  const std::string dir = scratch_dir("seed002-packets");
+  write_text(dir + "/mlp.json",
+             R"({"name":"example","batch":1,"input":{"h":1,"w":1,"c":1024},"layers":[{"name":"O","type":"fc","n":4}]})");
+  auto r = run_npusim({"run", "--quiet", "--workload", dir + "/mlp.json", "--config",
+                       source_path("configs/numa-2x2-cache.json"), "--split", "model-ci", "--out", dir + "/run"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const Json packets = Json::parse(read_text(dir + "/run/report.json")).at("workload").at("constant_packets");
+  REQUIRE(packets.size() == 4);
+  for (int k = 0; k < 4; ++k) {
+    INFO("core " << k + 1);
+    const Json& p = packets[k];
+    CHECK(p.at("core") == k);
+    CHECK(p.at("constants").at("total_bytes") == 1024);
+    CHECK(p.at("constants").at("entries") ==
+          Json::parse(fmt::format(R"([{{"name":"O weights block {}","bytes":1024,"offset":0}}])", k + 1)));
+    CHECK(p.at("addresses").at("entries") ==
+          Json::parse(R"([{"name":"O input address","bytes":8,"offset":0},{"name":"O output address","bytes":8,"offset":8}])"));
+    CHECK(p.at("addresses").at("total_bytes") == 16);
+  }
+}

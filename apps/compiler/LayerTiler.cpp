@@ -297,8 +297,14 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   }
   // Depthwise weights as loaded: the kernel after dilation.
   if (l.kind == LayerKind::Depthwise) t.fixed_bytes = aligned(std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c);
-  // A model mode gives every core every band: one band may be enough.
-  choose_rows(w, l, t, core, t.split == ParallelMode::Data ? std::uint32_t(t.cores.size()) : 1);
+  // A model mode gives every core every band: one band may be enough, but with separate
+  // memories model-co wants a band per cluster, so each cluster starts on rows in its own
+  // memory (TraceEmitter::start_layer) and the clusters read different memories.
+  const bool separate_memories = hw.chip.dram.interleave_bytes == 0 && hw.chip.dram.channels > 1;
+  const std::uint32_t want = t.split == ParallelMode::Data ? std::uint32_t(t.cores.size())
+                             : t.split == ParallelMode::ModelCo && separate_memories ? hw.chip.clusters
+                                                                                   : 1;
+  choose_rows(w, l, t, core, want);
   if (t.on_matrix_unit) {
     try {
       t.band_plan = plan_wfold_conv(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection),

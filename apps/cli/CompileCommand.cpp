@@ -24,7 +24,7 @@ struct CompileOptions {
   std::string trace;
   bool quiet = false;
   bool overwrite = false;
-  std::string split = "auto";
+  std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
 };
 

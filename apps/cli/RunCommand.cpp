@@ -26,7 +26,7 @@ struct RunOptions {
   bool quiet = false;
   std::string dependency_mode;  // empty: the config's /core/controller/dependency_mode
   std::string matrix_model;     // empty: the config's /core/matrix/timing_model
-  std::string split = "auto";
+  std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
 };
 

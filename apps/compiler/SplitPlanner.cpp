@@ -212,7 +212,7 @@ std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint3
   };
   std::optional<std::size_t> pick;
   std::string why;
-  const SplitChoice choice = options_.choice;
+  const SplitChoice choice = options_.choice.value_or(parse_split_choice(w_.split).value_or(SplitChoice::Auto));
   if (choice == SplitChoice::Auto) {
     const std::size_t first = rule && find(*rule) ? *find(*rule) : 0;
     pick = first;

@@ -19,7 +19,7 @@ std::optional<SplitChoice> parse_split_choice(const std::string& name);
 const std::vector<std::string>& split_choice_names();
 
 struct SplitOptions {
-  SplitChoice choice = SplitChoice::Auto;
+  std::optional<SplitChoice> choice;  // unset: the workload's "split", else auto
   std::string strategy_file;  // empty: the shipped database of the chip's family
 };
 

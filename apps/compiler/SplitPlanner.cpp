@@ -82,8 +82,10 @@ std::string SplitPlanner::operator_of(const Layer& l) const {
 }
 
 // The driving tensor's split index (§3.3) gives the shares: piece k to one core, the
-// pieces spread evenly over the layer's cores (so over its clusters too).
-std::optional<ChannelShares> SplitPlanner::shares_for(const Layer& l, const LayerTiling& data, ParallelMode m) const {
+// pieces spread evenly over the layer's cores (so over its clusters too), starting at
+// position `first`.
+std::optional<ChannelShares> SplitPlanner::shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
+                                                      std::size_t first) const {
   const ModeStrategy* strategy = db_.mode(operator_of(l), m);
   if (m == ParallelMode::Data || !strategy || !splits_channels(l, data) || data.cores.size() < 2) return std::nullopt;
   const StaticTag s = m == ParallelMode::ModelCo
@@ -98,7 +100,7 @@ std::optional<ChannelShares> SplitPlanner::shares_for(const Layer& l, const Laye
   shares.mode = m;
   const std::size_t P = data.cores.size(), pieces = d.index.pieces.size();
   for (std::size_t k = 0; k < pieces; ++k) {
-    shares.cores.push_back(data.cores[k * P / pieces]);
+    shares.cores.push_back(data.cores[(k * P / pieces + first) % P]);
     shares.ranges.emplace_back(std::uint32_t(d.index.pieces[k].first), std::uint32_t(d.index.pieces[k].second + 1));
   }
   return shares;
@@ -106,29 +108,41 @@ std::optional<ChannelShares> SplitPlanner::shares_for(const Layer& l, const Laye
 
 // Cycles the layer would take split this way: the slowest of the busiest core's Wfold
 // compute (its band plan times its bands and blocks), the DRAM bytes of all cores over
-// the chip's channels (and one core's over its DMA), and, for model-ci, the reduction
+// the channels the working cores reach, one core's share over its DMA (or, with
+// separate memories, over its cluster's channels), and, for model-ci, the reduction
 // work on the core that finishes every band.
 double SplitPlanner::estimate(const Layer& l, const LayerTiling& t) const {
   const CoreConfig& core = t.kind(hw_);
-  const double P = double(t.cores.size());
+  const ChipConfig& chip = hw_.chip;
   const double tiles = double(w_.batch) * t.bands;
   const bool data = t.split == ParallelMode::Data;
-  const double bands_per_core = data ? std::ceil(tiles / P) : tiles;
+  const double active = data ? std::min(double(t.cores.size()), tiles) : double(t.cores.size());
+  const double bands_per_core = data ? std::ceil(tiles / active) : tiles;
   const double compute = double(t.band_plan.cycles.total) * bands_per_core * t.co_blocks;
   const double in = double(w_.batch) * t.input_rows_read(l) * l.in.w * l.in.c;
   const double weights = double(l.out.c) * t.kernel_h * t.kernel_w * l.in.c;
   const double out = double(w_.batch) * l.out.elements();
   double bytes = in + weights + out;
-  if (data) bytes += weights * (std::min(P, tiles) - 1);
-  if (t.split == ParallelMode::ModelCo) bytes += in * (P - 1);
-  const double dram = bytes / (hw_.chip.dram.channels * hw_.chip.dram.bytes_per_cycle);
-  const double dma = bytes / P / core.block<DmaConfig>("load_dma").bytes_per_cycle;
+  if (data) bytes += weights * (active - 1);
+  if (t.split == ParallelMode::ModelCo) bytes += in * (active - 1);
+  // With separate memories a cluster's cores read its own channels; else every channel.
+  const bool separate = chip.dram.interleave_bytes == 0 && chip.dram.channels > 1;
+  std::vector<std::uint32_t> clusters;
+  for (std::size_t k = 0; k < std::size_t(active); ++k)
+    if (std::find(clusters.begin(), clusters.end(), t.cores[k] / chip.cores_per_cluster) == clusters.end())
+      clusters.push_back(t.cores[k] / chip.cores_per_cluster);
+  const double per_cluster = std::max(1.0, double(chip.dram.channels) / chip.clusters) * chip.dram.bytes_per_cycle;
+  const double reach = separate ? std::min(double(chip.dram.channels) * chip.dram.bytes_per_cycle,
+                                           per_cluster * double(clusters.size()))
+                                : double(chip.dram.channels) * chip.dram.bytes_per_cycle;
+  const double dram = bytes / reach;
+  const double dma_rate = core.block<DmaConfig>("load_dma").bytes_per_cycle;
+  const double dma = bytes / active / (separate ? std::min(dma_rate, per_cluster) : dma_rate);
   double reduce = 0;
   if (t.split == ParallelMode::ModelCi) {
-    const double partial = double(t.acc_bytes), levels = std::ceil(std::log2(P));
+    const double partial = double(t.acc_bytes), levels = std::ceil(std::log2(active));
     const double vector = core.block<VectorUnitConfig>(VectorUnitConfig::kSection).bytes_per_cycle;
-    const double move = core.block<DmaConfig>("load_dma").bytes_per_cycle;
-    reduce = tiles * t.co_blocks * (levels * (partial / move + 3 * partial / vector) + 1.25 * partial / vector);
+    reduce = tiles * t.co_blocks * (levels * (partial / dma_rate + 3 * partial / vector) + 1.25 * partial / vector);
   }
   return std::max({compute, dram, dma, reduce});
 }
@@ -165,7 +179,10 @@ LayerSplit SplitPlanner::tag(const Layer& l, const LayerTiling& t, std::uint32_t
   return s;
 }
 
-std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint32_t out_degree) const {
+std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint32_t out_degree, std::size_t index) const {
+  // Model-ci's first core finishes every band and stores the result: take turns over the
+  // clusters, layer by layer, so no one memory takes every output.
+  const std::size_t first = std::size_t(hw_.chip.cores_per_cluster) * (index % hw_.chip.clusters);
   LayerTiling data = tile_layer(w_, l, hw_);
   const std::string op = operator_of(l);
   // The §3.3 rule on each mode's driving tensor; the first mode it applies to is the seed's choice.
@@ -180,7 +197,7 @@ std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint3
       candidates.emplace_back(m.mode, data);
       continue;
     }
-    const auto shares = shares_for(l, data, m.mode);
+    const auto shares = shares_for(l, data, m.mode, first);
     if (!shares) continue;
     try {
       candidates.emplace_back(m.mode, tile_layer(w_, l, hw_, &*shares));

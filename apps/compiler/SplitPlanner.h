@@ -40,10 +40,12 @@ class SplitPlanner {
 
   const SplitStrategyDatabase& database() const { return db_; }
   // `out_degree`: how many later layers read the layer's output (0 = a network output).
-  std::pair<LayerTiling, LayerSplit> plan(const Layer& l, std::uint32_t out_degree) const;
+  // `index`: the layer's position in the workload.
+  std::pair<LayerTiling, LayerSplit> plan(const Layer& l, std::uint32_t out_degree, std::size_t index) const;
 
  private:
-  std::optional<ChannelShares> shares_for(const Layer& l, const LayerTiling& data, ParallelMode m) const;
+  std::optional<ChannelShares> shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
+                                          std::size_t first) const;
   double estimate(const Layer& l, const LayerTiling& t) const;
   LayerSplit tag(const Layer& l, const LayerTiling& t, std::uint32_t out_degree) const;
   std::string operator_of(const Layer& l) const;

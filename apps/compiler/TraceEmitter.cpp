@@ -95,7 +95,7 @@ void TraceEmitter::plan(const HardwareConfig& hw, const SplitOptions& split) {
       readers += std::count(w_.layers[j].inputs.begin(), w_.layers[j].inputs.end(), l.name) > 0;
     CompiledLayer c;
     c.layer = l;
-    std::tie(c.tiling, c.split) = planner.plan(l, readers);
+    std::tie(c.tiling, c.split) = planner.plan(l, readers, i);
     layers_.push_back(std::move(c));
   }
   traffic_.resize(layers_.size());

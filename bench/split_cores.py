@@ -19,8 +19,11 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NETWORKS = [("ResNet-50", "resnet50"), ("VGG-16", "vgg16"), ("MobileNetV2", "mobilenetv2")]
-CHIPS = [("1 core", "default"), ("4 SMP", "smp-2x2"), ("4 NUMA", "numa-2x2"),
-         ("16 SMP", "smp-4x4"), ("16 NUMA", "numa-4x4")]
+# (label, config, splits): the cache variants show the exchange through the caches.
+CHIPS = [("1 core", "default", ["auto"]), ("4 SMP", "smp-2x2", ["data", "auto"]),
+         ("4 NUMA", "numa-2x2", ["data", "auto"]), ("4 SMP + caches", "smp-2x2-cache", ["auto"]),
+         ("16 SMP", "smp-4x4", ["data", "auto"]), ("16 NUMA", "numa-4x4", ["data", "auto"]),
+         ("16 NUMA + caches", "numa-4x4-cache", ["auto"])]
 LEVELS = ["nram", "cluster_cache", "remote_cache", "dram"]
 
 
@@ -38,18 +41,22 @@ def mib(b):
     return f"{b / 2**20:.1f}"
 
 
+def kib(b):
+    return f"{b / 2**10:,.0f}"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--npusim", default=os.path.join(ROOT, "build", "npusim"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
-        print("| network | chip | split | cycles | speed-up | modes (data/co/ci) | exchange MiB: nram / cache / remote cache / dram | DRAM MiB local / remote |")
+        print("| network | chip | split | cycles | speed-up | modes (data/co/ci) | exchange KiB: nram / cache / remote cache / dram | DRAM MiB local / remote |")
         print("|---|---|---|---|---|---|---|---|")
         reports = {}
         for title, network in NETWORKS:
             base = None
-            for chip, config in CHIPS:
-                for split in (["data", "auto"] if chip != "1 core" else ["auto"]):
+            for chip, config, splits in CHIPS:
+                for split in splits:
                     r = run(args.npusim, work, network, config, split)
                     reports[(network, config, split)] = r
                     rows = r["workload"]["rows"]
@@ -60,7 +67,7 @@ def main():
                     local = sum(c["local_bytes"] for row in rows for c in row["split"]["dram_bytes_by_cluster"])
                     remote = sum(c["remote_bytes"] for row in rows for c in row["split"]["dram_bytes_by_cluster"])
                     print(f"| {title} | {chip} | {split} | {cycles:,} | {base / cycles:.2f} | "
-                          f"{'/'.join(map(str, modes))} | {' / '.join(mib(b) for b in ex)} | {mib(local)} / {mib(remote)} |")
+                          f"{'/'.join(map(str, modes))} | {' / '.join(kib(b) for b in ex)} | {mib(local)} / {mib(remote)} |")
         print()
         print("Per layer on 16 SMP cores (`smp-4x4`): the layers where auto leaves data parallelism.")
         print()

@@ -9,11 +9,6 @@
 
 namespace npusim {
 
-namespace {
-constexpr std::uint64_t kAlign = 256;
-std::uint64_t aligned(std::uint64_t b) { return (b + kAlign - 1) / kAlign * kAlign; }
-}  // namespace
-
 std::vector<DramChunk> DramTensor::pieces(std::uint64_t begin, std::uint64_t end) const {
   std::vector<DramChunk> out;
   for (const auto& c : chunks) {
@@ -42,7 +37,7 @@ std::uint32_t DramPlacement::memory_of(std::uint64_t address) const {
 
 std::uint64_t DramPlacement::allocate(std::uint64_t bytes, std::uint32_t memory) {
   const std::uint64_t at = std::uint64_t(memory) * slice_ + used_.at(memory);
-  used_[memory] = aligned(used_[memory] + bytes);
+  used_[memory] = dram_aligned(used_[memory] + bytes);
   return at;
 }
 

@@ -8,6 +8,9 @@
 
 namespace npusim {
 
+// Every DRAM region the compiler allocates starts on this boundary.
+inline std::uint64_t dram_aligned(std::uint64_t bytes) { return (bytes + 255) / 256 * 256; }
+
 // A tensor's bytes [first, first + bytes) (element order) stored at `address`.
 struct DramChunk {
   std::uint64_t first = 0, bytes = 0, address = 0;

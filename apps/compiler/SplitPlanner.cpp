@@ -69,16 +69,14 @@ SplitPlanner::SplitPlanner(const Workload& w, const HardwareConfig& hw, const Sp
                                                             : options.strategy_file);
 }
 
-std::string SplitPlanner::operator_of(const Layer& l) const {
-  switch (l.kind) {
-    case LayerKind::Conv: return "conv";
-    case LayerKind::Depthwise: return "depthwise";
-    case LayerKind::Fc: return "fc";
-    case LayerKind::Pool: return "pool";
-    case LayerKind::Add: return "add";
-    case LayerKind::Relu: return "relu";
-  }
-  return "conv";
+// The §3.3 rule on a mode's driving tensor (none when its entries are all whole).
+std::optional<SplitDecision> SplitPlanner::rule(const Layer& l, const ModeStrategy& m, std::uint32_t cores) const {
+  const StaticTag driver = m.mode == ParallelMode::ModelCo
+                               ? static_tag(DataCategory::InputWeight, {l.out.c, l.kh, l.kw, l.in.c})
+                               : static_tag(DataCategory::InputNeuron, {w_.batch, l.in.h, l.in.w, l.in.c});
+  const auto dims = splittable(*m.of(driving_category(m.mode)), driver);
+  if (dims.empty()) return std::nullopt;
+  return decide_split(dims, hw_.chip.dram.channels, cores, db_.rounding);
 }
 
 // The driving tensor's split index (§3.3) gives the shares: piece k to one core, the
@@ -86,22 +84,17 @@ std::string SplitPlanner::operator_of(const Layer& l) const {
 // position `first`.
 std::optional<ChannelShares> SplitPlanner::shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
                                                       std::size_t first) const {
-  const ModeStrategy* strategy = db_.mode(operator_of(l), m);
+  const ModeStrategy* strategy = db_.mode(layer_kind_name(l.kind), m);
   if (m == ParallelMode::Data || !strategy || !splits_channels(l, data) || data.cores.size() < 2) return std::nullopt;
-  const StaticTag s = m == ParallelMode::ModelCo
-                          ? static_tag(DataCategory::InputWeight, {l.out.c, l.kh, l.kw, l.in.c})
-                          : static_tag(DataCategory::InputNeuron, {w_.batch, l.in.h, l.in.w, l.in.c});
-  const auto dims = splittable(*strategy->of(driving_category(m)), s);
-  if (dims.empty()) return std::nullopt;
-  const SplitDecision d = decide_split(dims, hw_.chip.dram.channels, std::uint32_t(data.cores.size()), db_.rounding);
+  const auto d = rule(l, *strategy, std::uint32_t(data.cores.size()));
   const char channel = m == ParallelMode::ModelCo ? 'n' : 'c';
-  if (d.dim != channel || d.index.pieces.size() < 2) return std::nullopt;
+  if (!d || d->dim != channel || d->index.pieces.size() < 2) return std::nullopt;
   ChannelShares shares;
   shares.mode = m;
-  const std::size_t P = data.cores.size(), pieces = d.index.pieces.size();
+  const std::size_t P = data.cores.size(), pieces = d->index.pieces.size();
   for (std::size_t k = 0; k < pieces; ++k) {
     shares.cores.push_back(data.cores[(k * P / pieces + first) % P]);
-    shares.ranges.emplace_back(std::uint32_t(d.index.pieces[k].first), std::uint32_t(d.index.pieces[k].second + 1));
+    shares.ranges.emplace_back(std::uint32_t(d->index.pieces[k].first), std::uint32_t(d->index.pieces[k].second + 1));
   }
   return shares;
 }
@@ -151,7 +144,7 @@ double SplitPlanner::estimate(const Layer& l, const LayerTiling& t) const {
 LayerSplit SplitPlanner::tag(const Layer& l, const LayerTiling& t, std::uint32_t out_degree) const {
   LayerSplit s;
   s.mode = t.split;
-  const ModeStrategy* strategy = db_.mode(operator_of(l), t.split);
+  const ModeStrategy* strategy = db_.mode(layer_kind_name(l.kind), t.split);
   if (!strategy) return s;
   const std::uint32_t C = hw_.chip.dram.channels, P = std::uint32_t(t.cores.size());
   const std::uint32_t lanes = t.on_matrix_unit ? t.band_plan.pci.bytes : 1;
@@ -184,34 +177,29 @@ std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint3
   // clusters, layer by layer, so no one memory takes every output.
   const std::size_t first = std::size_t(hw_.chip.cores_per_cluster) * (index % hw_.chip.clusters);
   LayerTiling data = tile_layer(w_, l, hw_);
-  const std::string op = operator_of(l);
+  const std::string op = layer_kind_name(l.kind);
   // The §3.3 rule on each mode's driving tensor; the first mode it applies to is the seed's choice.
   std::vector<std::pair<ParallelMode, LayerTiling>> candidates;
-  std::optional<ParallelMode> rule;
+  std::optional<ParallelMode> rule_choice;
   for (const ModeStrategy& m : db_.modes(op)) {
+    const auto d = rule(l, m, std::uint32_t(data.cores.size()));
+    const bool applies = d && !d->fallback && d->index.pieces.size() >= 2;
     if (m.mode == ParallelMode::Data) {
-      const StaticTag in = static_tag(DataCategory::InputNeuron, {w_.batch, l.in.h, l.in.w, l.in.c});
-      const auto dims = splittable(*m.of(DataCategory::InputNeuron), in);
-      const auto d = decide_split(dims, hw_.chip.dram.channels, std::uint32_t(data.cores.size()), db_.rounding);
-      if (!rule && !d.fallback && d.index.pieces.size() >= 2) rule = m.mode;
       candidates.emplace_back(m.mode, data);
-      continue;
+    } else {
+      const auto shares = shares_for(l, data, m.mode, first);
+      if (!shares) continue;
+      try {
+        candidates.emplace_back(m.mode, tile_layer(w_, l, hw_, &*shares));
+      } catch (const InputError&) {
+        continue;  // the share does not fit this core's buffers: not a candidate
+      }
     }
-    const auto shares = shares_for(l, data, m.mode, first);
-    if (!shares) continue;
-    try {
-      candidates.emplace_back(m.mode, tile_layer(w_, l, hw_, &*shares));
-    } catch (const InputError&) {
-      continue;  // the share does not fit this core's buffers: not a candidate
-    }
-    const StaticTag driver = m.mode == ParallelMode::ModelCo
-                                 ? static_tag(DataCategory::InputWeight, {l.out.c, l.kh, l.kw, l.in.c})
-                                 : static_tag(DataCategory::InputNeuron, {w_.batch, l.in.h, l.in.w, l.in.c});
-    const auto d = decide_split(splittable(*m.of(driving_category(m.mode)), driver), hw_.chip.dram.channels,
-                                std::uint32_t(data.cores.size()), db_.rounding);
-    if (!rule && !d.fallback) rule = m.mode;
+    if (!rule_choice && applies) rule_choice = m.mode;
   }
-  if (candidates.empty()) candidates.emplace_back(ParallelMode::Data, data);
+  // Data parallelism is always possible, listed or not.
+  if (std::none_of(candidates.begin(), candidates.end(), [](const auto& c) { return c.first == ParallelMode::Data; }))
+    candidates.emplace(candidates.begin(), ParallelMode::Data, data);
 
   std::vector<std::pair<ParallelMode, double>> estimates;
   for (const auto& [mode, t] : candidates)
@@ -231,7 +219,7 @@ std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint3
   std::string why;
   const SplitChoice choice = options_.choice.value_or(parse_split_choice(w_.split).value_or(SplitChoice::Auto));
   if (choice == SplitChoice::Auto) {
-    const std::size_t first = rule && find(*rule) ? *find(*rule) : 0;
+    const std::size_t first = rule_choice && find(*rule_choice) ? *find(*rule_choice) : 0;
     pick = first;
     for (std::size_t i = 0; i < candidates.size(); ++i)
       if (estimates[i].second < estimates[*pick].second) pick = i;
@@ -247,7 +235,7 @@ std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint3
     if (!pick) pick = find(ParallelMode::Data).value_or(0);
   }
   LayerSplit s = tag(l, candidates[*pick].second, out_degree);
-  s.rule_choice = rule;
+  s.rule_choice = rule_choice;
   s.estimates = estimates;
   s.reason = why;
   return {std::move(candidates[*pick].second), std::move(s)};

@@ -23,6 +23,8 @@ struct SplitOptions {
   std::string strategy_file;  // empty: the shipped database of the chip's family
 };
 
+// The database's operators are the layer kinds' names (layer_kind_name).
+
 // How one layer is shared by its cores, and why (configs/split-strategies/README.md).
 struct LayerSplit {
   ParallelMode mode = ParallelMode::Data;
@@ -44,11 +46,11 @@ class SplitPlanner {
   std::pair<LayerTiling, LayerSplit> plan(const Layer& l, std::uint32_t out_degree, std::size_t index) const;
 
  private:
+  std::optional<SplitDecision> rule(const Layer& l, const ModeStrategy& m, std::uint32_t cores) const;
   std::optional<ChannelShares> shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
                                           std::size_t first) const;
   double estimate(const Layer& l, const LayerTiling& t) const;
   LayerSplit tag(const Layer& l, const LayerTiling& t, std::uint32_t out_degree) const;
-  std::string operator_of(const Layer& l) const;
 
   const Workload& w_;
   const HardwareConfig& hw_;

@@ -16,9 +16,6 @@ namespace npusim {
 
 namespace {
 
-constexpr std::uint64_t kDramAlign = 256;
-std::uint64_t aligned(std::uint64_t b) { return (b + kDramAlign - 1) / kDramAlign * kDramAlign; }
-
 TensorOperand tensor(AddressSpace space, std::uint64_t offset, std::vector<std::uint64_t> shape, DType dtype) {
   TensorOperand t;
   t.space = space;
@@ -61,8 +58,8 @@ std::vector<std::uint64_t> weight_shape(const Layer& l, const LayerTiling& t, st
 // many int32 indices.
 struct PackedRegion {
   std::uint64_t values = 0, indices = 0, capacity = 0;
-  static std::uint64_t bytes(std::uint64_t capacity) { return aligned(capacity) + aligned(4 * capacity); }
-  PackedRegion(std::uint64_t offset, std::uint64_t cap) : values(offset), indices(offset + aligned(cap)), capacity(cap) {}
+  static std::uint64_t bytes(std::uint64_t capacity) { return dram_aligned(capacity) + dram_aligned(4 * capacity); }
+  PackedRegion(std::uint64_t offset, std::uint64_t cap) : values(offset), indices(offset + dram_aligned(cap)), capacity(cap) {}
   std::vector<TensorOperand> operands() const {
     return {tensor(AddressSpace::Dram, values, {capacity}, DType::Int8),
             tensor(AddressSpace::Dram, indices, {capacity}, DType::Int32)};

@@ -21,6 +21,13 @@ namespace {
 
 SplittableDim dim(char letter, std::uint64_t value) { return {letter, value, {}, ExchangeLevel::None}; }
 
+void check_rule(const SplitDecision& d, char target, int mode, std::size_t pieces, std::uint64_t length) {
+  CHECK(d.dim == target);
+  CHECK(d.mode == mode);
+  CHECK(d.index.pieces.size() == pieces);
+  CHECK(d.length == length);
+}
+
 // The tags of Example 1 before generation (¶212-214), with the size convention of
 // apps/tags/README.md: bytes after padding.
 const char* kI = "static:in,float32,dim_nc,{1 1024}dynamic:float16,dim_nc,c=256,c=0,2kb";
@@ -48,28 +55,17 @@ TEST_CASE("seed002 ¶172: w1 fails the split condition, w3 meets it", "[seed002]
 }
 
 TEST_CASE("seed002 ¶175: b = 4 = P gives Mode 1, four pieces of length 1", "[seed002][tags]") {
-  const auto d = decide_split({dim('a', 1), dim('b', 4)}, 2, 4);
-  CHECK(d.dim == 'b');
-  CHECK(d.mode == 1);
-  CHECK(d.index.pieces.size() == 4);
-  CHECK(d.length == 1);
+  check_rule(decide_split({dim('a', 1), dim('b', 4)}, 2, 4), 'b', 1, 4, 1);
 }
 
 TEST_CASE("seed002 ¶176: c = 2 = C < P gives Mode 2, two pieces of length 1", "[seed002][tags]") {
-  const auto d = decide_split({dim('a', 1), dim('c', 2)}, 2, 4);
-  CHECK(d.dim == 'c');
-  CHECK(d.mode == 2);
-  CHECK(d.index.pieces.size() == 2);
-  CHECK(d.length == 1);
+  check_rule(decide_split({dim('a', 1), dim('c', 2)}, 2, 4), 'c', 2, 2, 1);
 }
 
 TEST_CASE("seed002 ¶177: no dimension meets C = 4, the larger c is taken, Mode 3, two pieces of 1", "[seed002][tags]") {
   const auto d = decide_split({dim('a', 1), dim('c', 2)}, 4, 4);
   CHECK(d.fallback);
-  CHECK(d.dim == 'c');
-  CHECK(d.mode == 3);
-  CHECK(d.index.pieces.size() == 2);
-  CHECK(d.length == 1);  // the text's "length 2" is a slip (seed002 §6.4 item 3)
+  check_rule(d, 'c', 3, 2, 1);  // length 1: the text's "length 2" is a slip (seed002 §6.4 item 3)
   CHECK(to_string(d.index) == "c[(0,0),(1,1)]");
 }
 

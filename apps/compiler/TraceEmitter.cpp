@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "apps/compiler/TraceOperands.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/Npy.h"
 #include "models/interconnect/Interconnect.h"
@@ -16,55 +17,11 @@ namespace npusim {
 
 namespace {
 
-TensorOperand tensor(AddressSpace space, std::uint64_t offset, std::vector<std::uint64_t> shape, DType dtype) {
-  TensorOperand t;
-  t.space = space;
-  t.offset = offset;
-  t.shape = std::move(shape);
-  t.dtype = dtype;
-  return t;
-}
-
-std::vector<std::uint64_t> nhwc(std::uint64_t n, std::uint64_t h, std::uint64_t w, std::uint64_t c) {
-  return {n, h, w, c};
-}
-
-void depend(Instruction& inst, std::int64_t id, DependencyMode mode = DependencyMode::Full) {
-  if (id < 0) return;
-  for (const auto& d : inst.deps)
-    if (d.producer == std::uint64_t(id)) return;
-  Dependency d;
-  d.producer = std::uint64_t(id);
-  d.mode = mode;
-  if (mode == DependencyMode::Staged) d.granularity = "rows";
-  inst.deps.push_back(d);
-}
-
-Instruction make(const char* op, const char* engine, std::uint32_t core) {
-  Instruction i;
-  i.op = op;
-  i.engine = engine;
-  i.core = core;
-  return i;
-}
-
 // Weights as the units read them: the kernel after dilation (zero taps between real ones).
 std::vector<std::uint64_t> weight_shape(const Layer& l, const LayerTiling& t, std::uint32_t co, std::uint32_t ci) {
   if (l.kind == LayerKind::Depthwise) return {t.kernel_h, t.kernel_w, l.in.c};
   return {co, t.kernel_h, t.kernel_w, ci};
 }
-
-// A compressed tensor in DRAM (docs/trace-format.md): `capacity` int8 values, then as
-// many int32 indices.
-struct PackedRegion {
-  std::uint64_t values = 0, indices = 0, capacity = 0;
-  static std::uint64_t bytes(std::uint64_t capacity) { return dram_aligned(capacity) + dram_aligned(4 * capacity); }
-  PackedRegion(std::uint64_t offset, std::uint64_t cap) : values(offset), indices(offset + dram_aligned(cap)), capacity(cap) {}
-  std::vector<TensorOperand> operands() const {
-    return {tensor(AddressSpace::Dram, values, {capacity}, DType::Int8),
-            tensor(AddressSpace::Dram, indices, {capacity}, DType::Int32)};
-  }
-};
 
 // Weights as the workload gives them (.npy): the dense kernel.
 std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
@@ -98,192 +55,6 @@ void TraceEmitter::plan(const HardwareConfig& hw, const SplitOptions& split) {
   traffic_.resize(layers_.size());
   for (auto& t : traffic_) t.dram_local.assign(hw.chip.clusters, 0), t.dram_remote.assign(hw.chip.clusters, 0);
   place_tensors(hw);
-}
-
-// The map rows (images x height) a layer's cores read (`reading`) or write, as runs of
-// (rows, memory of the cluster whose cores take them), in row order. Data mode deals
-// bands in contiguous runs, so a cluster's rows start at its first core's first band
-// (its first window's first input row when reading); model modes read every row on
-// every core, so the rows are shared out evenly; model-ci's first core writes them all.
-std::vector<std::pair<std::uint64_t, std::uint32_t>> TraceEmitter::row_runs(const CompiledLayer& c, bool reading) const {
-  const Layer& l = c.layer;
-  const LayerTiling& t = c.tiling;
-  const std::uint64_t height = reading ? l.in.h : l.out.h, total = std::uint64_t(w_.batch) * height;
-  const std::uint64_t cores = t.cores.size(), tiles = std::uint64_t(w_.batch) * t.bands;
-  auto row_of = [&](std::uint64_t tile) -> std::uint64_t {
-    if (tile >= tiles) return total;
-    const auto band = t.band_tile(l, tile);
-    return std::uint64_t(band.image) * height + (reading ? band.window.in_row0 : band.row0);
-  };
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> runs;
-  if (!reading && t.split == ParallelMode::ModelCi)
-    return {{total, dram_.memory_of_cluster(t.cores.front() / hw_.chip.cores_per_cluster)}};
-  std::uint64_t done = 0;
-  for (std::uint64_t k = 0; k < cores; ++k) {
-    const std::uint64_t end = std::max(done, t.split == ParallelMode::Data ? row_of(tiles * (k + 1) / cores)
-                                                                           : total * (k + 1) / cores);
-    const std::uint32_t memory = dram_.memory_of_cluster(t.cores[k] / hw_.chip.cores_per_cluster);
-    if (!runs.empty() && runs.back().second == memory)
-      runs.back().first += end - done;
-    else
-      runs.emplace_back(end - done, memory);
-    done = end;
-  }
-  return runs;
-}
-
-// DRAM in workload order: the network input first, then per layer its input
-// (independent layers only), weights and output. On a chip with separate memories an
-// activation is cut into the rows each cluster's cores take, each run in that cluster's
-// memory (seed002 §3.4): by its first reader's bands when that reader is data
-// parallel, else by its producer's; weights by place_weights. The shader and sparse
-// paths address their tensors as one region.
-void TraceEmitter::place_tensors(const HardwareConfig& hw) {
-  auto on_dma = [](const CompiledLayer* c) { return c && !c->tiling.on_shader && !c->tiling.on_sparse; };
-  auto data = [&](const CompiledLayer* c) { return on_dma(c) && c->tiling.split == ParallelMode::Data; };
-  std::map<std::string, bool> chunkable = {{"input", true}};
-  std::map<std::string, const CompiledLayer*> first_reader;
-  for (const auto& c : layers_) {
-    chunkable[c.layer.name] = on_dma(&c);
-    for (const auto& name : c.layer.inputs) {
-      chunkable[name] = chunkable[name] && on_dma(&c);
-      first_reader.emplace(name, &c);
-    }
-  }
-  // An activation of `rows` map rows of `row_bytes`, written by `producer` (or none).
-  auto activation = [&](const std::string& name, const CompiledLayer* producer, const CompiledLayer* reader,
-                        std::uint64_t rows, std::uint64_t row_bytes) {
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> runs = {{rows, 0}};
-    const bool vector_input = rows * row_bytes == std::uint64_t(w_.batch) * (reader ? reader->layer.in.c : 0);
-    if (dram_.separate_memories() && chunkable[name] && vector_input && on_dma(reader) &&
-        reader->tiling.split == ParallelMode::ModelCi) {
-      // One position per image (an fc input, seed002 Example 1's I): cut along c by the
-      // reader's shares, each piece in the memory of the core that reads it.
-      runs.clear();
-      for (std::size_t k = 0; k < reader->tiling.shares.size(); ++k)
-        runs.emplace_back(reader->tiling.shares[k].second - reader->tiling.shares[k].first,
-                          dram_.memory_of_cluster(reader->tiling.cores[k] / hw_.chip.cores_per_cluster));
-      if (w_.batch == 1) return dram_.allocate_runs(runs);
-      runs = {{rows, 0}};
-    }
-    if (dram_.separate_memories() && chunkable[name] && runs.size() == 1) {
-      if (data(reader) || (!data(producer) && on_dma(reader)))
-        runs = row_runs(*reader, true);
-      else if (on_dma(producer))
-        runs = row_runs(*producer, false);
-    }
-    for (auto& run : runs) run.first *= row_bytes;
-    return dram_.allocate_runs(runs);
-  };
-  auto reader_of = [&](const std::string& name) { return first_reader.count(name) ? first_reader.at(name) : nullptr; };
-  std::map<std::string, std::pair<int, DramTensor>> where;  // tensor -> (layer, DRAM)
-  const std::uint64_t n = w_.batch;
-  if (!w_.independent_layers) {
-    network_input_ = activation("input", nullptr, reader_of("input"), n * w_.input.h, std::uint64_t(w_.input.w) * w_.input.c);
-    where["input"] = {-1, network_input_};
-  }
-  for (std::size_t i = 0; i < layers_.size(); ++i) {
-    CompiledLayer& c = layers_[i];
-    const Layer& l = c.layer;
-    if (w_.independent_layers) {
-      c.inputs = {activation(l.name + ".input", nullptr, &c, n * l.in.h, std::uint64_t(l.in.w) * l.in.c)};
-      c.producers = {-1};
-    }
-    for (const auto& name : l.inputs) {
-      c.inputs.push_back(where.at(name).second);
-      c.producers.push_back(where.at(name).first);
-    }
-    // Input rows no output window touches (strided layers) never have to cross DRAM.
-    const std::uint64_t rows_read = c.tiling.input_rows_read(l);
-    c.input_bytes = n * rows_read * l.in.w * l.in.c * c.inputs.size();
-    c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
-                         ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
-                         : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;
-    place_weights(c);
-    c.output = activation(l.name, &c, reader_of(l.name), n * l.out.h, std::uint64_t(l.out.w) * l.out.c);
-    c.output_bytes = n * l.out.elements();
-    if (c.tiling.on_sparse) {
-      c.packed_weights_offset = dram_.allocate(PackedRegion::bytes(c.weight_bytes));
-      packed_slot_bytes_ = std::max(packed_slot_bytes_, PackedRegion::bytes(c.tiling.sparse_band_elements));
-    }
-    where[l.name] = {int(i), c.output};
-  }
-  packed_slots_ = dram_.allocate(2 * std::uint64_t(hw.chip.cores()) * packed_slot_bytes_);
-  // Model-ci partial sums: two slots per core, in its cluster's cache when the output's
-  // tag stores them there and the layer's slots fit, else in DRAM in the core's
-  // cluster's memory (Example 2).
-  bool through_dram = false;
-  for (const auto& c : layers_)
-    if (c.tiling.split == ParallelMode::ModelCi) {
-      exchange_slot_bytes_ = std::max(exchange_slot_bytes_, c.tiling.acc_bytes);
-      through_dram = through_dram || !partials_in_cache(c);
-    }
-  if (through_dram)
-    for (std::uint32_t core = 0; core < hw.chip.cores(); ++core)
-      exchange_slots_.push_back(
-          dram_.allocate(2 * exchange_slot_bytes_, dram_.memory_of_cluster(core / hw.chip.cores_per_cluster)));
-  dram_.check_capacity(w_.file);
-}
-
-// The DRAM side of moving `rows` map rows (from map row `row`) of an NHWC tensor with
-// `w` positions of `c` channels per row, channels [c0, c0 + cn) of each: one piece per
-// chunk it spans (a window of wider rows is pitched), in the order `core` should move
-// them, each with its offset in the dense NRAM copy. A tensor of one position per image
-// may be cut along c (an fc input placed by its model-ci readers).
-std::vector<TraceEmitter::WindowPiece> TraceEmitter::window_pieces(std::uint32_t core, const DramTensor& t,
-                                                                   std::uint64_t row, std::uint64_t rows,
-                                                                   std::uint32_t w, std::uint32_t c, std::uint32_t c0,
-                                                                   std::uint32_t cn) const {
-  const std::uint64_t row_bytes = std::uint64_t(w) * c, first = row * row_bytes;
-  std::vector<WindowPiece> out;
-  if (rows * w == 1) {
-    for (const DramChunk& p : local_first(core, t.pieces(first + c0, first + c0 + cn)))
-      out.push_back({p.address, p.first - first - c0, nhwc(1, 1, 1, p.bytes), 0, p.first == first + c0});
-    return out;
-  }
-  for (const DramChunk& p : local_first(core, t.pieces(first, first + rows * row_bytes)))
-    out.push_back({p.address + c0, (p.first - first) / row_bytes * w * cn, nhwc(1, p.bytes / row_bytes, w, cn),
-                   cn != c ? c : 0, p.first == first});
-  return out;
-}
-
-// The pieces of a band in the order a core should move them: from the first one in its
-// own cluster's memory on, so that cores of different clusters that move the same band
-// start on different memories instead of queueing on one.
-std::vector<DramChunk> TraceEmitter::local_first(std::uint32_t core, std::vector<DramChunk> pieces) const {
-  const std::uint32_t own = dram_.memory_of_cluster(core / hw_.chip.cores_per_cluster);
-  auto local = std::find_if(pieces.begin(), pieces.end(),
-                            [&](const DramChunk& p) { return dram_.memory_of(p.address) == own; });
-  if (local != pieces.end()) std::rotate(pieces.begin(), local, pieces.end());
-  return pieces;
-}
-
-bool TraceEmitter::partials_in_cache(const CompiledLayer& c) const {
-  const auto& tags = c.split.tags;
-  const bool tagged = !tags.empty() && tags.back().dynamic.store &&
-                      tags.back().dynamic.store->level == StorageId::Level::ClusterCache;
-  return tagged && hw_.chip.cluster_cache.enabled &&
-         std::uint64_t(hw_.chip.cores_per_cluster) * 2 * c.tiling.acc_bytes <= hw_.chip.cluster_cache.capacity_bytes;
-}
-
-// The weights go to the memory of every cluster whose cores run the layer, so every
-// core reads them from its own memory (seed002 §3.10: constants are delivered to the
-// local memory of the cores that use them, once, before the run). One copy when the
-// memories are not separate.
-void TraceEmitter::place_weights(CompiledLayer& c) {
-  std::vector<bool> copy(dram_.memories(), false);
-  if (!c.tiling.on_shader && !c.tiling.on_sparse)
-    for (std::uint32_t core : c.tiling.cores) copy[dram_.memory_of_cluster(core / hw_.chip.cores_per_cluster)] = true;
-  if (std::none_of(copy.begin(), copy.end(), [](bool b) { return b; })) copy[0] = true;
-  c.weight_copies.assign(dram_.memories(), kNoCopy);
-  for (std::uint32_t m = dram_.memories(); m-- > 0;)
-    if (copy[m]) c.weights_offset = c.weight_copies[m] = dram_.allocate(c.weight_bytes, m);
-}
-
-std::uint64_t TraceEmitter::weights_at(std::uint32_t core) const {
-  const CompiledLayer& c = layers_[layer_];
-  const std::uint64_t local = c.weight_copies[dram_.memory_of_cluster(core / hw_.chip.cores_per_cluster)];
-  return local != kNoCopy ? local : c.weights_offset;
 }
 
 void TraceEmitter::add_bindings() {
@@ -370,23 +141,6 @@ std::uint64_t TraceEmitter::count_instructions() const {
 std::size_t TraceEmitter::layer_of(std::uint64_t id) const {
   auto it = std::upper_bound(first_ids_.begin(), first_ids_.end(), id);
   return std::size_t(it - first_ids_.begin()) - 1;
-}
-
-// Load and store bytes to DRAM, by the cluster of the core and whether the channel is
-// its cluster's own memory.
-void TraceEmitter::count_dram(const Instruction& inst) {
-  if (inst.op != "load" && inst.op != "store") return;
-  const std::uint32_t cluster = inst.core / hw_.chip.cores_per_cluster;
-  LayerTraffic& traffic = traffic_[layer_];
-  for (const auto* list : {&inst.inputs, &inst.outputs})
-    for (const TensorOperand& t : *list) {
-      if (t.space != AddressSpace::Dram) continue;
-      for_each_run(t, 0, t.bytes(), [&](std::uint64_t address, std::uint64_t, std::uint64_t count) {
-        dram_.for_each_channel(address, count, [&](std::uint32_t channel, std::uint64_t n) {
-          (home_cluster(hw_.chip, channel) == cluster ? traffic.dram_local : traffic.dram_remote)[cluster] += n;
-        });
-      });
-    }
 }
 
 std::uint64_t TraceEmitter::push(Instruction inst) {
@@ -654,90 +408,6 @@ void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, std::uint6
     cs.last_store = std::int64_t(push(std::move(store)));
   }
   cs.out_reader[slot] = cs.last_store;
-}
-
-TensorOperand TraceEmitter::exchange_slot(std::uint32_t sender, std::uint32_t slot,
-                                          const std::vector<std::uint64_t>& shape) const {
-  if (!exchange_in_cache_)
-    return tensor(AddressSpace::Dram, exchange_slots_.at(sender) + slot * exchange_slot_bytes_, shape, DType::Int32);
-  const std::uint32_t per_cluster = hw_.chip.cores_per_cluster;
-  TensorOperand t = tensor(AddressSpace::Cluster, (2 * std::uint64_t(sender % per_cluster) + slot) * cache_slot_bytes_,
-                           shape, DType::Int32);
-  t.cluster = sender / per_cluster;  // the sender's own cache; a receiver of another cluster reads it remotely
-  return t;
-}
-
-// The reduction tree of seed002 Example 1 for one band (and co block): at step s = 1,
-// 2, 4, ... the core at position i + s of the layer's cores hands its int32 sums to the
-// core at position i (i a multiple of 2s) through the exchange level, which adds them
-// to its own (Phase 2 pairs within a cluster first, Phase 3 across clusters); the first
-// core then requantizes the total and stores it. int32 addition is exact, so the result
-// is the same for any split.
-void TraceEmitter::emit_reduction(std::uint64_t tile) {
-  const CompiledLayer& c = layers_[layer_];
-  const Layer& l = c.layer;
-  const LayerTiling& t = c.tiling;
-  const auto band = t.band_tile(l, tile);
-  const auto [first_co, co] = t.core_block(l, 0, block_);
-  const auto& cores = t.cores;
-  const std::uint32_t slot = std::uint32_t((cores_[cores.front()].emitted - 1) % t.buffers);  // emit_tile's
-  const std::uint64_t base = t.fixed_bytes + slot * t.slot_bytes;
-  const std::uint64_t acc_at = base + t.in_bytes * c.inputs.size(), out_at = acc_at + t.acc_bytes;
-  const std::uint64_t recv_at = out_at + t.out_bytes;
-  const auto shape = nhwc(1, band.rows, l.out.w, co);
-  const std::uint64_t bytes = std::uint64_t(band.rows) * l.out.w * co * 4;
-  const TensorOperand acc = tensor(AddressSpace::Nram, acc_at, shape, DType::Int32);
-  const TensorOperand recv = tensor(AddressSpace::Nram, recv_at, shape, DType::Int32);
-  auto mark = [&](std::uint64_t id) {
-    reduction_ids_.add(id);
-    return std::int64_t(id);
-  };
-  LayerTraffic& traffic = traffic_[layer_];
-  const std::uint32_t per_cluster = hw_.chip.cores_per_cluster;
-  for (std::size_t step = 1; step < cores.size(); step *= 2)
-    for (std::size_t i = 0; i + step < cores.size(); i += 2 * step) {
-      const std::uint32_t r = cores[i], q = cores[i + step];
-      CoreState &rs = cores_[r], &qs = cores_[q];
-      Instruction put = make("store", "store", q);
-      put.inputs = {acc};
-      put.outputs = {exchange_slot(q, slot, shape)};
-      depend(put, qs.acc_writer);
-      depend(put, qs.exchange_reader[slot]);
-      for (std::int64_t id : qs.cache_fence) depend(put, id);
-      qs.cache_fence.clear();
-      const std::int64_t sent = mark(push(std::move(put)));
-      qs.acc_reader[slot] = qs.last_store = sent;
-
-      Instruction take = make("load", "load", r);
-      take.inputs = {exchange_slot(q, slot, shape)};
-      take.outputs = {recv};
-      depend(take, sent);
-      depend(take, rs.recv_reader[slot]);
-      const std::int64_t taken = mark(push(std::move(take)));
-      qs.exchange_reader[slot] = taken;
-
-      Instruction add = make("add", "vector", r);
-      add.inputs = {acc, recv};
-      add.outputs = {acc};
-      depend(add, taken);
-      depend(add, rs.acc_writer);
-      rs.acc_writer = rs.recv_reader[slot] = mark(push(std::move(add)));
-
-      traffic.exchange_nram += bytes;  // r's own sums stay where they are
-      (!exchange_in_cache_             ? traffic.exchange_dram
-       : r / per_cluster == q / per_cluster ? traffic.exchange_cache
-                                            : traffic.exchange_remote_cache) += bytes;
-    }
-  CoreState& root = cores_[cores.front()];
-  Instruction post = make("requant", "vector", cores.front());
-  post.inputs = {acc};
-  post.outputs = {tensor(AddressSpace::Nram, out_at, shape, DType::Int8)};
-  post.params = {{"shift", l.shift}, {"relu", l.relu}};
-  depend(post, root.acc_writer);
-  depend(post, root.out_reader[slot]);
-  const std::uint64_t result = push(std::move(post));
-  root.acc_reader[slot] = std::int64_t(result);
-  emit_band_store(cores.front(), root, result, out_at, slot, tile, first_co, co);
 }
 
 // Initialization phase (seed003 ¶[0046]): one ml_set per control register, no memory traffic.

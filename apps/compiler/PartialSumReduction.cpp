@@ -1,11 +1,7 @@
 // Model-ci partial sums reduced between cores (seed002 Example 1).
 #include "apps/compiler/TraceEmitter.h"
 
-#include <algorithm>
-#include <map>
-
 #include "apps/compiler/TraceOperands.h"
-#include "models/interconnect/Interconnect.h"
 
 namespace npusim {
 

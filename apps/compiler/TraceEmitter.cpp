@@ -10,7 +10,6 @@
 #include "apps/compiler/TraceOperands.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/Npy.h"
-#include "models/interconnect/Interconnect.h"
 #include "sim/trace/OpCatalog.h"
 
 namespace npusim {

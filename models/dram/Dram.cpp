@@ -46,12 +46,7 @@ unsigned int Dram::transport_dbg(tlm::tlm_generic_payload& trans) {
 }
 
 void Dram::add_energy(EnergyLedger& ledger) const {
-  for (const auto& ch : channels_) {
-    const PortStats& traffic = ch.stats();
-    const std::size_t c = ledger.add_component({traffic.name, traffic.kind, true, {}});
-    ledger.add_source(c, {"dram", "read"}, &traffic.bytes_read, "bytes_read");
-    ledger.add_source(c, {"dram", "write"}, &traffic.bytes_written, "bytes_written");
-  }
+  for (const auto& ch : channels_) ch.add_energy(ledger, {"dram", "read"}, {"dram", "write"});
 }
 
 std::vector<PortStats> Dram::channel_stats() const {

@@ -102,12 +102,7 @@ unsigned int Interconnect::transport_dbg(int, tlm::tlm_generic_payload& trans) {
 
 void Interconnect::add_energy(EnergyLedger& ledger) const {
   for (const auto* links : {&cluster_links_, &inter_cluster_links_})
-    for (const BandwidthPort& link : *links) {
-      const PortStats& traffic = link.stats();
-      const std::size_t c = ledger.add_component({traffic.name, traffic.kind, true, {}});
-      ledger.add_source(c, {"bus", "transfer"}, &traffic.bytes_read, "bytes_read");
-      ledger.add_source(c, {"bus", "transfer"}, &traffic.bytes_written, "bytes_written");
-    }
+    for (const BandwidthPort& link : *links) link.add_energy(ledger, {"bus", "transfer"}, {"bus", "transfer"});
 }
 
 std::vector<PortStats> Interconnect::link_stats() const {

@@ -11,6 +11,12 @@ BandwidthPort::BandwidthPort(std::string name, std::string kind, double bytes_pe
   stats_.bytes_per_cycle = bytes_per_cycle;
 }
 
+void BandwidthPort::add_energy(EnergyLedger& ledger, const EnergyAction& read, const EnergyAction& write) const {
+  const std::size_t c = ledger.add_component({stats_.name, stats_.kind, true, {}});
+  ledger.add_source(c, read, &stats_.bytes_read, "bytes_read");
+  ledger.add_source(c, write, &stats_.bytes_written, "bytes_written");
+}
+
 Cycles BandwidthPort::transfer_cycles(std::uint64_t bytes) const {
   if (bytes == 0) return 0;
   return static_cast<Cycles>(std::ceil(static_cast<double>(bytes) / stats_.bytes_per_cycle));

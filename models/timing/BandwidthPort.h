@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/common/Cycles.h"
+#include "sim/energy/EnergyLedger.h"
 #include "sim/report/RunStats.h"
 
 namespace npusim {
@@ -24,6 +25,9 @@ class BandwidthPort {
 
   // Cycles the port needs for `bytes` when it is free.
   Cycles transfer_cycles(std::uint64_t bytes) const;
+
+  // Books its bytes read and written as energy actions of one component named after it.
+  void add_energy(EnergyLedger& ledger, const EnergyAction& read, const EnergyAction& write) const;
 
   const std::string& name() const { return stats_.name; }
   double bytes_per_cycle() const { return stats_.bytes_per_cycle; }

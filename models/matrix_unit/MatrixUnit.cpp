@@ -123,12 +123,8 @@ const WfoldPlan& MatrixUnit::plan_for(const Instruction& inst) {
   const ConvShape layer = conv_shape_of(inst);
   const bool requantize = requantizes(inst);
   auto& slot = plans_[wfold_plan_key(layer, requantize)];
-  if (!slot) {
-    if (requantize && !cfg_.result_requantize)
-      fail_instruction(inst, "this matrix unit's result path cannot requantize (a conv with a shift): set "
-                             "/core/matrix/result_requantize to true, or requantize on the vector unit");
-    slot = std::make_unique<WfoldPlan>(plan_wfold_conv(cfg_, layer, requantize));
-  }
+  // A conv that requantizes on a core that cannot is refused when the trace is read (ConvOp).
+  if (!slot) slot = std::make_unique<WfoldPlan>(plan_wfold_conv(cfg_, layer, requantize));
   return *slot;
 }
 

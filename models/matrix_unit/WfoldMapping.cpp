@@ -149,7 +149,6 @@ void estimate_traffic(WfoldPlan& p, const MatrixUnitConfig& cfg) {
   for (const KwPiece& k : p.kw_pieces) max_rows = std::max(max_rows, k.data_rows);
   CycleEstimate& c = p.cycles;
   c.inputs_overlap = 2 * max_rows <= p.l1;
-  c.weights_overlap = p.second_buffer_ring >= 2 * p.nco;
   std::uint64_t segments_per_piece = std::uint64_t(p.nkh) * p.bci;
   std::uint64_t rows_scale = std::uint64_t(p.layer.n) * p.ho;
 

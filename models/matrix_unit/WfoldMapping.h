@@ -110,7 +110,6 @@ struct CycleEstimate {
   Cycles write_back = 0;     // write-back port cycles (requests / write_back bytes per cycle)
   Cycles total = 0;
   bool inputs_overlap = false;   // first buffer holds two windows: next fill hides under compute
-  bool weights_overlap = false;  // second buffer holds two co sets: distribution hides
 };
 
 // The write requests of one tile's results (§3.7) and the cycles they take on the write-back port.

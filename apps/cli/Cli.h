@@ -4,6 +4,10 @@ namespace CLI {
 class App;
 }
 
+#include <string>
+
+#include "apps/compiler/SplitPlanner.h"
+
 namespace npusim {
 
 // Exit statuses of the npusim binary.
@@ -15,6 +19,10 @@ enum ExitStatus : int {
 };
 
 int run_cli(int argc, char** argv);
+
+// --split and --split-strategies of run and compile (docs/workload-format.md, splitting).
+void add_split_options(CLI::App& cmd, std::string& split, std::string& strategies);
+SplitOptions split_options(const std::string& split, const std::string& strategies);
 
 // One function per subcommand file; each adds itself to the app.
 void add_run_command(CLI::App& app);

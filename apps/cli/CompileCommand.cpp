@@ -24,6 +24,8 @@ struct CompileOptions {
   std::string trace;
   bool quiet = false;
   bool overwrite = false;
+  std::string split;  // empty: the workload's, else auto
+  std::string split_strategies;
 };
 
 // compile -o replaces an existing file only when it is a trace npusim wrote, or
@@ -50,7 +52,7 @@ void compile(const CompileOptions& opt) {
   check_trace_target(opt);
   const HardwareConfig hw = load_hardware_config(bundled_file(opt.config));
   const Workload workload = read_workload(bundled_file(opt.workload));
-  TraceEmitter emitter(workload, hw);
+  TraceEmitter emitter(workload, hw, split_options(opt.split, opt.split_strategies));
   const std::string dir = std::filesystem::path(opt.trace).parent_path().string();
   // Streamed to a unique temporary file and renamed: memory stays flat and a failed
   // compile leaves no half trace behind.
@@ -67,9 +69,9 @@ void compile(const CompileOptions& opt) {
   std::cout << fmt::format("{}: {} layers, batch {}, {} instructions -> {}\n", display_name(opt.workload),
                            workload.layers.size(), workload.batch, count, opt.trace);
   for (const auto& c : emitter.layers())
-    std::cout << fmt::format("  {:<24} {:<9} rows/band {:>3}  bands {:>3}  buffers {}  co blocks {:>2} x {}\n",
-                             c.layer.name, layer_kind_name(c.layer.kind), c.tiling.rows, c.tiling.bands,
-                             c.tiling.buffers, c.tiling.co_blocks, c.tiling.co_block);
+    std::cout << fmt::format("  {:<24} {:<9} {:<8} rows/band {:>3}  bands {:>3}  buffers {}  co blocks {:>2} x {}\n",
+                             c.layer.name, layer_kind_name(c.layer.kind), parallel_mode_name(c.tiling.split),
+                             c.tiling.rows, c.tiling.bands, c.tiling.buffers, c.tiling.co_blocks, c.tiling.co_block);
 }
 
 }  // namespace
@@ -85,6 +87,7 @@ void add_compile_command(CLI::App& app) {
   cmd->add_flag("--overwrite", opt->overwrite,
                 "Replace an existing file at -o even if it is not an npusim trace (a trace npusim wrote is "
                 "replaced without it; directories, devices and links never are)");
+  add_split_options(*cmd, opt->split, opt->split_strategies);
   cmd->footer(
       "\nTiles every layer to the config's NRAM/WRAM, splits the bands across its cores and\n"
       "writes LOAD / CONV / vector / STORE instructions with staged dependencies.\n"

@@ -26,6 +26,8 @@ struct RunOptions {
   bool quiet = false;
   std::string dependency_mode;  // empty: the config's /core/controller/dependency_mode
   std::string matrix_model;     // empty: the config's /core/matrix/timing_model
+  std::string split;  // empty: the workload's, else auto
+  std::string split_strategies;
 };
 
 // --matrix-model applies to every kind of core that has a matrix unit.
@@ -58,7 +60,7 @@ void run(const RunOptions& opt) {
   request.show_progress = !opt.quiet && ProgressMeter::terminal_attached();
   request.summary = opt.quiet ? nullptr : &std::cout;
   if (compile)
-    simulate_workload(request, input);
+    simulate_workload(request, input, split_options(opt.split, opt.split_strategies));
   else
     simulate_trace(request);
   if (!opt.quiet) std::cout << "\nrun directory: " << request.out_dir << "\n";
@@ -90,6 +92,7 @@ void add_run_command(CLI::App& app) {
                   "(slow; same tensors, cycles within the bounds of docs/fidelity.md); overrides "
                   "/core/matrix/timing_model")
       ->check(CLI::IsMember({"fast", "cycle-stepped"}));
+  add_split_options(*cmd, opt->split, opt->split_strategies);
   cmd->footer(
       "\nWrites OUT/report.json, OUT/instructions.csv and OUT/timeline.json (open it in\n"
       "https://ui.perfetto.dev), and prints a summary table.\n"
@@ -99,7 +102,8 @@ void add_run_command(CLI::App& app) {
       "  npusim run --workload traces/workloads/tiny.json --functional --out runs/tiny\n"
       "  npusim run --config configs/smp-2x2.json --trace traces/examples/multicore.jsonl\n"
       "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu\n"
-      "  npusim run --workload traces/workloads/tiny.json --matrix-model cycle-stepped   the slow reference timing");
+      "  npusim run --workload traces/workloads/tiny.json --matrix-model cycle-stepped   the slow reference timing\n"
+      "  npusim run --workload traces/workloads/vgg16.json --config configs/numa-4x4-cache.json --split model");
   cmd->callback([opt] { run(*opt); });
 }
 

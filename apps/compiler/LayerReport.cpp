@@ -44,9 +44,10 @@ void LayerReport::record(const InstructionRecord& r) {
   row.first_start = row.instructions ? std::min(row.first_start, r.start) : r.start;
   row.last_end = std::max(row.last_end, r.end);
   ++row.instructions;
-  if (r.op == "load" || r.op == "store" || r.op == "fetch_ml" || r.op == "ml_return" || r.op == "compress" ||
-      r.op == "sparse_conv")
-    row.dram_bytes += r.bytes;
+  // Load and store DRAM bytes come from the compiler's count (exchanges may use the caches).
+  if (r.op == "fetch_ml" || r.op == "ml_return" || r.op == "compress" || r.op == "sparse_conv") row.dram_bytes += r.bytes;
+  if (emitter_.in_reduction(r.id)) row.reduction_busy_cycles += r.end - r.start;
+  if (r.op == "conv") row.last_conv_end = std::max(row.last_conv_end, r.end);
   if (r.op == "sparse_conv") row.sparse_products += r.macs;
   if (r.op == "fetch_ml" || r.op == "ml_return") row.fetch_cycles += r.end - r.start;
   if (r.op == "ml_matmul") row.mac_cycles += r.end - r.start;
@@ -89,6 +90,37 @@ nlohmann::json sparse_section(const LayerRow& r, const LayerTiling& t) {
   }
   return j;
 }
+// How the layer's cores shared it (seed002): the mode and why, the tags of its tensors,
+// the partial sums exchanged per level, the time in reductions, and the DRAM bytes each
+// cluster moved to its own memory and to the others.
+nlohmann::json split_section(const LayerRow& r, const CompiledLayer& c, const LayerTraffic& t) {
+  const LayerSplit& s = c.split;
+  nlohmann::json estimates = nlohmann::json::object();
+  for (const auto& [mode, cycles] : s.estimates) estimates[parallel_mode_name(mode)] = cycles;
+  nlohmann::json tags = nlohmann::json::object();
+  for (std::size_t i = 0; i < s.tags.size(); ++i) tags[s.tag_names[i]] = to_string(s.tags[i]);
+  nlohmann::json clusters = nlohmann::json::array();
+  for (std::size_t k = 0; k < t.dram_local.size(); ++k)
+    clusters.push_back({{"cluster", k}, {"local_bytes", t.dram_local[k]}, {"remote_bytes", t.dram_remote[k]}});
+  nlohmann::json j = {{"mode", parallel_mode_name(s.mode)},
+                      {"rule_choice", s.rule_choice ? parallel_mode_name(*s.rule_choice) : "none"},
+                      {"reason", s.reason},
+                      {"estimated_cycles", estimates},
+                      {"cores", c.tiling.cores},
+                      {"tags", tags},
+                      {"exchange_bytes",
+                       {{"nram", t.exchange_nram},
+                        {"cluster_cache", t.exchange_cache},
+                        {"remote_cache", t.exchange_remote_cache},
+                        {"dram", t.exchange_dram}}},
+                      {"dram_bytes_by_cluster", clusters}};
+  if (!c.tiling.shares.empty()) j["shares"] = c.tiling.shares;
+  if (c.tiling.split == ParallelMode::ModelCi)
+    j["reduction"] = {{"busy_cycles", r.reduction_busy_cycles},
+                      {"tail_cycles", r.last_end > r.last_conv_end ? r.last_end - r.last_conv_end : 0}};
+  return j;
+}
+
 }  // namespace
 
 nlohmann::json LayerReport::to_json() const {
@@ -96,7 +128,10 @@ nlohmann::json LayerReport::to_json() const {
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     const LayerRow& r = rows_[i];
     const CompiledLayer& c = emitter_.layers()[i];
+    const LayerTraffic& traffic = emitter_.traffic(i);
     const double cycles = double(r.cycles());
+    std::uint64_t dram_bytes = r.dram_bytes;
+    for (std::size_t k = 0; k < traffic.dram_local.size(); ++k) dram_bytes += traffic.dram_local[k] + traffic.dram_remote[k];
     layers.push_back(nlohmann::json{{"name", r.name},
                       {"kind", r.kind},
                       {"engine", r.engine},
@@ -108,7 +143,7 @@ nlohmann::json LayerReport::to_json() const {
                       {"cycles", r.cycles()},
                       {"macs", r.macs},
                       {"mac_utilization", cycles > 0 ? r.macs / (cycles * peak_macs_) : 0.0},
-                      {"dram_bytes", r.dram_bytes},
+                      {"dram_bytes", dram_bytes},
                       {"compulsory_dram_bytes", r.compulsory_bytes},
                       {"roofline_bound_cycles", r.bound_cycles},
                       {"roofline_bound", r.bound},
@@ -125,6 +160,7 @@ nlohmann::json LayerReport::to_json() const {
       layers.back()["result_path"] = c.tiling.requantize_on_result_path ? "requantized" : "accumulators";
     if (c.tiling.on_shader) layers.back()["shader"] = shader_section(r, c.tiling);
     if (c.tiling.sparse_verdict) layers.back()["sparse"] = sparse_section(r, c.tiling);
+    layers.back()["split"] = split_section(r, c, traffic);
   }
   return {{"peak_macs_per_cycle", peak_macs_}, {"dram_bytes_per_cycle", dram_bpc_}, {"rows", layers}};
 }
@@ -138,20 +174,20 @@ void LayerReport::print_table(std::ostream& os, const RunStats& stats) const {
     for (const auto& [cls, split] : e) pj += split.total_pj();
     return pj;
   };
-  os << fmt::format("\n{:<24} {:<9} {:<7} {:>12} {:>14} {:>7} {:>12} {:>7} {:>8}{}\n", "layer", "kind", "engine",
-                    "cycles", "MACs", "util", "bound", "by", "achieved", priced ? "   energy uJ" : "");
+  os << fmt::format("\n{:<24} {:<9} {:<7} {:<8} {:>12} {:>14} {:>7} {:>12} {:>7} {:>8}{}\n", "layer", "kind", "engine",
+                    "split", "cycles", "MACs", "util", "bound", "by", "achieved", priced ? "   energy uJ" : "");
   std::uint64_t macs = 0;
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     const LayerRow& r = rows_[i];
     const double cycles = double(r.cycles());
     macs += r.macs;
-    os << fmt::format("{:<24} {:<9} {:<7} {:>12} {:>14} {:>6.1f}% {:>12.0f} {:>7} {:>7.1f}%{}\n", r.name, r.kind,
-                      r.engine, r.cycles(),
+    os << fmt::format("{:<24} {:<9} {:<7} {:<8} {:>12} {:>14} {:>6.1f}% {:>12.0f} {:>7} {:>7.1f}%{}\n", r.name, r.kind,
+                      r.engine, parallel_mode_name(emitter_.layers()[i].tiling.split), r.cycles(),
                       r.macs, cycles > 0 ? 100.0 * r.macs / (cycles * peak_macs_) : 0.0, r.bound_cycles, r.bound,
                       cycles > 0 ? 100.0 * r.bound_cycles / cycles : 0.0, priced ? energy_uj(layer_pj(energy[i])) : "");
   }
   const double total = double(stats.total_cycles);
-  os << fmt::format("{:<24} {:<9} {:<7} {:>12} {:>14} {:>6.1f}% {:>12} {:>7} {:>8}{}\n", "total", "", "",
+  os << fmt::format("{:<24} {:<9} {:<7} {:<8} {:>12} {:>14} {:>6.1f}% {:>12} {:>7} {:>8}{}\n", "total", "", "", "",
                     stats.total_cycles, macs, total > 0 ? 100.0 * macs / (total * peak_macs_) : 0.0, "", "", "",
                     priced ? energy_uj(stats.energy.total().total_pj()) : "");
 }

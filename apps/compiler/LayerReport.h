@@ -30,6 +30,10 @@ struct LayerRow {
   Cycles fetch_cycles = 0, mac_cycles = 0;
   // Sparse layers: the non-zero products the cluster formed (the MACs it really did).
   std::uint64_t sparse_products = 0;
+  // Model-ci: busy cycles of the reduction's instructions (exchange stores and loads,
+  // adds), and the cycles from the end of the layer's last conv to its end.
+  Cycles reduction_busy_cycles = 0;
+  Cycles last_conv_end = 0;
 
   Cycles cycles() const { return instructions ? last_end - first_start : 0; }
 };

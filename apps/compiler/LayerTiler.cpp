@@ -26,8 +26,8 @@ bool windowed(const Layer& l) {
 // fits half of WRAM (aligned to the slave count so no round is padded), else all of WRAM.
 void choose_co_block(const Layer& l, LayerTiling& t, const CoreConfig& core, const std::string& file) {
   const std::uint64_t wram = core.wram.capacity_bytes;
-  const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c;
-  const std::uint32_t co = l.out.c, ns = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).slaves;
+  const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * t.ci;
+  const std::uint32_t co = t.co, ns = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).slaves;
   if (per_co > wram)
     throw InputError(file, layer_place(l),
                      fmt::format("one output channel needs {} bytes of weights but WRAM holds {} bytes", per_co, wram));
@@ -51,10 +51,11 @@ void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
   const std::uint32_t in_rows = windowed(l) ? (rows - 1) * l.sh + t.kernel_h : rows;
   const std::uint32_t co = l.has_weights() && l.kind != LayerKind::Depthwise ? t.co_block : l.out.c;
   const std::uint64_t out_elems = std::uint64_t(rows) * l.out.w * co;
-  t.in_bytes = aligned(std::uint64_t(std::min(in_rows, l.in.h)) * l.in.w * l.in.c);
+  t.in_bytes = aligned(std::uint64_t(std::min(in_rows, l.in.h)) * l.in.w * t.ci);
   t.acc_bytes = l.has_weights() && !t.requantize_on_result_path ? aligned(out_elems * 4) : 0;
   t.out_bytes = aligned(out_elems);
-  t.slot_bytes = t.in_bytes * (l.kind == LayerKind::Add ? 2 : 1) + t.acc_bytes + t.out_bytes;
+  t.recv_bytes = t.split == ParallelMode::ModelCi ? t.acc_bytes : 0;
+  t.slot_bytes = t.in_bytes * (l.kind == LayerKind::Add ? 2 : 1) + t.acc_bytes + t.out_bytes + t.recv_bytes;
 }
 
 bool fits(const Layer& l, LayerTiling& t, std::uint32_t rows, std::uint32_t buffers, std::uint64_t nram) {
@@ -210,6 +211,18 @@ std::uint32_t LayerTiling::input_rows_read(const Layer& l) const {
   return rows;
 }
 
+std::pair<std::uint32_t, std::uint32_t> LayerTiling::core_block(const Layer& l, std::size_t index, std::uint32_t b) const {
+  if (split != ParallelMode::ModelCo) return {block_first_co(b), block_count(l, b)};
+  const auto [lo, hi] = shares.at(index);
+  const std::uint32_t first = lo + block_first_co(b);
+  return {first, first < hi ? std::min(co_block, hi - first) : 0};
+}
+
+std::pair<std::uint32_t, std::uint32_t> LayerTiling::core_channels_in(const Layer& l, std::size_t index) const {
+  if (split != ParallelMode::ModelCi) return {0, l.in.c};
+  return {shares.at(index).first, shares.at(index).second - shares.at(index).first};
+}
+
 std::uint32_t LayerTiling::block_count(const Layer& l, std::uint32_t b) const {
   if (!l.has_weights() || l.kind == LayerKind::Depthwise) return l.out.c;
   return std::min(co_block, l.out.c - block_first_co(b));
@@ -219,7 +232,7 @@ ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow
   ConvShape s;
   s.hi = b.in_rows;
   s.wi = l.in.w;
-  s.ci = l.in.c;
+  s.ci = t.ci;
   s.co = co;
   s.kh = t.kernel_h;
   s.kw = t.kernel_w;
@@ -232,11 +245,24 @@ ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow
   return s;
 }
 
-LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw) {
+// A model mode: the cores that take part and the largest share they size buffers for.
+void apply_shares(const Layer& l, LayerTiling& t, const ChannelShares& s) {
+  t.split = s.mode;
+  t.cores = s.cores;
+  t.shares = s.ranges;
+  std::uint32_t largest = 0;
+  for (const auto& [lo, hi] : s.ranges) largest = std::max(largest, hi - lo);
+  (s.mode == ParallelMode::ModelCo ? t.co : t.ci) = largest;
+}
+
+LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw, const ChannelShares* shares) {
   LayerTiling t;
   t.kernel_h = std::uint32_t(dilated_extent(l.kh, l.dilation));
   t.kernel_w = std::uint32_t(dilated_extent(l.kw, l.dilation));
+  t.ci = l.in.c;
+  t.co = l.out.c;
   place_layer(w, l, t, hw);
+  if (shares && shares->mode != ParallelMode::Data) apply_shares(l, t, *shares);
   const CoreConfig& core = t.kind(hw);
   if (t.on_sparse) {
     // Enough bands of output rows to give every core work; the cluster's own buffers
@@ -265,11 +291,20 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
     choose_co_block(l, t, core, w.file);
     t.on_matrix_unit = true;
-    t.requantize_on_result_path = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).result_requantize;
+    // Model-ci partial sums stay int32 until the reduction is done, then requantize.
+    t.requantize_on_result_path = t.split != ParallelMode::ModelCi &&
+                                  core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).result_requantize;
   }
   // Depthwise weights as loaded: the kernel after dilation.
   if (l.kind == LayerKind::Depthwise) t.fixed_bytes = aligned(std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c);
-  choose_rows(w, l, t, core, std::uint32_t(t.cores.size()));
+  // A model mode gives every core every band: one band may be enough, but with separate
+  // memories model-co wants a band per cluster, so each cluster starts on rows in its own
+  // memory (TraceEmitter::start_layer) and the clusters read different memories.
+  const bool separate_memories = hw.chip.dram.interleave_bytes == 0 && hw.chip.dram.channels > 1;
+  const std::uint32_t want = t.split == ParallelMode::Data ? std::uint32_t(t.cores.size())
+                             : t.split == ParallelMode::ModelCo && separate_memories ? hw.chip.clusters
+                                                                                   : 1;
+  choose_rows(w, l, t, core, want);
   if (t.on_matrix_unit) {
     try {
       t.band_plan = plan_wfold_conv(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection),

@@ -8,9 +8,18 @@
 #include "models/shader_core/ShaderMapping.h"
 #include "models/sparse_cluster/SparseLayerMapping.h"
 #include "apps/compiler/Workload.h"
+#include "apps/tags/SplitStrategy.h"
 #include "sim/config/HardwareConfig.h"
 
 namespace npusim {
+
+// A layer split across cores in a model mode (seed002 ¶55): the cores that take part,
+// and each one's share of the channels it splits (co for model-co, ci for model-ci), [lo, hi).
+struct ChannelShares {
+  ParallelMode mode = ParallelMode::Data;
+  std::vector<std::uint32_t> cores;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+};
 
 // Rows of the input a band of output rows reads, and the zero padding at its edges.
 struct BandWindow {
@@ -34,6 +43,7 @@ struct LayerTiling {
   std::uint64_t in_bytes = 0;      // one input stream of a full band (add has two)
   std::uint64_t acc_bytes = 0;     // int32 accumulators (0 when the op writes int8 directly)
   std::uint64_t out_bytes = 0;
+  std::uint64_t recv_bytes = 0;    // model-ci: a neighbour's int32 partial sums, received for the reduction
   std::uint64_t slot_bytes = 0;
   std::uint64_t weight_block_bytes = 0;  // WRAM bytes of one full co block
   // Where it runs: the engine that computes it, and the cores of one core kind
@@ -41,6 +51,13 @@ struct LayerTiling {
   std::string engine;
   std::uint32_t core_kind = 0;        // index into HardwareConfig::kinds()
   std::vector<std::uint32_t> cores;   // global core indices, ascending
+  // How the layer's cores share it. Data: each takes its run of bands with every
+  // channel. Model modes: each takes every band with its share of co or ci (`shares`,
+  // one per core, in `cores` order); `ci`, `co` are the largest share, which sizes the
+  // buffers (the whole layer's channels in data mode).
+  ParallelMode split = ParallelMode::Data;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> shares;
+  std::uint32_t ci = 0, co = 0;
   // The Wfold mapping of one full band (weighted layers on the matrix unit).
   bool on_matrix_unit = false;
   // The matrix unit requantizes on its result path (/core/matrix/result_requantize): the conv
@@ -68,13 +85,20 @@ struct LayerTiling {
   BandTile band_tile(const Layer& l, std::uint64_t tile) const;
   std::uint32_t block_first_co(std::uint32_t b) const { return b * co_block; }
   std::uint32_t block_count(const Layer& l, std::uint32_t b) const;
+  // Output channels [first, first + count) of block `b` on the core at `index` in `cores`
+  // (count 0 when its share has fewer blocks).
+  std::pair<std::uint32_t, std::uint32_t> core_block(const Layer& l, std::size_t index, std::uint32_t b) const;
+  // Input channels [first, first + count) the core at `index` reads.
+  std::pair<std::uint32_t, std::uint32_t> core_channels_in(const Layer& l, std::size_t index) const;
   // Input rows some output window reads: a stride larger than the kernel skips the rest.
   std::uint32_t input_rows_read(const Layer& l) const;
 };
 
 // Throws InputError naming the layer and the capacity when even one output row of
-// one channel block cannot fit.
-LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw);
+// one channel block cannot fit. With `shares`, the layer is tiled for one core's share
+// of a model mode (conv and fc on the matrix unit only).
+LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw,
+                       const ChannelShares* shares = nullptr);
 
 // The Wfold conv shape of a band of a weighted layer (fc is a 1x1 conv over its positions).
 ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow& b, std::uint32_t co);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "apps/compiler/TraceOperands.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/Npy.h"
 #include "sim/trace/OpCatalog.h"
@@ -15,58 +16,11 @@ namespace npusim {
 
 namespace {
 
-constexpr std::uint64_t kDramAlign = 256;
-std::uint64_t aligned(std::uint64_t b) { return (b + kDramAlign - 1) / kDramAlign * kDramAlign; }
-
-TensorOperand tensor(AddressSpace space, std::uint64_t offset, std::vector<std::uint64_t> shape, DType dtype) {
-  TensorOperand t;
-  t.space = space;
-  t.offset = offset;
-  t.shape = std::move(shape);
-  t.dtype = dtype;
-  return t;
-}
-
-std::vector<std::uint64_t> nhwc(std::uint64_t n, std::uint64_t h, std::uint64_t w, std::uint64_t c) {
-  return {n, h, w, c};
-}
-
-void depend(Instruction& inst, std::int64_t id, DependencyMode mode = DependencyMode::Full) {
-  if (id < 0) return;
-  for (const auto& d : inst.deps)
-    if (d.producer == std::uint64_t(id)) return;
-  Dependency d;
-  d.producer = std::uint64_t(id);
-  d.mode = mode;
-  if (mode == DependencyMode::Staged) d.granularity = "rows";
-  inst.deps.push_back(d);
-}
-
-Instruction make(const char* op, const char* engine, std::uint32_t core) {
-  Instruction i;
-  i.op = op;
-  i.engine = engine;
-  i.core = core;
-  return i;
-}
-
 // Weights as the units read them: the kernel after dilation (zero taps between real ones).
-std::vector<std::uint64_t> weight_shape(const Layer& l, const LayerTiling& t, std::uint32_t co) {
+std::vector<std::uint64_t> weight_shape(const Layer& l, const LayerTiling& t, std::uint32_t co, std::uint32_t ci) {
   if (l.kind == LayerKind::Depthwise) return {t.kernel_h, t.kernel_w, l.in.c};
-  return {co, t.kernel_h, t.kernel_w, l.in.c};
+  return {co, t.kernel_h, t.kernel_w, ci};
 }
-
-// A compressed tensor in DRAM (docs/trace-format.md): `capacity` int8 values, then as
-// many int32 indices.
-struct PackedRegion {
-  std::uint64_t values = 0, indices = 0, capacity = 0;
-  static std::uint64_t bytes(std::uint64_t capacity) { return aligned(capacity) + aligned(4 * capacity); }
-  PackedRegion(std::uint64_t offset, std::uint64_t cap) : values(offset), indices(offset + aligned(cap)), capacity(cap) {}
-  std::vector<TensorOperand> operands() const {
-    return {tensor(AddressSpace::Dram, values, {capacity}, DType::Int8),
-            tensor(AddressSpace::Dram, indices, {capacity}, DType::Int32)};
-  }
-};
 
 // Weights as the workload gives them (.npy): the dense kernel.
 std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
@@ -76,75 +30,51 @@ std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
 
 }  // namespace
 
-TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw) : w_(workload), hw_(hw) {
-  plan(hw);
+TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw, const SplitOptions& split)
+    : w_(workload), hw_(hw), dram_(hw.chip) {
+  plan(hw, split);
   add_bindings();
   cores_.resize(hw.chip.cores());
   final_stores_.assign(layers_.size(), std::vector<std::int64_t>(hw.chip.cores(), kNone));
 }
 
-// Tiles every layer and lays the tensors out in DRAM in workload order: the network
-// input first, then per layer its input (independent layers only), weights and output.
-void TraceEmitter::plan(const HardwareConfig& hw) {
-  std::map<std::string, std::pair<int, std::uint64_t>> where;  // tensor -> (layer, DRAM offset)
-  std::uint64_t cursor = 0;
-  const std::uint64_t n = w_.batch;
-  if (!w_.independent_layers) {
-    where["input"] = {-1, 0};
-    cursor = aligned(n * w_.input.elements());
-  }
+// Chooses how each layer's cores share it and tiles it so, then places the tensors in DRAM.
+void TraceEmitter::plan(const HardwareConfig& hw, const SplitOptions& split) {
+  const SplitPlanner planner(w_, hw, split);
   for (std::size_t i = 0; i < w_.layers.size(); ++i) {
+    const Layer& l = w_.layers[i];
+    std::uint32_t readers = 0;
+    for (std::size_t j = i + 1; j < w_.layers.size(); ++j)
+      readers += std::count(w_.layers[j].inputs.begin(), w_.layers[j].inputs.end(), l.name) > 0;
     CompiledLayer c;
-    c.layer = w_.layers[i];
-    const Layer& l = c.layer;
-    c.tiling = tile_layer(w_, l, hw);
-    if (w_.independent_layers) {
-      c.input_offsets = {cursor};
-      c.producers = {-1};
-      cursor = aligned(cursor + n * l.in.elements());
-    }
-    for (const auto& name : l.inputs) {
-      c.input_offsets.push_back(where.at(name).second);
-      c.producers.push_back(where.at(name).first);
-    }
-    // Input rows no output window touches (strided layers) never have to cross DRAM.
-    const std::uint64_t rows_read = c.tiling.input_rows_read(l);
-    c.input_bytes = n * rows_read * l.in.w * l.in.c * c.input_offsets.size();
-    c.weights_offset = cursor;
-    c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
-                         ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
-                         : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;
-    cursor = aligned(cursor + c.weight_bytes);
-    c.output_offset = cursor;
-    c.output_bytes = n * l.out.elements();
-    cursor = aligned(cursor + c.output_bytes);
-    if (c.tiling.on_sparse) {
-      c.packed_weights_offset = cursor;
-      cursor += PackedRegion::bytes(c.weight_bytes);
-      packed_slot_bytes_ = std::max(packed_slot_bytes_, PackedRegion::bytes(c.tiling.sparse_band_elements));
-    }
-    where[l.name] = {int(i), c.output_offset};
+    c.layer = l;
+    std::tie(c.tiling, c.split) = planner.plan(l, readers, i);
     layers_.push_back(std::move(c));
   }
-  packed_slots_ = cursor;
-  cursor += 2 * std::uint64_t(hw.chip.cores()) * packed_slot_bytes_;
-  if (cursor > hw.chip.dram.capacity_bytes)
-    throw InputError(w_.file, "",
-                     fmt::format("the workload's tensors need {} bytes of DRAM but the chip has {} bytes", cursor,
-                                 hw.chip.dram.capacity_bytes));
+  traffic_.resize(layers_.size());
+  for (auto& t : traffic_) t.dram_local.assign(hw.chip.clusters, 0), t.dram_remote.assign(hw.chip.clusters, 0);
+  place_tensors(hw);
 }
 
 void TraceEmitter::add_bindings() {
   const std::string dir = std::filesystem::path(w_.file).parent_path().string();
   auto resolve = [&](const std::string& f) { return f.empty() || dir.empty() ? f : (std::filesystem::path(dir) / f).string(); };
   std::uint64_t seed = w_.seed;
+  auto place = [](DataBinding& b, const DramTensor& t) {
+    b.region = tensor(AddressSpace::Dram, t.address(), {}, DType::Int8);
+    if (t.chunks.size() > 1)
+      for (const auto& chunk : t.chunks) b.chunks.push_back({chunk.address, chunk.bytes});
+  };
   // An input binding fed by a .npy file (checked here) or by generated data;
-  // `dilation` spreads a kernel's taps in memory (the data stays dense).
-  auto bind_input = [&](const std::string& name, std::uint64_t offset, std::vector<std::uint64_t> shape,
-                        const std::string& file, KernelDilation dilation, double zeros) {
+  // `dilation` spreads a kernel's taps in memory (the data stays dense). `copies` are
+  // further places the same data goes to (weights in every cluster's memory); only the
+  // first is dumped.
+  auto bind_input = [&](const std::string& name, const DramTensor& at, std::vector<std::uint64_t> shape,
+                        const std::string& file, KernelDilation dilation, double zeros,
+                        const std::vector<std::uint64_t>& copies = {}) {
     DataBinding b;
     b.name = name;
-    b.region = tensor(AddressSpace::Dram, offset, {}, DType::Int8);
+    place(b, at);
     b.dilation = dilation;
     b.set_shape(shape);
     if (file.empty()) {
@@ -162,6 +92,12 @@ void TraceEmitter::add_bindings() {
     header_.outputs.back().file.clear();
     header_.outputs.back().random_seed.reset();
     header_.outputs.back().zero_fraction.reset();
+    for (std::uint64_t address : copies) {
+      DataBinding copy = b;
+      copy.name = fmt::format("{}.mem{}", name, dram_.memory_of(address) + 1);
+      copy.region.offset = address;
+      header_.inputs.push_back(copy);
+    }
   };
   const std::uint64_t n = w_.batch;
   if (!w_.independent_layers) {
@@ -172,19 +108,22 @@ void TraceEmitter::add_bindings() {
         zeros = l.activation_sparsity;
         break;
       }
-    bind_input("input", 0, nhwc(n, w_.input.h, w_.input.w, w_.input.c), w_.input_file, {1, 1}, zeros);
+    bind_input("input", network_input_, nhwc(n, w_.input.h, w_.input.w, w_.input.c), w_.input_file, {1, 1}, zeros);
   }
   for (const auto& c : layers_) {
     const Layer& l = c.layer;
     if (w_.independent_layers)
-      bind_input(l.name + ".input", c.input_offsets[0], nhwc(n, l.in.h, l.in.w, l.in.c), "", {1, 1},
-                 l.activation_sparsity);
-    if (l.has_weights())
-      bind_input(l.name + ".weights", c.weights_offset, dense_weight_shape(l), l.weights_file, {l.dilation, l.dilation},
-                 l.weight_sparsity);
+      bind_input(l.name + ".input", c.inputs[0], nhwc(n, l.in.h, l.in.w, l.in.c), "", {1, 1}, l.activation_sparsity);
+    if (l.has_weights()) {
+      std::vector<std::uint64_t> copies;
+      for (std::uint64_t address : c.weight_copies)
+        if (address != kNoCopy && address != c.weights_offset) copies.push_back(address);
+      bind_input(l.name + ".weights", DramTensor{{{0, c.weight_bytes, c.weights_offset}}}, dense_weight_shape(l),
+                 l.weights_file, {l.dilation, l.dilation}, l.weight_sparsity, copies);
+    }
     DataBinding out;
     out.name = l.name;
-    out.region = tensor(AddressSpace::Dram, c.output_offset, {}, DType::Int8);
+    place(out, c.output);
     out.set_shape(nhwc(n, l.out.h, l.out.w, l.out.c));
     header_.outputs.push_back(out);
   }
@@ -205,6 +144,7 @@ std::size_t TraceEmitter::layer_of(std::uint64_t id) const {
 
 std::uint64_t TraceEmitter::push(Instruction inst) {
   inst.id = next_id_++;
+  count_dram(inst);
   // A compiler bug, not bad input: the tiler laid two regions over each other.
   if (auto problem = operand_overlap(inst))
     throw std::logic_error(fmt::format("compiler: {} instruction {} of layer '{}': {}: {}", inst.op, inst.id,
@@ -233,10 +173,23 @@ void TraceEmitter::start_layer() {
   const std::uint64_t count = cores.size();
   steps_ = 0;
   for (auto& cs : cores_) cs.first_tile = cs.end_tile = 0;
+  const bool data = c.tiling.split == ParallelMode::Data;
+  // Model-co: every core reads every band; the cores of the i-th of the layer's clusters
+  // start at band tiles * i / clusters, which lies in their own memory (the rows are
+  // placed by cluster), so the clusters read different memories at the same time.
+  std::vector<std::uint32_t> clusters;
+  for (std::uint32_t core : cores)
+    if (clusters.empty() || clusters.back() != core / hw_.chip.cores_per_cluster)
+      clusters.push_back(core / hw_.chip.cores_per_cluster);
   for (std::uint64_t k = 0; k < count; ++k) {
     CoreState& cs = cores_[cores[k]];
-    cs.first_tile = tiles * k / count;
-    cs.end_tile = tiles * (k + 1) / count;
+    cs.first_tile = data ? tiles * k / count : 0;
+    cs.end_tile = data ? tiles * (k + 1) / count : tiles;
+    cs.share = std::size_t(k);
+    const auto position = std::find(clusters.begin(), clusters.end(), cores[k] / hw_.chip.cores_per_cluster);
+    cs.rotation = c.tiling.split == ParallelMode::ModelCo && dram_.separate_memories()
+                      ? tiles * std::uint64_t(position - clusters.begin()) / clusters.size()
+                      : 0;
     cs.emitted = 0;
     cs.loaded_ifmap = false;
     for (auto& g : cs.groups) {
@@ -246,6 +199,19 @@ void TraceEmitter::start_layer() {
     steps_ = std::max(steps_, cs.end_tile - cs.first_tile);
   }
   first_ids_.push_back(next_id_);
+  exchange_in_cache_ = partials_in_cache(c);
+  // Cache slots are laid out by each layer's sums; when that changes, a core's first
+  // store waits for every earlier read of its cluster's slots.
+  if (exchange_in_cache_ && c.tiling.acc_bytes != cache_slot_bytes_) {
+    cache_slot_bytes_ = c.tiling.acc_bytes;
+    for (std::uint32_t core = 0; core < cores_.size(); ++core) {
+      std::vector<std::int64_t>& fence = cores_[core].cache_fence;
+      fence.clear();
+      for (std::uint32_t other = 0; other < cores_.size(); ++other)
+        if (other / hw_.chip.cores_per_cluster == core / hw_.chip.cores_per_cluster)
+          for (std::int64_t id : cores_[other].exchange_reader) fence.push_back(id);
+    }
+  }
   block_ = 0;
   step_ = 0;
   layer_started_ = true;
@@ -257,8 +223,8 @@ void TraceEmitter::emit_step() {
   const CompiledLayer& c = layers_[layer_];
   for (std::uint32_t k : c.tiling.cores) {
     CoreState& cs = cores_[k];
-    const std::uint64_t tile = cs.first_tile + step_;
-    if (tile >= cs.end_tile) continue;
+    if (cs.first_tile + step_ >= cs.end_tile) continue;
+    const std::uint64_t tile = cs.first_tile + (step_ + cs.rotation) % (cs.end_tile - cs.first_tile);
     if (c.tiling.on_shader) {
       if (step_ == 0) emit_shader_setup(k);
       emit_shader_tile(k, cs, tile);
@@ -269,10 +235,12 @@ void TraceEmitter::emit_step() {
       emit_sparse_tile(k, cs, tile);
       continue;
     }
+    if (c.tiling.core_block(c.layer, cs.share, block_).second == 0) continue;  // its co share has no such block
     if (step_ == 0 && (c.tiling.on_matrix_unit || (block_ == 0 && c.layer.kind == LayerKind::Depthwise)))
       emit_weights(k, cs);
     emit_tile(k, cs, tile);
   }
+  if (c.tiling.split == ParallelMode::ModelCi) emit_reduction(step_);
   if (++step_ < steps_) return;
   step_ = 0;
   if (++block_ < c.tiling.co_blocks) return;
@@ -286,24 +254,41 @@ void TraceEmitter::emit_weights(std::uint32_t core, CoreState& cs) {
   const CompiledLayer& c = layers_[layer_];
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
-  const std::uint32_t count = t.block_count(l, block_);
-  const auto shape = weight_shape(l, t, count);
-  const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c;
-  Instruction load = make("load", "load", core);
-  load.inputs = {tensor(AddressSpace::Dram, c.weights_offset + t.block_first_co(block_) * per_co, shape, DType::Int8)};
+  const auto [first_co, count] = t.core_block(l, cs.share, block_);
+  const auto [first_ci, ci] = t.core_channels_in(l, cs.share);
+  const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c;  // in DRAM
+  const std::uint64_t per_co_loaded = std::uint64_t(t.kernel_h) * t.kernel_w * ci;
+  TensorOperand to;
+  std::vector<std::int64_t> readers;  // what must have read the destination first
   if (l.kind == LayerKind::Depthwise) {
     // Depthwise weights sit in the NRAM region in front of the band slots.
-    load.outputs = {tensor(AddressSpace::Nram, 0, shape, DType::Int8)};
-    depend(load, cs.last_store);
+    to = tensor(AddressSpace::Nram, 0, {}, DType::Int8);
+    readers = {cs.last_store};
   } else {
     const std::uint64_t half = t.kind(hw_).wram.capacity_bytes / 2;
     cs.block_half = t.weights_in_half ? cs.wram_half : 2;
     if (t.weights_in_half) cs.wram_half ^= 1;
-    load.outputs = {tensor(AddressSpace::Wram, cs.block_half == 1 ? half : 0, shape, DType::Int8)};
+    to = tensor(AddressSpace::Wram, cs.block_half == 1 ? half : 0, {}, DType::Int8);
     for (std::uint32_t h = 0; h < 2; ++h)
-      if (cs.block_half == 2 || cs.block_half == h) depend(load, cs.wram_reader[h]);
+      if (cs.block_half == 2 || cs.block_half == h) readers.push_back(cs.wram_reader[h]);
   }
-  cs.weights = std::int64_t(push(std::move(load)));
+  // One load per DRAM run of the block; a ci share is a window of every kernel row:
+  // rows of `ci` bytes, `in.c` apart.
+  const std::uint64_t begin = first_co * per_co;
+  const std::uint64_t end = l.kind == LayerKind::Depthwise ? c.weight_bytes : begin + count * per_co;
+  const DramTensor weights{{{0, c.weight_bytes, weights_at(core)}}};
+  for (const DramChunk& piece : weights.pieces(begin, end)) {
+    const std::uint32_t rows = l.kind == LayerKind::Depthwise ? count : std::uint32_t(piece.bytes / per_co);
+    const auto shape = weight_shape(l, t, rows, ci);
+    Instruction load = make("load", "load", core);
+    load.inputs = {tensor(AddressSpace::Dram, piece.address + first_ci, shape, DType::Int8)};
+    if (ci != l.in.c && l.kind != LayerKind::Depthwise) load.inputs[0].pitch = l.in.c;
+    load.outputs = {to};
+    load.outputs[0].offset += (piece.first - begin) / per_co * per_co_loaded;
+    load.outputs[0].shape = shape;
+    for (std::int64_t id : readers) depend(load, id);
+    cs.weights = std::int64_t(push(std::move(load)));
+  }
 }
 
 void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile) {
@@ -311,25 +296,30 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
   const auto [image, row0, rows, band] = t.band_tile(l, tile);
-  const std::uint32_t co = t.block_count(l, block_), first_co = t.block_first_co(block_);
+  const auto [first_co, co] = t.core_block(l, cs.share, block_);
+  const auto [first_ci, ci] = t.core_channels_in(l, cs.share);
   const std::uint32_t slot = std::uint32_t(cs.emitted++ % t.buffers);
   const std::uint64_t base = t.fixed_bytes + slot * t.slot_bytes;
-  const std::uint64_t acc_at = base + t.in_bytes * c.input_offsets.size(), out_at = acc_at + t.acc_bytes;
+  const std::uint64_t acc_at = base + t.in_bytes * c.inputs.size(), out_at = acc_at + t.acc_bytes;
 
-  // Loads of the input band(s); the first waits for the producers and for this core's NRAM.
-  std::vector<std::uint64_t> loads;
-  for (std::size_t i = 0; i < c.input_offsets.size(); ++i) {
-    Instruction load = make("load", "load", core);
-    const auto shape = nhwc(1, band.in_rows, l.in.w, l.in.c);
-    const std::uint64_t from = c.input_offsets[i] + (std::uint64_t(image) * l.in.h + band.in_row0) * l.in.w * l.in.c;
-    load.inputs = {tensor(AddressSpace::Dram, from, shape, DType::Int8)};
-    load.outputs = {tensor(AddressSpace::Nram, base + i * t.in_bytes, shape, DType::Int8)};
-    depend(load, cs.in_reader[slot]);
-    if (!cs.loaded_ifmap) {
-      depend(load, cs.last_store);
-      wait_for_producers(load);
+  // Loads of the input band(s), one per DRAM chunk it spans (a ci share: rows of `ci`
+  // bytes, `in.c` apart); the first waits for the producers and for this core's NRAM.
+  std::vector<std::pair<std::uint64_t, DependencyMode>> loads;  // staged for the piece that starts a band
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    const std::uint64_t row = std::uint64_t(image) * l.in.h + band.in_row0;
+    for (const WindowPiece& piece :
+         window_pieces(core, c.inputs[i], row, band.in_rows, l.in.w, l.in.c, first_ci, ci)) {
+      Instruction load = make("load", "load", core);
+      load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
+      load.inputs[0].pitch = piece.pitch;
+      load.outputs = {tensor(AddressSpace::Nram, base + i * t.in_bytes + piece.offset, piece.shape, DType::Int8)};
+      depend(load, cs.in_reader[slot]);
+      if (!cs.loaded_ifmap) {
+        depend(load, cs.last_store);
+        wait_for_producers(load);
+      }
+      loads.emplace_back(push(std::move(load)), piece.starts ? DependencyMode::Staged : DependencyMode::Full);
     }
-    loads.push_back(push(std::move(load)));
   }
   cs.loaded_ifmap = true;
 
@@ -340,13 +330,14 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   // requantizes on its result path.
   const bool accumulates = l.has_weights() && !t.requantize_on_result_path;
   Instruction op = make("conv", "matrix", core);
-  for (std::size_t i = 0; i < loads.size(); ++i) {
-    op.inputs.push_back(tensor(AddressSpace::Nram, base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, l.in.c), DType::Int8));
-    depend(op, std::int64_t(loads[i]), DependencyMode::Staged);
-  }
+  for (std::size_t i = 0; i < c.inputs.size(); ++i)
+    op.inputs.push_back(tensor(AddressSpace::Nram, base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, ci), DType::Int8));
+  // Staged granules count from the start of the producer's output, so only a load that
+  // starts the band may release the compute row by row.
+  for (const auto& [id, mode] : loads) depend(op, std::int64_t(id), mode);
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
     const std::uint64_t wram_at = cs.block_half == 1 ? t.kind(hw_).wram.capacity_bytes / 2 : 0;
-    op.inputs.push_back(tensor(AddressSpace::Wram, wram_at, weight_shape(l, t, co), DType::Int8));
+    op.inputs.push_back(tensor(AddressSpace::Wram, wram_at, weight_shape(l, t, co, ci), DType::Int8));
     op.params = {{"stride", stride}, {"padding", pad}};
     if (t.requantize_on_result_path) {
       op.params["shift"] = l.shift;
@@ -355,7 +346,7 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   } else if (l.kind == LayerKind::Depthwise) {
     op.op = "dwconv";
     op.engine = "vector";
-    op.inputs.push_back(tensor(AddressSpace::Nram, 0, weight_shape(l, t, co), DType::Int8));
+    op.inputs.push_back(tensor(AddressSpace::Nram, 0, weight_shape(l, t, co, ci), DType::Int8));
     op.params = {{"stride", stride}, {"padding", pad}};
   } else if (l.kind == LayerKind::Pool) {
     op.op = "pool";
@@ -378,6 +369,10 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc)
     for (std::uint32_t h = 0; h < 2; ++h)
       if (cs.block_half == 2 || cs.block_half == h) cs.wram_reader[h] = std::int64_t(compute);
+  if (t.split == ParallelMode::ModelCi) {  // partial sums: emit_reduction takes it from here
+    cs.acc_writer = std::int64_t(compute);
+    return;
+  }
 
   std::uint64_t result = compute;
   if (accumulates || (l.kind == LayerKind::Add && l.relu)) {
@@ -392,14 +387,25 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     if (accumulates) cs.acc_reader[slot] = std::int64_t(result);
   }
 
-  // A channel block lands in its channels of the NHWC output: rows of `co` bytes, `out.c` apart.
-  Instruction store = make("store", "store", core);
-  const std::uint64_t to = c.output_offset + (std::uint64_t(image) * l.out.h + row0) * l.out.w * l.out.c + first_co;
-  store.inputs = {tensor(AddressSpace::Nram, out_at, out_shape, DType::Int8)};
-  store.outputs = {tensor(AddressSpace::Dram, to, out_shape, DType::Int8)};
-  if (co != l.out.c) store.outputs[0].pitch = l.out.c;
-  depend(store, std::int64_t(result), DependencyMode::Staged);
-  cs.last_store = std::int64_t(push(std::move(store)));
+  emit_band_store(core, cs, result, out_at, slot, tile, first_co, co);
+}
+
+// A channel block lands in its channels of the NHWC output: rows of `co` bytes, `out.c`
+// apart; one store per DRAM chunk the band spans, the first released row by row.
+void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, std::uint64_t result, std::uint64_t out_at,
+                                   std::uint32_t slot, std::uint64_t tile, std::uint32_t first_co, std::uint32_t co) {
+  const CompiledLayer& c = layers_[layer_];
+  const Layer& l = c.layer;
+  const auto band = c.tiling.band_tile(l, tile);
+  const std::uint64_t row = std::uint64_t(band.image) * l.out.h + band.row0;
+  for (const WindowPiece& piece : window_pieces(core, c.output, row, band.rows, l.out.w, l.out.c, first_co, co)) {
+    Instruction store = make("store", "store", core);
+    store.inputs = {tensor(AddressSpace::Nram, out_at + piece.offset, piece.shape, DType::Int8)};
+    store.outputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
+    store.outputs[0].pitch = piece.pitch;
+    depend(store, std::int64_t(result), piece.starts ? DependencyMode::Staged : DependencyMode::Full);
+    cs.last_store = std::int64_t(push(std::move(store)));
+  }
   cs.out_reader[slot] = cs.last_store;
 }
 
@@ -410,7 +416,7 @@ void TraceEmitter::emit_shader_setup(std::uint32_t core) {
   const std::vector<std::pair<const char*, std::uint64_t>> registers = {
       {"ifm_x", g.wi}, {"ifm_y", g.hi}, {"ifm_components", g.ci}, {"ifm_stride", g.sw}, {"ifm_stride_y", g.sh},
       {"ifm_depth_bits", 8 * g.element_bytes}, {"filters", g.co}, {"filter_x", g.kw}, {"filter_y", g.kh},
-      {"out_base", c.output_offset}, {"ifm_base", c.input_offsets[0]}, {"weight_base", c.weights_offset},
+      {"out_base", c.output.address()}, {"ifm_base", c.inputs[0].address()}, {"weight_base", c.weights_offset},
       {"ifm_batch", g.n}, {"pad_top", g.pad_top}, {"pad_bottom", g.pad_bottom}, {"pad_left", g.pad_left},
       {"pad_right", g.pad_right}};
   for (const auto& [name, value] : registers) {
@@ -451,7 +457,7 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
 
   Instruction fetch = make("fetch_ml", "fetch_ml", core);
   const std::uint64_t row_bytes = std::uint64_t(l.wi) * l.ci;
-  fetch.inputs = {tensor(AddressSpace::Dram, c.input_offsets[0] + (std::uint64_t(t.positions.image) * l.hi + t.rows.first) * row_bytes,
+  fetch.inputs = {tensor(AddressSpace::Dram, c.inputs[0].address() + (std::uint64_t(t.positions.image) * l.hi + t.rows.first) * row_bytes,
                          {t.rows.count, l.wi, l.ci}, DType::Int8)};
   const bool compact = plan.site == UnrollSite::RfRead;
   const TensorOperand image_rf = tensor(AddressSpace::Rf, base + plan.layout.ifm,
@@ -484,7 +490,7 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
   const std::uint64_t first = AddressGenerator::return_offset(l, t.positions.image, t.positions.first / l.wo(),
                                                               t.positions.first % l.wo(), t.first_filter);
   back.inputs = {results};
-  back.outputs = {tensor(AddressSpace::Dram, c.output_offset + first, {t.positions.count, t.filters}, DType::Int8)};
+  back.outputs = {tensor(AddressSpace::Dram, c.output.address() + first, {t.positions.count, t.filters}, DType::Int8)};
   if (t.filters != l.co) back.outputs[0].pitch = l.co;
   back.params = {{"image", t.positions.image}, {"positions", positions}, {"filters", filters}};
   depend(back, product);
@@ -511,7 +517,7 @@ void TraceEmitter::emit_sparse_weights(std::uint32_t core) {
   const CompiledLayer& c = layers_[layer_];
   const Layer& l = c.layer;
   Instruction pack = make("compress", "sparse", core);
-  pack.inputs = {tensor(AddressSpace::Dram, c.weights_offset, weight_shape(l, c.tiling, l.out.c), DType::Int8)};
+  pack.inputs = {tensor(AddressSpace::Dram, c.weights_offset, weight_shape(l, c.tiling, l.out.c, l.in.c), DType::Int8)};
   pack.outputs = PackedRegion(c.packed_weights_offset, c.weight_bytes).operands();
   pack.params = {{"assumed_zeros", l.weight_sparsity}};
   packed_weights_ = std::int64_t(push(std::move(pack)));
@@ -527,7 +533,7 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
   const PackedRegion packed(packed_slots_ + (2 * std::uint64_t(core) + slot) * packed_slot_bytes_, dense);
 
   Instruction pack = make("compress", "sparse", core);
-  const std::uint64_t from = c.input_offsets[0] + (std::uint64_t(image) * l.in.h + band.in_row0) * l.in.w * l.in.c;
+  const std::uint64_t from = c.inputs[0].address() + (std::uint64_t(image) * l.in.h + band.in_row0) * l.in.w * l.in.c;
   pack.inputs = {tensor(AddressSpace::Dram, from, {band.in_rows, l.in.w, l.in.c}, DType::Int8)};
   pack.outputs = packed.operands();
   pack.params = {{"assumed_zeros", l.activation_sparsity}};
@@ -539,7 +545,7 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
   Instruction conv = make("sparse_conv", "sparse", core);
   conv.inputs = packed.operands();
   for (auto& operand : PackedRegion(c.packed_weights_offset, c.weight_bytes).operands()) conv.inputs.push_back(operand);
-  const std::uint64_t to = c.output_offset + (std::uint64_t(image) * l.out.h + row0) * l.out.w * l.out.c;
+  const std::uint64_t to = c.output.address() + (std::uint64_t(image) * l.out.h + row0) * l.out.w * l.out.c;
   conv.outputs = {tensor(AddressSpace::Dram, to, {rows, l.out.w, l.out.c}, DType::Int8)};
   conv.params = {{"ifm_shape", {band.in_rows, l.in.w, l.in.c}},
                  {"kernel", {t.kernel_h, t.kernel_w}},

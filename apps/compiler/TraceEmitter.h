@@ -6,9 +6,12 @@
 #include <vector>
 
 #include "models/controller/InstructionSource.h"
+#include "apps/compiler/DramPlacement.h"
 #include "apps/compiler/LayerTiler.h"
+#include "apps/compiler/SplitPlanner.h"
 #include "apps/compiler/Workload.h"
 #include "sim/config/HardwareConfig.h"
+#include "sim/trace/IdRuns.h"
 #include "sim/trace/TraceHeader.h"
 
 namespace npusim {
@@ -17,12 +20,24 @@ namespace npusim {
 struct CompiledLayer {
   Layer layer;
   LayerTiling tiling;
-  std::vector<std::uint64_t> input_offsets;  // DRAM, one per input tensor (NHWC)
+  std::vector<DramTensor> inputs;            // one per input tensor (NHWC)
   std::vector<int> producers;                // layer index per input, -1 for a network input
-  std::uint64_t weights_offset = 0;
+  std::uint64_t weights_offset = 0;          // the first copy of the weights
+  // Per memory, the copy of the weights there; one entry when the memories are not separate.
+  std::vector<std::uint64_t> weight_copies;
   std::uint64_t packed_weights_offset = 0;   // sparse layers: the compressed weights
-  std::uint64_t output_offset = 0;
+  DramTensor output;
+  LayerSplit split;                          // how its cores share it, and its tensors' tags
   std::uint64_t input_bytes = 0, weight_bytes = 0, output_bytes = 0;  // whole batch
+};
+
+// What a layer's instructions move, counted as they are emitted.
+struct LayerTraffic {
+  // Per cluster: load/store bytes to DRAM channels of its own memory, and of another cluster's.
+  std::vector<std::uint64_t> dram_local, dram_remote;
+  // Model-ci partial sums by the level they are exchanged through: kept in the
+  // receiving core's NRAM, its cluster's cache, another cluster's cache, DRAM.
+  std::uint64_t exchange_nram = 0, exchange_cache = 0, exchange_remote_cache = 0, exchange_dram = 0;
 };
 
 // Compiles a workload into instructions lazily: all planning (tiling, DRAM map,
@@ -31,7 +46,7 @@ struct CompiledLayer {
 // Ids are 0, 1, 2, ... and each layer's instructions form one contiguous id range.
 class TraceEmitter : public InstructionSource {
  public:
-  TraceEmitter(const Workload& workload, const HardwareConfig& hw);
+  TraceEmitter(const Workload& workload, const HardwareConfig& hw, const SplitOptions& split = {});
   TraceEmitter(const TraceEmitter&) = default;
 
   bool next(Instruction& out) override;
@@ -42,6 +57,9 @@ class TraceEmitter : public InstructionSource {
   const TraceHeader& header() const { return header_; }
   // Layer that emitted instruction `id` (which must have been emitted already).
   std::size_t layer_of(std::uint64_t id) const;
+  const LayerTraffic& traffic(std::size_t layer) const { return traffic_.at(layer); }
+  // Whether instruction `id` moves or adds partial sums of a model-ci reduction.
+  bool in_reduction(std::uint64_t id) const { return reduction_ids_.contains(id); }
   // Counts the instructions by compiling a copy, for the progress bar.
   std::uint64_t count_instructions() const;
 
@@ -50,6 +68,12 @@ class TraceEmitter : public InstructionSource {
   struct CoreState {
     std::uint64_t first_tile = 0, end_tile = 0;  // this layer's tiles (image * bands + band)
     std::uint64_t emitted = 0;                   // tiles emitted in this layer (picks the slot)
+    std::size_t share = 0;                       // index in the layer's cores (its channel share)
+    std::uint64_t rotation = 0;                  // model-co: the band it starts at
+    std::int64_t acc_writer = kNone;             // model-ci: last conv or add into the current slot's sums
+    std::array<std::int64_t, 2> recv_reader{kNone, kNone};    // add that last read each slot's received sums
+    std::array<std::int64_t, 2> exchange_reader{kNone, kNone};  // load that last read each exchange slot
+    std::vector<std::int64_t> cache_fence;  // reads of its cluster's cache slots under the previous layout
     bool loaded_ifmap = false;
     std::array<std::int64_t, 2> in_reader{kNone, kNone}, acc_reader{kNone, kNone}, out_reader{kNone, kNone};
     std::array<std::int64_t, 2> wram_reader{kNone, kNone};
@@ -72,12 +96,38 @@ class TraceEmitter : public InstructionSource {
     std::uint32_t held_group = 0;
   };
 
-  void plan(const HardwareConfig& hw);
+  void plan(const HardwareConfig& hw, const SplitOptions& split);
+  void place_tensors(const HardwareConfig& hw);
+  void place_weights(CompiledLayer& c);
+  // The copy of the layer's weights in the memory of `core`'s cluster.
+  std::uint64_t weights_at(std::uint32_t core) const;
+  static constexpr std::uint64_t kNoCopy = ~std::uint64_t(0);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> row_runs(const CompiledLayer& c, bool reading) const;
+  // Model-ci partial sums go through the off-core caches: the output's tag stores them
+  // there (store `cluster`) and two slots per core of the cluster fit its cache.
+  bool partials_in_cache(const CompiledLayer& c) const;
+  std::vector<DramChunk> local_first(std::uint32_t core, std::vector<DramChunk> pieces) const;
+  struct WindowPiece {
+    std::uint64_t address = 0, offset = 0;  // DRAM address, and offset in the dense NRAM copy
+    std::vector<std::uint64_t> shape;
+    std::uint64_t pitch = 0;
+    bool starts = false;                    // holds the window's first byte
+  };
+  std::vector<WindowPiece> window_pieces(std::uint32_t core, const DramTensor& t, std::uint64_t row, std::uint64_t rows,
+                                         std::uint32_t w, std::uint32_t c, std::uint32_t c0, std::uint32_t cn) const;
   void add_bindings();
   void start_layer();
   void emit_step();
   void emit_weights(std::uint32_t core, CoreState& cs);
   void emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
+  // Model-ci (seed002 Example 1): the partial sums of one band reduced pairwise between
+  // the layer's cores through the exchange level, then requantized and stored by the first.
+  void emit_reduction(std::uint64_t tile);
+  void emit_band_store(std::uint32_t core, CoreState& cs, std::uint64_t result, std::uint64_t out_at,
+                       std::uint32_t slot, std::uint64_t tile, std::uint32_t first_co, std::uint32_t co);
+  // Where `sender` leaves partial sums of `slot` for a core of `receiver_cluster`.
+  TensorOperand exchange_slot(std::uint32_t sender, std::uint32_t slot, const std::vector<std::uint64_t>& shape) const;
+  void count_dram(const Instruction& inst);
   // Shader layers (seed003): the control registers, then fetch / multiply / return per tile.
   void emit_shader_setup(std::uint32_t core);
   void emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
@@ -93,11 +143,20 @@ class TraceEmitter : public InstructionSource {
   HardwareConfig hw_;
   std::vector<CompiledLayer> layers_;
   TraceHeader header_;
+  DramPlacement dram_;
+  DramTensor network_input_;
   std::vector<std::vector<std::int64_t>> final_stores_;  // per layer, per core
   std::vector<std::uint64_t> first_ids_;                 // per started layer
   // Compressed input bands: two DRAM slots per core, shared by every sparse layer.
   std::uint64_t packed_slots_ = 0, packed_slot_bytes_ = 0;
   std::int64_t packed_weights_ = kNone;  // the current layer's weight compress
+  // Model-ci exchange through DRAM: two slots per core in its cluster's memory.
+  std::vector<std::uint64_t> exchange_slots_;
+  std::uint64_t exchange_slot_bytes_ = 0;
+  std::uint64_t cache_slot_bytes_ = 0;  // size of a cache slot in the current layout
+  bool exchange_in_cache_ = false;      // the current layer exchanges through the cluster caches
+  std::vector<LayerTraffic> traffic_;
+  IdRuns reduction_ids_;
 
   std::deque<Instruction> pending_;
   std::vector<CoreState> cores_;

@@ -13,12 +13,14 @@ nlohmann::json tensor_json(const TensorOperand& t) {
   nlohmann::json j = {{"space", address_space_name(t.space)}, {"offset", t.offset}, {"shape", t.shape},
                       {"dtype", dtype_name(t.dtype)}};
   if (!t.dense()) j["pitch"] = t.pitch;
+  if (t.cluster) j["cluster"] = *t.cluster;
   return j;
 }
 
 nlohmann::json binding_json(const DataBinding& b, const std::string& trace_dir) {
   nlohmann::json j = {{"name", b.name}, {"space", address_space_name(b.region.space)}, {"offset", b.region.offset}};
   if (b.dilated()) j["dilation"] = b.dilation;
+  for (const auto& c : b.chunks) j["chunks"].push_back({c.offset, c.bytes});
   if (!b.file.empty()) {
     j["file"] = std::filesystem::relative(std::filesystem::absolute(b.file_path), std::filesystem::absolute(trace_dir)).string();
     return j;

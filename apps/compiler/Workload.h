@@ -53,6 +53,7 @@ struct Workload {
   MapShape input;
   std::string input_file;     // optional .npy for the network input
   std::uint64_t seed = 1;     // random data when no .npy is given
+  std::string split;          // "auto", "data", ...: how layers are split across cores; empty = auto
   std::vector<Layer> layers;
   // SCALE-Sim tables: every layer reads its own fresh DRAM tensor instead of a producer.
   bool independent_layers = false;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "apps/compiler/SplitPlanner.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/WindowGeometry.h"
 #include "sim/common/InputFile.h"
@@ -320,7 +321,7 @@ Workload parse_workload_json(const std::string& body, const std::string& path) {
   Json top = parse_strict_json<Json>(body, path);
   Place place{path, ""};
   if (!top.is_object()) place.fail("", "a workload must be a JSON object with a \"layers\" list");
-  reject_unknown_keys(top, {"name", "batch", "input", "seed", "dtype", "layers", "description"}, place);
+  reject_unknown_keys(top, {"name", "batch", "input", "seed", "dtype", "layers", "description", "split"}, place);
   check_dtype(top, place);
   if (!top.contains("layers") || !top["layers"].is_array() || top["layers"].empty())
     place.fail("layers", "must be a non-empty list of layers");
@@ -332,6 +333,11 @@ Workload parse_workload_json(const std::string& body, const std::string& path) {
     const auto seed = json_integer(top["seed"]);
     if (!seed) place.fail("seed", "must be a non-negative integer");
     w.seed = *seed;
+  }
+  if (top.contains("split")) {
+    w.split = text(top, "split", place, "");
+    if (!parse_split_choice(w.split))
+      place.fail("split", fmt::format("'{}' must be one of {}", w.split, fmt::join(split_choice_names(), ", ")));
   }
   w.input = read_input_shape(top, top["layers"], place, w.input_file);
   JsonReader reader(path, w);

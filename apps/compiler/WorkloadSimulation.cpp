@@ -5,15 +5,16 @@
 
 #include "apps/compiler/LayerEnergy.h"
 #include "apps/compiler/LayerReport.h"
+#include "apps/compiler/PacketLayout.h"
 #include "apps/compiler/TraceEmitter.h"
 #include "apps/compiler/WorkloadReader.h"
 #include "sim/report/ReportContext.h"
 
 namespace npusim {
 
-RunStats simulate_workload(SimulationRequest request, const std::string& workload_path) {
+RunStats simulate_workload(SimulationRequest request, const std::string& workload_path, const SplitOptions& split) {
   const Workload workload = read_workload(workload_path);
-  TraceEmitter emitter(workload, request.hardware);
+  TraceEmitter emitter(workload, request.hardware, split);
   LayerReport layers(emitter, request.hardware);
 
   std::ostream* summary = request.summary;
@@ -23,8 +24,9 @@ RunStats simulate_workload(SimulationRequest request, const std::string& workloa
   if (request.show_progress) request.expected_instructions = emitter.count_instructions();
   request.on_record = [&layers](const InstructionRecord& r) { layers.record(r); };
   request.energy_group = [&emitter](const Instruction& inst) { return emitter.layer_of(inst.id); };
-  request.annotate = [&layers, &workload](const RunStats& stats, ReportContext& ctx) {
+  request.annotate = [&layers, &workload, &emitter, &request](const RunStats& stats, ReportContext& ctx) {
     nlohmann::json rows = layers.to_json();
+    rows["constant_packets"] = packets_json(constant_packets(emitter, request.hardware.chip.cores()));
     rows["name"] = workload.name;
     rows["batch"] = workload.batch;
     rows["file"] = file_name_only(workload.file);

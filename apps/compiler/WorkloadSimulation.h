@@ -1,6 +1,7 @@
 #pragma once
 #include <string>
 
+#include "apps/compiler/SplitPlanner.h"
 #include "apps/simulation/Simulation.h"
 
 namespace npusim {
@@ -10,6 +11,6 @@ namespace npusim {
 // (cycles, MAC utilization, roofline bound, achieved fraction) to report.json under
 // "workload" and, when `request.summary` is set, prints the per-layer table after
 // the summary. `request.trace_path` is ignored (the workload's file name is shown).
-RunStats simulate_workload(SimulationRequest request, const std::string& workload_path);
+RunStats simulate_workload(SimulationRequest request, const std::string& workload_path, const SplitOptions& split = {});
 
 }  // namespace npusim

@@ -11,11 +11,22 @@
 
 namespace npusim {
 
+namespace {
+// The DRAM pieces of a binding: its chunks, or one region.
+std::vector<DataBinding::Chunk> dram_chunks(const DataBinding& b) {
+  return b.chunks.empty() ? std::vector<DataBinding::Chunk>{{b.region.offset, b.region.bytes()}} : b.chunks;
+}
+}  // namespace
+
 std::vector<std::uint8_t> read_region(Chip& chip, const DataBinding& binding) {
   const TensorOperand& r = binding.region;
   std::vector<std::uint8_t> bytes(r.bytes());
+  std::uint64_t at = 0;
   if (r.space == AddressSpace::Dram)
-    chip.dram().storage().read(r.offset, bytes.data(), bytes.size());
+    for (const auto& c : dram_chunks(binding)) {
+      chip.dram().storage().read(c.offset, bytes.data() + at, c.bytes);
+      at += c.bytes;
+    }
   else
     std::memcpy(bytes.data(), chip.scratch_bytes(r.space, binding.core, r.offset), bytes.size());
   return bytes;
@@ -23,8 +34,12 @@ std::vector<std::uint8_t> read_region(Chip& chip, const DataBinding& binding) {
 
 void write_region(Chip& chip, const DataBinding& binding, const std::vector<std::uint8_t>& bytes) {
   const TensorOperand& r = binding.region;
+  std::uint64_t at = 0;
   if (r.space == AddressSpace::Dram)
-    chip.dram().storage().write(r.offset, bytes.data(), bytes.size());
+    for (const auto& c : dram_chunks(binding)) {
+      chip.dram().storage().write(c.offset, bytes.data() + at, c.bytes);
+      at += c.bytes;
+    }
   else
     std::memcpy(chip.scratch_bytes(r.space, binding.core, r.offset), bytes.data(), bytes.size());
 }

@@ -20,12 +20,13 @@ Chip::Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool function
     ledger_.switch_to(energy_group_ ? energy_group_(inst) : 0,
                       inst.inputs.empty() ? DType::Int8 : inst.inputs.front().dtype);
   };
+  std::vector<Scratchpad*> caches;
+  for (auto& cache : caches_) caches.push_back(cache.get());
   for (std::uint32_t i = 0; i < hw_.chip.cores(); ++i) {
     const std::string core_name = "core" + std::to_string(i);
     const std::uint32_t cluster = i / hw_.chip.cores_per_cluster;
-    Scratchpad* cache = caches_.empty() ? nullptr : caches_[cluster].get();
     cores_.push_back(std::make_unique<Core>(core_name.c_str(), i, cluster, hw_, functional, scoreboard_, stats_,
-                                            *interconnect_, cache, on_complete, spans_, on_execute));
+                                            *interconnect_, caches, on_complete, spans_, on_execute));
   }
   register_energy();
   controller_ = std::make_unique<InstructionController>(

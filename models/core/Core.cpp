@@ -8,7 +8,7 @@ namespace npusim {
 
 Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t cluster, const HardwareConfig& hw,
            bool functional, Scoreboard& scoreboard, StatRegistry& stats, Interconnect& interconnect,
-           Scratchpad* cluster_cache, const std::function<void(const InstructionRecord&)>& on_complete,
+           const std::vector<Scratchpad*>& cluster_caches, const std::function<void(const InstructionRecord&)>& on_complete,
            const BlockSpans& spans, const std::function<void(const Instruction&)>& on_execute)
     : sc_module(name), config_(hw.core_of(index)) {
   const std::string prefix = "core" + std::to_string(index) + ".";
@@ -18,7 +18,8 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t clus
   if (kind_config.register_file.capacity_bytes > 0)
     register_file_ = std::make_unique<Scratchpad>("register_file", prefix + "register_file", kind_config.register_file,
                                                   functional, "register_file");
-  CoreWiring wiring{*nram_, *wram_, interconnect, cluster, cluster_cache, register_file_.get(),
+  Scratchpad* own_cache = cluster_caches.empty() ? nullptr : cluster_caches.at(cluster);
+  CoreWiring wiring{*nram_, *wram_, interconnect, cluster, own_cache, cluster_caches, register_file_.get(),
                     [this](const std::string& slot) { return engine(slot); }};
   for (const std::string& kind : kind_config.engines) {
     EngineSetup setup;

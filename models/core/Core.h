@@ -18,7 +18,7 @@ class Core : public sc_core::sc_module {
  public:
   Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t cluster, const HardwareConfig& hw,
        bool functional, Scoreboard& scoreboard, StatRegistry& stats, Interconnect& interconnect,
-       Scratchpad* cluster_cache, const std::function<void(const InstructionRecord&)>& on_complete,
+       const std::vector<Scratchpad*>& cluster_caches, const std::function<void(const InstructionRecord&)>& on_complete,
        const BlockSpans& spans, const std::function<void(const Instruction&)>& on_execute);
 
   // nullptr when the core has no such engine slot.

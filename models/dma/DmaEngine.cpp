@@ -20,7 +20,11 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, EngineSetup setup, const DmaC
       nram_port("nram_port"),
       wram_port("wram_port"),
       cluster_port("cluster_port"),
+      cache_route("cache_route"),
       cfg_(cfg) {
+  const ChipConfig& chip = this->setup().hardware->chip;
+  cluster_ = this->setup().core / chip.cores_per_cluster;
+  remote_cache_cycles_ = Cycles(chip.cluster_cache.remote_hops) * chip.interconnect.hop_latency;
   if (this->setup().functional) bounce_.resize(cfg.segment_bytes);
   transactions_ = &stat_group().counter("transactions", "count",
                                         "memory transactions issued (one per segment of each contiguous run)");
@@ -31,6 +35,13 @@ void DmaEngine::connect(CoreWiring& wiring) {
   nram_port.bind(wiring.nram.socket);
   wram_port.bind(wiring.wram.socket);
   if (wiring.cluster_cache) cluster_port.bind(wiring.cluster_cache->socket);
+  for (Scratchpad* cache : wiring.cluster_caches) cache_route.bind(cache->socket);
+}
+
+DmaEngine::Route DmaEngine::route_for(const TensorOperand& t) {
+  if (t.space == AddressSpace::Cluster && t.cluster && *t.cluster != cluster_)
+    return {cache_route[static_cast<int>(*t.cluster)], remote_cache_cycles_};
+  return {&port_for(t.space), 0};
 }
 
 tlm::tlm_fw_transport_if<>& DmaEngine::port_for(AddressSpace space) {
@@ -76,14 +87,17 @@ std::vector<ReadStep> DmaEngine::read_steps(const Instruction& inst) {
 Cycles DmaEngine::move_segment(const TensorOperand& src, const TensorOperand& dst, std::uint64_t begin,
                                std::uint64_t bytes, Cycles issue, Cycles& arrived) {
   arrived = issue;
+  const Route from = route_for(src), to = route_for(dst);
   for_each_run(src, begin, begin + bytes, [&](std::uint64_t address, std::uint64_t first, std::uint64_t count) {
-    arrived = std::max(arrived, transfer(port_for(src.space), tlm::TLM_READ_COMMAND, address, count,
-                                         first - begin, issue));
+    arrived = std::max(arrived, transfer(*from.port, tlm::TLM_READ_COMMAND, address, count, first - begin,
+                                         issue + from.hop_cycles) +
+                                    from.hop_cycles);
   });
   Cycles done = arrived;
   for_each_run(dst, begin, begin + bytes, [&](std::uint64_t address, std::uint64_t first, std::uint64_t count) {
-    done = std::max(done, transfer(port_for(dst.space), tlm::TLM_WRITE_COMMAND, address, count, first - begin,
-                                   arrived));
+    done = std::max(done, transfer(*to.port, tlm::TLM_WRITE_COMMAND, address, count, first - begin,
+                                   arrived + to.hop_cycles) +
+                              to.hop_cycles);
   });
   return done;
 }

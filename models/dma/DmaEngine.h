@@ -2,6 +2,7 @@
 #include <vector>
 
 #include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/dma/DmaConfig.h"
@@ -24,6 +25,11 @@ class DmaEngine : public Engine {
   tlm_utils::simple_initiator_socket<DmaEngine> nram_port;
   tlm_utils::simple_initiator_socket<DmaEngine> wram_port;
   tlm_utils::simple_initiator_socket_optional<DmaEngine> cluster_port;  // bound when the chip has cluster caches
+  // Every cluster's cache, by cluster: the route to another cluster's cache crosses
+  // remote_hops routing nodes each way (seed002 Example 1: core 1 reads off-core cache 2).
+  tlm_utils::multi_passthrough_initiator_socket<DmaEngine, 32, tlm::tlm_base_protocol_types, 0,
+                                                sc_core::SC_ZERO_OR_MORE_BOUND>
+      cache_route;
 
   DmaEngine(sc_core::sc_module_name name, EngineSetup setup, const DmaConfig& cfg);
 
@@ -34,6 +40,12 @@ class DmaEngine : public Engine {
   std::vector<ReadStep> read_steps(const Instruction& inst) override;
 
  private:
+  // The port an operand is reached through and the routing cycles each way.
+  struct Route {
+    tlm::tlm_fw_transport_if<>* port;
+    Cycles hop_cycles;
+  };
+  Route route_for(const TensorOperand& t);
   tlm::tlm_fw_transport_if<>& port_for(AddressSpace space);
   Cycles transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd,
                   std::uint64_t address, std::uint64_t bytes, std::uint64_t bounce_at, Cycles earliest);
@@ -41,6 +53,8 @@ class DmaEngine : public Engine {
                       Cycles issue, Cycles& arrived);
 
   DmaConfig cfg_;
+  std::uint32_t cluster_ = 0;
+  Cycles remote_cache_cycles_ = 0;  // one way to another cluster's cache
   std::uint64_t* transactions_ = nullptr;  // registered counter
   Cycles issue_free_ = 0;  // the issue slot is free from here on (after the last segment issued)
   std::vector<std::uint8_t> bounce_;  // the segment being copied (functional runs)

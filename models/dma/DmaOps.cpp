@@ -25,13 +25,14 @@ std::optional<OpProblem> same_bytes(const Instruction& ins) {
 
 }  // namespace
 
-// Only the memory side (DRAM or cluster cache) may be pitched: a window of a wider tensor.
+// Only the memory side (DRAM or cluster cache) may be pitched, a window of a wider
+// tensor, or name another cluster's cache.
 std::vector<OpSpec> load_ops() {
-  return {{"load", "load", {{"source", {kDram, kCluster}, true}}, {{"destination", {kNram, kWram}}}, {}, same_bytes}};
+  return {{"load", "load", {{"source", {kDram, kCluster}, true, true}}, {{"destination", {kNram, kWram}}}, {}, same_bytes}};
 }
 
 std::vector<OpSpec> store_ops() {
-  return {{"store", "store", {{"source", {kNram}}}, {{"destination", {kDram, kCluster}, true}}, {}, same_bytes}};
+  return {{"store", "store", {{"source", {kNram}}}, {{"destination", {kDram, kCluster}, true, true}}, {}, same_bytes}};
 }
 
 }  // namespace npusim

@@ -30,6 +30,7 @@ struct CoreWiring {
   Interconnect& interconnect;
   std::uint32_t cluster;
   Scratchpad* cluster_cache = nullptr;  // the cluster's off-core cache, when the chip has one
+  std::vector<Scratchpad*> cluster_caches;  // every cluster's, by cluster (empty without caches)
   Scratchpad* register_file = nullptr;  // when the core kind has one (shader cores)
   // Another engine slot of the same core, or nullptr: blocks that work as a pair
   // (the shader core and its fetch_ml state machine) find each other here.

@@ -28,18 +28,24 @@ void Interconnect::connect(tlm::tlm_initiator_socket<>& initiator, std::uint32_t
   cluster_of_port_.push_back(cluster);
 }
 
-std::uint32_t Interconnect::home_cluster(std::uint32_t channel) const {
-  return static_cast<std::uint32_t>(std::uint64_t(channel) * cfg_.clusters / map_.channels());
+std::uint32_t home_cluster(const ChipConfig& cfg, std::uint32_t channel) {
+  return static_cast<std::uint32_t>(std::uint64_t(channel) * cfg.clusters / cfg.dram.channels);
 }
+
+std::uint32_t routing_hops(const ChipConfig& cfg, std::uint32_t cluster, std::uint32_t channel) {
+  const auto& ic = cfg.interconnect;
+  if (ic.topology != Topology::Numa) return ic.smp_hops;
+  return home_cluster(cfg, channel) == cluster ? ic.numa_local_hops : ic.numa_remote_hops;
+}
+
+std::uint32_t Interconnect::home_cluster(std::uint32_t channel) const { return npusim::home_cluster(cfg_, channel); }
 
 bool Interconnect::remote(std::uint32_t cluster, std::uint32_t channel) const {
   return cfg_.interconnect.topology == Topology::Numa && home_cluster(channel) != cluster;
 }
 
 std::uint32_t Interconnect::hops(std::uint32_t cluster, std::uint32_t channel) const {
-  const auto& ic = cfg_.interconnect;
-  if (ic.topology != Topology::Numa) return ic.smp_hops;
-  return remote(cluster, channel) ? ic.numa_remote_hops : ic.numa_local_hops;
+  return routing_hops(cfg_, cluster, channel);
 }
 
 BandwidthPort& Interconnect::inter_cluster_link(std::uint32_t a, std::uint32_t b) {

@@ -13,6 +13,12 @@
 namespace npusim {
 
 class EnergyLedger;
+// The cluster whose local memory a DRAM channel is (channel c belongs to cluster
+// floor(c * clusters / channels)), and the routing nodes a core of `cluster` crosses
+// to reach `channel`: smp_hops on an SMP chip; on a NUMA chip numa_local_hops to its
+// own cluster's channels and numa_remote_hops to the others (seed002 §1.2.1).
+std::uint32_t home_cluster(const ChipConfig& cfg, std::uint32_t channel);
+std::uint32_t routing_hops(const ChipConfig& cfg, std::uint32_t cluster, std::uint32_t channel);
 
 // The routing nodes between the cores' DMAs and the DRAM channels (seed002 §1.2).
 // It cuts each transfer at channel-block boundaries, sends every piece to its

@@ -21,7 +21,7 @@ bool same_memory(const TensorOperand& a, Viewpoint va, const TensorOperand& b, V
   if (a.space != b.space) return false;
   switch (a.space) {
     case AddressSpace::Dram: return true;
-    case AddressSpace::Cluster: return va.cluster == vb.cluster;
+    case AddressSpace::Cluster: return a.cluster.value_or(va.cluster) == b.cluster.value_or(vb.cluster);
     default: return va.core == vb.core;
   }
 }

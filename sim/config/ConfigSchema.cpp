@@ -73,6 +73,9 @@ void add_chip_keys(std::vector<ConfigKey>& keys) {
                          "capacity of one cluster's cache"));
   keys.push_back(bandwidth(NPUSIM_FIELD(chip.cluster_cache.bytes_per_cycle), 128, "cache port bandwidth"));
   keys.push_back(latency(NPUSIM_FIELD(chip.cluster_cache.latency), 20, "cycles added to every cache access"));
+  keys.push_back(integer(NPUSIM_FIELD(chip.cluster_cache.remote_hops), 2, within(1, 16), "hops",
+                         "routing nodes between a core and another cluster's cache (seed002 Example 1), each "
+                         "hop_latency cycles both ways"));
 
   keys.push_back(text(NPUSIM_FIELD(chip.energy_table), kDefaultEnergyTable,
                       "per-action energies, leakage and areas (docs/energy.md): the name of a table shipped in "

@@ -45,6 +45,7 @@ struct ClusterCacheConfig {
   std::uint64_t capacity_bytes;
   double bytes_per_cycle;
   Cycles latency;
+  std::uint32_t remote_hops;  // routing nodes from a core to another cluster's cache
 };
 
 struct ScratchpadConfig {

@@ -1,6 +1,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct TensorOperand {
   // Bytes from the start of one innermost row to the next; 0 = dense. A DMA
   // operand with a pitch is a window of a wider tensor (a channel block of NHWC).
   std::uint64_t pitch = 0;
+  // A `cluster` operand of a load or store may name another cluster's off-core cache
+  // (seed002 Example 1: core 1 reads off-core cache 2); unset = the core's own cluster.
+  std::optional<std::uint32_t> cluster;
 
   std::uint64_t elements() const;
   std::uint64_t bytes() const { return elements() * dtype_size(dtype); }

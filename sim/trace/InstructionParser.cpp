@@ -79,6 +79,10 @@ std::vector<TensorOperand> read_operands(const nlohmann::json& line, const char*
       place.fail(field + ".pitch", fmt::format("{} of '{}' must be dense; only the memory side (dram or cluster) "
                                                "of load and store may have a pitch",
                                                slots[i].role, op));
+    if (t.cluster && !slots[i].remote)
+      place.fail(field + ".cluster", fmt::format("{} of '{}' reaches only its own cluster's cache; only the cache side "
+                                                 "of load and store may name another cluster",
+                                                 slots[i].role, op));
     operands.push_back(std::move(t));
   }
   return operands;

@@ -22,6 +22,7 @@ struct OperandSlot {
   std::string role;  // "ifmap", "weights", "source", ...
   std::vector<AddressSpace> spaces;
   bool pitched = false;  // may be a window of a wider tensor ("pitch"): the DMA's DRAM side
+  bool remote = false;   // a cluster operand may name another cluster's cache ("cluster": k)
 };
 
 // Checks shapes, dtypes and param values once arity and spaces are known good.

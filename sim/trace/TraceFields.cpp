@@ -143,7 +143,7 @@ std::uint64_t checked_bytes(const std::vector<std::uint64_t>& shape, DType dtype
 TensorOperand read_tensor(const nlohmann::json& v, std::uint32_t core, const HardwareConfig& cfg,
                           const TracePlace& place, const std::string& field) {
   if (!v.is_object()) place.fail(field, fmt::format("a tensor must be an object, got {}", v.type_name()));
-  reject_unknown_keys(v, {"space", "offset", "shape", "layout", "dtype", "tags", "pitch"}, place, field);
+  reject_unknown_keys(v, {"space", "offset", "shape", "layout", "dtype", "tags", "pitch", "cluster"}, place, field);
   TensorOperand t;
   t.space = read_space(required_field(v, "space", place, field + ".space"), place, field + ".space");
   t.offset = read_uint(required_field(v, "offset", place, field + ".offset"), place, field + ".offset");
@@ -169,6 +169,14 @@ TensorOperand read_tensor(const nlohmann::json& v, std::uint32_t core, const Har
       (__builtin_mul_overflow(bytes / t.row_bytes() - 1, t.pitch, &span) ||
        __builtin_add_overflow(span, t.row_bytes(), &span)))
     place.fail(field + ".pitch", fmt::format("pitch {} makes the tensor too large to address", t.pitch));
+  if (v.contains("cluster")) {
+    if (t.space != AddressSpace::Cluster) place.fail(field + ".cluster", "names a cluster's cache: only for space cluster");
+    const std::uint64_t cluster = read_uint(v.at("cluster"), place, field + ".cluster");
+    if (cluster >= cfg.chip.clusters)
+      place.fail(field + ".cluster", fmt::format("cluster {} does not exist; this config has {} cluster(s)", cluster,
+                                                 cfg.chip.clusters));
+    t.cluster = std::uint32_t(cluster);
+  }
   check_fits(t.space, core, t.offset, span, cfg, place, field);
   return t;
 }

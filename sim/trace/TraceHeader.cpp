@@ -43,6 +43,37 @@ std::string read_binding_name(const nlohmann::json& v, const TracePlace& place, 
   return name;
 }
 
+// "chunks": [[offset, bytes], ...]: the binding's bytes laid out piece by piece in DRAM.
+void read_chunks(const nlohmann::json& v, DataBinding& b, const TracePlace& place, const std::string& field) {
+  if (b.region.space != AddressSpace::Dram) place.fail(field, "only a dram binding may be laid out in chunks");
+  if (!v.is_array() || v.empty()) place.fail(field, "must be a non-empty list of [offset, bytes] pairs");
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const auto& c = v[i];
+    std::optional<std::uint64_t> offset, bytes;
+    if (c.is_array() && c.size() == 2) {
+      offset = json_integer(c[0], 0);
+      bytes = json_integer(c[1], 1);
+    }
+    if (!offset || !bytes) place.fail(fmt::format("{}[{}]", field, i), "must be [offset, bytes] with bytes >= 1");
+    b.chunks.push_back({*offset, *bytes});
+  }
+  b.region.offset = b.chunks.front().offset;
+}
+
+// Chunks cover the tensor as memory holds it (a dilated kernel with its zero taps)
+// exactly, each inside DRAM.
+void check_chunks(const DataBinding& b, const HardwareConfig& cfg, const TracePlace& place, const std::string& field) {
+  if (b.chunks.empty()) return;
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < b.chunks.size(); ++i) {
+    check_fits(AddressSpace::Dram, b.core, b.chunks[i].offset, b.chunks[i].bytes, cfg, place,
+               fmt::format("{}.chunks[{}]", field, i));
+    total += b.chunks[i].bytes;
+  }
+  if (total != b.region.bytes())
+    place.fail(field + ".chunks", fmt::format("chunks hold {} bytes but the tensor has {}", total, b.region.bytes()));
+}
+
 // The fields inputs and outputs share: name, space, core, offset.
 DataBinding read_location(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
                           const std::string& field) {
@@ -61,6 +92,7 @@ DataBinding read_location(const nlohmann::json& v, const HardwareConfig& cfg, co
     if (!dh || !dw) place.fail(field + ".dilation", "must be a list of two integers [dh, dw], each from 1 to 1024");
     b.dilation = {*dh, *dw};
   }
+  if (v.contains("chunks")) read_chunks(v.at("chunks"), b, place, field + ".chunks");
   return b;
 }
 
@@ -110,7 +142,7 @@ DataBinding read_input(const nlohmann::json& v, const HardwareConfig& cfg, const
                        const std::string& field, const std::string& trace_dir) {
   if (!v.is_object()) place.fail(field, "an input binding must be an object");
   reject_unknown_keys(v, {"name", "space", "core", "offset", "file", "shape", "dtype", "random_seed", "zeros",
-                          "dilation"},
+                          "dilation", "chunks"},
                       place, field);
   DataBinding b = read_location(v, cfg, place, field);
   if (v.contains("file")) {
@@ -135,7 +167,7 @@ DataBinding read_input(const nlohmann::json& v, const HardwareConfig& cfg, const
 DataBinding read_output(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
                         const std::string& field) {
   if (!v.is_object()) place.fail(field, "an output binding must be an object");
-  reject_unknown_keys(v, {"name", "space", "core", "offset", "shape", "dtype", "dilation"}, place, field);
+  reject_unknown_keys(v, {"name", "space", "core", "offset", "shape", "dtype", "dilation", "chunks"}, place, field);
   DataBinding b = read_location(v, cfg, place, field);
   read_shape_and_dtype(v, b, place, field);
   check_dilation(b, place, field);
@@ -154,7 +186,9 @@ std::vector<DataBinding> read_bindings(const nlohmann::json& line, const char* k
     DataBinding b = read_one(list[i], field);
     for (const auto& earlier : bindings)
       if (earlier.name == b.name) place.fail(field + ".name", fmt::format("name '{}' is used twice", b.name));
-    check_fits(b.region.space, b.core, b.region.offset, checked_bytes(b.region.shape, b.region.dtype, place, field + ".shape"), cfg, place, field);
+    const std::uint64_t bytes = checked_bytes(b.region.shape, b.region.dtype, place, field + ".shape");
+    if (b.chunks.empty()) check_fits(b.region.space, b.core, b.region.offset, bytes, cfg, place, field);
+    check_chunks(b, cfg, place, field);
     bindings.push_back(std::move(b));
   }
   return bindings;

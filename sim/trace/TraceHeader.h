@@ -27,6 +27,13 @@ struct DataBinding {
   // memory holds it with zero taps, shape region.shape.
   KernelDilation dilation{1, 1};
   std::vector<std::uint64_t> data_shape;
+  // A DRAM tensor stored in pieces (seed002 §3.1 S13: each piece in the memory of the
+  // cluster that uses it): its bytes in element order, `bytes` at `offset` per chunk.
+  // Empty: one dense region at region.offset.
+  struct Chunk {
+    std::uint64_t offset = 0, bytes = 0;
+  };
+  std::vector<Chunk> chunks;
 
   bool dilated() const { return dilation[0] > 1 || dilation[1] > 1; }
   // Sets the data shape and the region shape that holds it.

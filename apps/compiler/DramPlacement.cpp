@@ -1,0 +1,68 @@
+#include "apps/compiler/DramPlacement.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "models/interconnect/Interconnect.h"
+#include "sim/common/InputError.h"
+
+namespace npusim {
+
+std::vector<DramChunk> DramTensor::pieces(std::uint64_t begin, std::uint64_t end) const {
+  std::vector<DramChunk> out;
+  for (const auto& c : chunks) {
+    const std::uint64_t lo = std::max(begin, c.first), hi = std::min(end, c.first + c.bytes);
+    if (lo < hi) out.push_back({lo, hi - lo, c.address + (lo - c.first)});
+  }
+  return out;
+}
+
+DramPlacement::DramPlacement(const ChipConfig& chip) : chip_(chip), map_(chip.dram) {
+  if (chip.dram.interleave_bytes == 0 && chip.dram.channels > 1) memories_ = chip.dram.channels;
+  slice_ = memories_ > 1 ? chip.dram.capacity_bytes / memories_ : chip.dram.capacity_bytes;
+  used_.assign(memories_, 0);
+}
+
+std::uint32_t DramPlacement::memory_of_cluster(std::uint32_t cluster) const {
+  if (memories_ == 1) return 0;
+  for (std::uint32_t c = 0; c < memories_; ++c)
+    if (home_cluster(chip_, c) == cluster) return c;
+  return std::uint32_t(std::uint64_t(cluster) * memories_ / chip_.clusters);
+}
+
+std::uint32_t DramPlacement::memory_of(std::uint64_t address) const {
+  return memories_ == 1 ? 0 : map_.channel_of(address);
+}
+
+std::uint64_t DramPlacement::allocate(std::uint64_t bytes, std::uint32_t memory) {
+  const std::uint64_t at = std::uint64_t(memory) * slice_ + used_.at(memory);
+  used_[memory] = dram_aligned(used_[memory] + bytes);
+  return at;
+}
+
+DramTensor DramPlacement::allocate_runs(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs) {
+  DramTensor t;
+  std::uint64_t first = 0;
+  for (const auto& [bytes, memory] : runs) {
+    if (bytes == 0) continue;
+    t.chunks.push_back({first, bytes, allocate(bytes, memories_ > 1 ? memory : 0)});
+    first += bytes;
+  }
+  if (t.chunks.empty()) t.chunks.push_back({0, 0, allocate(0)});
+  return t;
+}
+
+void DramPlacement::check_capacity(const std::string& file) const {
+  for (std::uint32_t m = 0; m < memories_; ++m) {
+    if (used_[m] <= slice_) continue;
+    if (memories_ == 1)
+      throw InputError(file, "", fmt::format("the workload's tensors need {} bytes of DRAM but the chip has {} bytes",
+                                             used_[m], chip_.dram.capacity_bytes));
+    throw InputError(file, "", fmt::format("the workload's tensors need {} bytes of memory {} (channel {}) but it holds {} "
+                                           "bytes (/chip/dram/capacity_bytes over {} channels)",
+                                           used_[m], m + 1, m, slice_, memories_));
+  }
+}
+
+}  // namespace npusim

@@ -1,0 +1,72 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/dram/DramAddressMap.h"
+#include "sim/config/HardwareConfig.h"
+
+namespace npusim {
+
+// Every DRAM region the compiler allocates starts on this boundary.
+inline std::uint64_t dram_aligned(std::uint64_t bytes) { return (bytes + 255) / 256 * 256; }
+
+// A tensor's bytes [first, first + bytes) (element order) stored at `address`.
+struct DramChunk {
+  std::uint64_t first = 0, bytes = 0, address = 0;
+};
+
+// A DRAM tensor as the compiler placed it: one chunk, or one per memory that uses it.
+struct DramTensor {
+  std::vector<DramChunk> chunks;
+  std::uint64_t address() const { return chunks.empty() ? 0 : chunks.front().address; }
+  // The byte range [begin, end) of the tensor, cut where it crosses from one chunk to the next.
+  std::vector<DramChunk> pieces(std::uint64_t begin, std::uint64_t end) const;
+};
+
+// Where the compiler puts tensors in DRAM (seed002 §3.4, NUMA-aware placement).
+// When every channel owns one contiguous slice of the address space
+// (/chip/dram/interleave_bytes 0) and there are several, each slice is a separate
+// memory and the local memory of a cluster (models/interconnect: channel c belongs to
+// cluster floor(c * clusters / channels)); a cluster whose index no channel maps to
+// uses channel floor(cluster * channels / clusters). Tensors then go to the memory of
+// the cluster that uses them. Otherwise (interleaved channels, or one) every tensor
+// is packed in workload order from address 0, 256-byte aligned.
+class DramPlacement {
+ public:
+  explicit DramPlacement(const ChipConfig& chip);
+
+  bool separate_memories() const { return memories_ > 1; }
+  std::uint32_t memories() const { return memories_; }
+  std::uint32_t memory_of_cluster(std::uint32_t cluster) const;
+  // The memory (channel) an address is in; 0 when the memories are not separate.
+  std::uint32_t memory_of(std::uint64_t address) const;
+  // Calls fn(channel, bytes) for the bytes of [address, address + bytes) each channel serves.
+  template <typename Fn>
+  void for_each_channel(std::uint64_t address, std::uint64_t bytes, Fn&& fn) const {
+    while (bytes > 0) {
+      const std::uint64_t n = std::min(bytes, map_.bytes_in_block(address));
+      fn(map_.channel_of(address), n);
+      address += n;
+      bytes -= n;
+    }
+  }
+
+  // `bytes` (256-byte aligned) at the end of memory `memory`'s used part.
+  std::uint64_t allocate(std::uint64_t bytes, std::uint32_t memory = 0);
+  // A tensor stored as consecutive runs of bytes, each in the memory named next to it
+  // (memory 0 for all of them when the memories are not separate).
+  DramTensor allocate_runs(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs);
+
+  // Throws InputError naming `file` when some memory holds more than it has.
+  void check_capacity(const std::string& file) const;
+
+ private:
+  ChipConfig chip_;
+  DramAddressMap map_;
+  std::uint32_t memories_ = 1;
+  std::uint64_t slice_ = 0;             // bytes of one memory
+  std::vector<std::uint64_t> used_;     // per memory, bytes from its start
+};
+
+}  // namespace npusim

@@ -1,0 +1,244 @@
+#include "apps/compiler/SplitPlanner.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "models/dma/DmaConfig.h"
+#include "models/vector_unit/VectorUnitConfig.h"
+#include "sim/common/InputError.h"
+
+namespace npusim {
+
+namespace {
+
+const std::vector<std::pair<SplitChoice, std::string>> kChoices = {{SplitChoice::Auto, "auto"},
+                                                                   {SplitChoice::Data, "data"},
+                                                                   {SplitChoice::Model, "model"},
+                                                                   {SplitChoice::ModelCo, "model-co"},
+                                                                   {SplitChoice::ModelCi, "model-ci"}};
+
+// The tensors of a layer as the tags see them: activations nhwc {n h w c}, weights
+// nhwc {co kh kw ci} (depthwise {1 kh kw c}).
+StaticTag static_tag(DataCategory category, std::vector<std::uint64_t> values) {
+  return {category, DType::Int8, "nhwc", std::move(values)};
+}
+
+DynamicTag partial_dynamic(const StaticTag& s, std::uint32_t lanes) {
+  DynamicTag d;
+  d.dtype = DType::Int8;
+  d.order = "nhwc";
+  d.tiling = {{'c', lanes}};
+  d.padding = {{'c', 0}};
+  d.size_bytes = data_size(s.values, 1);
+  return d;
+}
+
+std::vector<SplittableDim> splittable(const std::vector<StrategyDim>& dims, const StaticTag& s) {
+  std::vector<SplittableDim> out;
+  for (const auto& d : dims)
+    if (!d.whole) out.push_back({d.dim, s.values[s.order.find(d.dim)], d.store, d.swap});
+  return out;
+}
+
+bool splits_channels(const Layer& l, const LayerTiling& t) {
+  return (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) && t.on_matrix_unit;
+}
+
+}  // namespace
+
+std::optional<SplitChoice> parse_split_choice(const std::string& name) {
+  for (const auto& [c, n] : kChoices)
+    if (n == name) return c;
+  return std::nullopt;
+}
+
+const std::vector<std::string>& split_choice_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& c : kChoices) v.push_back(c.second);
+    return v;
+  }();
+  return names;
+}
+
+SplitPlanner::SplitPlanner(const Workload& w, const HardwareConfig& hw, const SplitOptions& options)
+    : w_(w), hw_(hw), options_(options) {
+  db_ = load_split_strategies(options.strategy_file.empty() ? shipped_split_strategy_file(hw.chip.cluster_cache.enabled)
+                                                            : options.strategy_file);
+}
+
+// The §3.3 rule on a mode's driving tensor (none when its entries are all whole).
+std::optional<SplitDecision> SplitPlanner::rule(const Layer& l, const ModeStrategy& m, std::uint32_t cores) const {
+  const StaticTag driver = m.mode == ParallelMode::ModelCo
+                               ? static_tag(DataCategory::InputWeight, {l.out.c, l.kh, l.kw, l.in.c})
+                               : static_tag(DataCategory::InputNeuron, {w_.batch, l.in.h, l.in.w, l.in.c});
+  const auto dims = splittable(*m.of(driving_category(m.mode)), driver);
+  if (dims.empty()) return std::nullopt;
+  return decide_split(dims, hw_.chip.dram.channels, cores, db_.rounding);
+}
+
+// The driving tensor's split index (§3.3) gives the shares: piece k to one core, the
+// pieces spread evenly over the layer's cores (so over its clusters too), starting at
+// position `first`.
+std::optional<ChannelShares> SplitPlanner::shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
+                                                      std::size_t first) const {
+  const ModeStrategy* strategy = db_.mode(layer_kind_name(l.kind), m);
+  if (m == ParallelMode::Data || !strategy || !splits_channels(l, data) || data.cores.size() < 2) return std::nullopt;
+  const auto d = rule(l, *strategy, std::uint32_t(data.cores.size()));
+  const char channel = m == ParallelMode::ModelCo ? 'n' : 'c';
+  if (!d || d->dim != channel || d->index.pieces.size() < 2) return std::nullopt;
+  ChannelShares shares;
+  shares.mode = m;
+  const std::size_t P = data.cores.size(), pieces = d->index.pieces.size();
+  for (std::size_t k = 0; k < pieces; ++k) {
+    shares.cores.push_back(data.cores[(k * P / pieces + first) % P]);
+    shares.ranges.emplace_back(std::uint32_t(d->index.pieces[k].first), std::uint32_t(d->index.pieces[k].second + 1));
+  }
+  return shares;
+}
+
+// Cycles the layer would take split this way: the slowest of the busiest core's Wfold
+// compute (its band plan times its bands and blocks), the DRAM bytes of all cores over
+// the channels the working cores reach, one core's share over its DMA (or, with
+// separate memories, over its cluster's channels), and, for model-ci, the reduction
+// work on the core that finishes every band.
+double SplitPlanner::estimate(const Layer& l, const LayerTiling& t) const {
+  const CoreConfig& core = t.kind(hw_);
+  const ChipConfig& chip = hw_.chip;
+  const double tiles = double(w_.batch) * t.bands;
+  const bool data = t.split == ParallelMode::Data;
+  const double active = data ? std::min(double(t.cores.size()), tiles) : double(t.cores.size());
+  const double bands_per_core = data ? std::ceil(tiles / active) : tiles;
+  const double compute = double(t.band_plan.cycles.total) * bands_per_core * t.co_blocks;
+  const double in = double(w_.batch) * t.input_rows_read(l) * l.in.w * l.in.c;
+  const double weights = double(l.out.c) * t.kernel_h * t.kernel_w * l.in.c;
+  const double out = double(w_.batch) * l.out.elements();
+  double bytes = in + weights + out;
+  if (data) bytes += weights * (active - 1);
+  if (t.split == ParallelMode::ModelCo) bytes += in * (active - 1);
+  // With separate memories a cluster's cores read its own channels; else every channel.
+  const bool separate = chip.dram.interleave_bytes == 0 && chip.dram.channels > 1;
+  std::vector<std::uint32_t> clusters;
+  for (std::size_t k = 0; k < std::size_t(active); ++k)
+    if (std::find(clusters.begin(), clusters.end(), t.cores[k] / chip.cores_per_cluster) == clusters.end())
+      clusters.push_back(t.cores[k] / chip.cores_per_cluster);
+  const double per_cluster = std::max(1.0, double(chip.dram.channels) / chip.clusters) * chip.dram.bytes_per_cycle;
+  const double reach = separate ? std::min(double(chip.dram.channels) * chip.dram.bytes_per_cycle,
+                                           per_cluster * double(clusters.size()))
+                                : double(chip.dram.channels) * chip.dram.bytes_per_cycle;
+  const double dram = bytes / reach;
+  const double dma_rate = core.block<DmaConfig>("load_dma").bytes_per_cycle;
+  const double dma = bytes / active / (separate ? std::min(dma_rate, per_cluster) : dma_rate);
+  double reduce = 0;
+  if (t.split == ParallelMode::ModelCi) {
+    const double partial = double(t.acc_bytes), levels = std::ceil(std::log2(active));
+    const double vector = core.block<VectorUnitConfig>(VectorUnitConfig::kSection).bytes_per_cycle;
+    reduce = tiles * t.co_blocks * (levels * (partial / dma_rate + 3 * partial / vector) + 1.25 * partial / vector);
+  }
+  return std::max({compute, dram, dma, reduce});
+}
+
+// The tags of the layer's tensors for its mode (S14-S16), printed in the report.
+LayerSplit SplitPlanner::tag(const Layer& l, const LayerTiling& t, std::uint32_t out_degree) const {
+  LayerSplit s;
+  s.mode = t.split;
+  const ModeStrategy* strategy = db_.mode(layer_kind_name(l.kind), t.split);
+  if (!strategy) return s;
+  const std::uint32_t C = hw_.chip.dram.channels, P = std::uint32_t(t.cores.size());
+  const std::uint32_t lanes = t.on_matrix_unit ? t.band_plan.pci.bytes : 1;
+  // A hidden neuron is the output of one layer and the input of the next: here it takes
+  // the entries of the role it plays (`entries`).
+  auto add = [&](const std::string& name, DataCategory category, std::vector<std::uint64_t> values,
+                 DataCategory entries) {
+    const auto* dims = strategy->of(entries);
+    if (!dims) return;
+    const StaticTag st = static_tag(category, std::move(values));
+    s.tags.push_back({st, complete_tag(st, partial_dynamic(st, lanes), *dims, C, P, db_.rounding)});
+    s.tag_names.push_back(name);
+  };
+  const std::vector<std::uint64_t> in = {w_.batch, l.in.h, l.in.w, l.in.c};
+  for (const auto& name : l.inputs)
+    add(name, name == "input" ? DataCategory::InputNeuron : DataCategory::HiddenNeuron, in, DataCategory::InputNeuron);
+  if (w_.independent_layers) add(l.name + ".input", DataCategory::InputNeuron, in, DataCategory::InputNeuron);
+  if (l.has_weights())
+    add(l.name + ".weights", DataCategory::InputWeight,
+        l.kind == LayerKind::Depthwise ? std::vector<std::uint64_t>{1, l.kh, l.kw, l.in.c}
+                                       : std::vector<std::uint64_t>{l.out.c, l.kh, l.kw, l.in.c},
+        DataCategory::InputWeight);
+  add(l.name, out_degree ? DataCategory::HiddenNeuron : DataCategory::OutputNeuron,
+      {w_.batch, l.out.h, l.out.w, l.out.c}, DataCategory::OutputNeuron);
+  return s;
+}
+
+std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint32_t out_degree, std::size_t index) const {
+  // Model-ci's first core finishes every band and stores the result: take turns over the
+  // clusters, layer by layer, so no one memory takes every output.
+  const std::size_t first = std::size_t(hw_.chip.cores_per_cluster) * (index % hw_.chip.clusters);
+  LayerTiling data = tile_layer(w_, l, hw_);
+  const std::string op = layer_kind_name(l.kind);
+  // The §3.3 rule on each mode's driving tensor; the first mode it applies to is the seed's choice.
+  std::vector<std::pair<ParallelMode, LayerTiling>> candidates;
+  std::optional<ParallelMode> rule_choice;
+  for (const ModeStrategy& m : db_.modes(op)) {
+    const auto d = rule(l, m, std::uint32_t(data.cores.size()));
+    const bool applies = d && !d->fallback && d->index.pieces.size() >= 2;
+    if (m.mode == ParallelMode::Data) {
+      candidates.emplace_back(m.mode, data);
+    } else {
+      const auto shares = shares_for(l, data, m.mode, first);
+      if (!shares) continue;
+      try {
+        candidates.emplace_back(m.mode, tile_layer(w_, l, hw_, &*shares));
+      } catch (const InputError&) {
+        continue;  // the share does not fit this core's buffers: not a candidate
+      }
+    }
+    if (!rule_choice && applies) rule_choice = m.mode;
+  }
+  // Data parallelism is always possible, listed or not.
+  if (std::none_of(candidates.begin(), candidates.end(), [](const auto& c) { return c.first == ParallelMode::Data; }))
+    candidates.emplace(candidates.begin(), ParallelMode::Data, data);
+
+  std::vector<std::pair<ParallelMode, double>> estimates;
+  for (const auto& [mode, t] : candidates)
+    estimates.emplace_back(mode, t.on_matrix_unit && data.cores.size() > 1 ? estimate(l, t) : 0.0);
+  auto find = [&](ParallelMode m) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      if (candidates[i].first == m) return i;
+    return std::nullopt;
+  };
+  auto cheapest = [&](std::vector<ParallelMode> modes) -> std::optional<std::size_t> {
+    std::optional<std::size_t> best;
+    for (ParallelMode m : modes)
+      if (auto i = find(m); i && (!best || estimates[*i].second < estimates[*best].second)) best = i;
+    return best;
+  };
+  std::optional<std::size_t> pick;
+  std::string why;
+  const SplitChoice choice = options_.choice.value_or(parse_split_choice(w_.split).value_or(SplitChoice::Auto));
+  if (choice == SplitChoice::Auto) {
+    const std::size_t first = rule_choice && find(*rule_choice) ? *find(*rule_choice) : 0;
+    pick = first;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      if (estimates[i].second < estimates[*pick].second) pick = i;
+    why = candidates.size() == 1 ? "the only mode this layer allows"
+          : *pick == first       ? "the rule's choice, and no mode is estimated faster"
+                                 : "estimated faster than the rule's choice";
+  } else {
+    const ParallelMode wanted = choice == SplitChoice::ModelCo   ? ParallelMode::ModelCo
+                                : choice == SplitChoice::ModelCi ? ParallelMode::ModelCi
+                                                                 : ParallelMode::Data;
+    pick = choice == SplitChoice::Model ? cheapest({ParallelMode::ModelCo, ParallelMode::ModelCi}) : find(wanted);
+    why = pick ? "forced by --split" : "forced by --split, but this layer cannot split that way";
+    if (!pick) pick = find(ParallelMode::Data).value_or(0);
+  }
+  LayerSplit s = tag(l, candidates[*pick].second, out_degree);
+  s.rule_choice = rule_choice;
+  s.estimates = estimates;
+  s.reason = why;
+  return {std::move(candidates[*pick].second), std::move(s)};
+}
+
+}  // namespace npusim

@@ -1,0 +1,61 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apps/compiler/LayerTiler.h"
+#include "apps/compiler/Workload.h"
+#include "apps/tags/SplitStrategy.h"
+#include "apps/tags/TagInformation.h"
+#include "sim/config/HardwareConfig.h"
+
+namespace npusim {
+
+// `npusim run/compile --split`: let the compiler choose per layer, or force a mode
+// where the layer allows it ("model": the cheaper of the two model modes).
+enum class SplitChoice { Auto, Data, Model, ModelCo, ModelCi };
+std::optional<SplitChoice> parse_split_choice(const std::string& name);
+const std::vector<std::string>& split_choice_names();
+
+struct SplitOptions {
+  std::optional<SplitChoice> choice;  // unset: the workload's "split", else auto
+  std::string strategy_file;  // empty: the shipped database of the chip's family
+};
+
+// The database's operators are the layer kinds' names (layer_kind_name).
+
+// How one layer is shared by its cores, and why (configs/split-strategies/README.md).
+struct LayerSplit {
+  ParallelMode mode = ParallelMode::Data;
+  std::optional<ParallelMode> rule_choice;  // the first mode the §3.3 rule applies to, if any
+  std::string reason;
+  std::vector<std::pair<ParallelMode, double>> estimates;  // cycles of each candidate mode
+  std::vector<TagInformation> tags;  // in (one per input), iw (weighted layers), on
+  std::vector<std::string> tag_names;
+};
+
+// Chooses each layer's mode and tiles it for that mode.
+class SplitPlanner {
+ public:
+  SplitPlanner(const Workload& w, const HardwareConfig& hw, const SplitOptions& options);
+
+  const SplitStrategyDatabase& database() const { return db_; }
+  // `out_degree`: how many later layers read the layer's output (0 = a network output).
+  // `index`: the layer's position in the workload.
+  std::pair<LayerTiling, LayerSplit> plan(const Layer& l, std::uint32_t out_degree, std::size_t index) const;
+
+ private:
+  std::optional<SplitDecision> rule(const Layer& l, const ModeStrategy& m, std::uint32_t cores) const;
+  std::optional<ChannelShares> shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
+                                          std::size_t first) const;
+  double estimate(const Layer& l, const LayerTiling& t) const;
+  LayerSplit tag(const Layer& l, const LayerTiling& t, std::uint32_t out_degree) const;
+
+  const Workload& w_;
+  const HardwareConfig& hw_;
+  SplitOptions options_;
+  SplitStrategyDatabase db_;
+};
+
+}  // namespace npusim

@@ -1,0 +1,57 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "apps/compiler/DramPlacement.h"
+#include "sim/trace/Instruction.h"
+
+namespace npusim {
+
+// Building blocks of the instructions the compiler emits (TraceEmitter and the files
+// that hold its placement and reduction parts).
+
+inline TensorOperand tensor(AddressSpace space, std::uint64_t offset, std::vector<std::uint64_t> shape, DType dtype) {
+  TensorOperand t;
+  t.space = space;
+  t.offset = offset;
+  t.shape = std::move(shape);
+  t.dtype = dtype;
+  return t;
+}
+
+inline std::vector<std::uint64_t> nhwc(std::uint64_t n, std::uint64_t h, std::uint64_t w, std::uint64_t c) {
+  return {n, h, w, c};
+}
+
+inline void depend(Instruction& inst, std::int64_t id, DependencyMode mode = DependencyMode::Full) {
+  if (id < 0) return;
+  for (const auto& d : inst.deps)
+    if (d.producer == std::uint64_t(id)) return;
+  Dependency d;
+  d.producer = std::uint64_t(id);
+  d.mode = mode;
+  if (mode == DependencyMode::Staged) d.granularity = "rows";
+  inst.deps.push_back(d);
+}
+
+inline Instruction make(const char* op, const char* engine, std::uint32_t core) {
+  Instruction i;
+  i.op = op;
+  i.engine = engine;
+  i.core = core;
+  return i;
+}
+
+// A compressed tensor in DRAM (docs/trace-format.md): `capacity` int8 values, then as
+// many int32 indices.
+struct PackedRegion {
+  std::uint64_t values = 0, indices = 0, capacity = 0;
+  static std::uint64_t bytes(std::uint64_t capacity) { return dram_aligned(capacity) + dram_aligned(4 * capacity); }
+  PackedRegion(std::uint64_t offset, std::uint64_t cap) : values(offset), indices(offset + dram_aligned(cap)), capacity(cap) {}
+  std::vector<TensorOperand> operands() const {
+    return {tensor(AddressSpace::Dram, values, {capacity}, DType::Int8),
+            tensor(AddressSpace::Dram, indices, {capacity}, DType::Int32)};
+  }
+};
+
+}  // namespace npusim

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "apps/compiler/TraceOperands.h"
+#include "models/dma/DmaConfig.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/Npy.h"
 #include "sim/trace/OpCatalog.h"
@@ -35,7 +36,7 @@ TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw, c
   plan(hw, split);
   add_bindings();
   cores_.resize(hw.chip.cores());
-  final_stores_.assign(layers_.size(), std::vector<std::int64_t>(hw.chip.cores(), kNone));
+  final_stores_.assign(layers_.size(), {});
 }
 
 // Chooses how each layer's cores share it and tiles it so, then places the tensors in DRAM.
@@ -244,8 +245,13 @@ void TraceEmitter::emit_step() {
   if (++step_ < steps_) return;
   step_ = 0;
   if (++block_ < c.tiling.co_blocks) return;
-  for (std::uint32_t k = 0; k < cores_.size(); ++k)
-    if (cores_[k].end_tile > cores_[k].first_tile) final_stores_[layer_][k] = cores_[k].last_store;
+  for (std::uint32_t k = 0; k < cores_.size(); ++k) {
+    const CoreState& cs = cores_[k];
+    if (cs.end_tile <= cs.first_tile) continue;
+    std::vector<std::int64_t>& finals = final_stores_[layer_];
+    finals.insert(finals.end(), cs.unretired_stores.begin(), cs.unretired_stores.end());
+    if (cs.unretired_stores.empty() || cs.unretired_stores.back() != cs.last_store) finals.push_back(cs.last_store);
+  }
   ++layer_;
   layer_started_ = false;
 }
@@ -398,15 +404,27 @@ void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, std::uint6
   const Layer& l = c.layer;
   const auto band = c.tiling.band_tile(l, tile);
   const std::uint64_t row = std::uint64_t(band.image) * l.out.h + band.row0;
+  std::int64_t previous = kNone;
   for (const WindowPiece& piece : window_pieces(core, c.output, row, band.rows, l.out.w, l.out.c, first_co, co)) {
     Instruction store = make("store", "store", core);
     store.inputs = {tensor(AddressSpace::Nram, out_at + piece.offset, piece.shape, DType::Int8)};
     store.outputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
     store.outputs[0].pitch = piece.pitch;
     depend(store, std::int64_t(result), piece.starts ? DependencyMode::Staged : DependencyMode::Full);
-    cs.last_store = std::int64_t(push(std::move(store)));
+    // Readers wait for the band's last store only; with DMA instructions in flight it
+    // could land before an earlier piece, so each piece also waits for the one before.
+    if (previous != kNone) depend(store, previous);
+    previous = std::int64_t(push(std::move(store)));
+    remember_store(core, cs, previous);
   }
   cs.out_reader[slot] = cs.last_store;
+}
+
+void TraceEmitter::remember_store(std::uint32_t core, CoreState& cs, std::int64_t id) const {
+  cs.last_store = id;
+  cs.unretired_stores.push_back(id);
+  if (cs.unretired_stores.size() > hw_.core_of(core).block<DmaConfig>("store_dma").max_outstanding)
+    cs.unretired_stores.pop_front();
 }
 
 // Initialization phase (seed003 ¶[0046]): one ml_set per control register, no memory traffic.

@@ -81,6 +81,9 @@ class TraceEmitter : public InstructionSource {
     std::uint32_t block_half = 0;                // half holding the current block (2 = all of WRAM)
     std::int64_t weights = kNone;                // current weight load
     std::int64_t last_store = kNone;             // NRAM is free once it has finished
+    // Its store DMA's latest stores, as many as it keeps in flight: those may land after
+    // the last one; every older store has retired, so readers of DRAM wait for these.
+    std::deque<std::int64_t> unretired_stores;
     std::array<std::int64_t, 2> packed_reader{kNone, kNone};  // sparse_conv that last read each compressed-band slot
     // Shader cores: per register group, the last readers of its image, weight and
     // result regions, the weight fetch it holds and that block's first filter.
@@ -123,6 +126,8 @@ class TraceEmitter : public InstructionSource {
   // Model-ci (seed002 Example 1): the partial sums of one band reduced pairwise between
   // the layer's cores through the exchange level, then requantized and stored by the first.
   void emit_reduction(std::uint64_t tile);
+  // Records a store DMA instruction of `core` (its last store, and the ones still in flight).
+  void remember_store(std::uint32_t core, CoreState& cs, std::int64_t id) const;
   void emit_band_store(std::uint32_t core, CoreState& cs, std::uint64_t result, std::uint64_t out_at,
                        std::uint32_t slot, std::uint64_t tile, std::uint32_t first_co, std::uint32_t co);
   // Where `sender` leaves partial sums of `slot` for a core of `receiver_cluster`.
@@ -145,7 +150,7 @@ class TraceEmitter : public InstructionSource {
   TraceHeader header_;
   DramPlacement dram_;
   DramTensor network_input_;
-  std::vector<std::vector<std::int64_t>> final_stores_;  // per layer, per core
+  std::vector<std::vector<std::int64_t>> final_stores_;  // per layer: the stores its readers wait for
   std::vector<std::uint64_t> first_ids_;                 // per started layer
   // Compressed input bands: two DRAM slots per core, shared by every sparse layer.
   std::uint64_t packed_slots_ = 0, packed_slot_bytes_ = 0;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite again, built with clang under AddressSanitizer and
-# UndefinedBehaviorSanitizer (build-asan/). The [rss] tests are left out there:
-# ASan's own memory makes resident-size checks meaningless (tests/CMakeLists.txt).
+# UndefinedBehaviorSanitizer (build-asan/). The [rss] tests are left out there (ASan's
+# own memory makes resident-size checks meaningless), and so are the [slow] whole-network
+# functional runs, which the smaller cases of their files cover (tests/CMakeLists.txt).
 #
 # ASan writes its reports to build-asan/asan-reports/ instead of stderr: SystemC
 # runs processes on QuickThreads stacks ASan cannot see, so every exception thrown

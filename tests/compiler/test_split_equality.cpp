@@ -86,11 +86,11 @@ TEST_CASE("split equality: MobileNetV2, data = model-ci = model-co on 1, 4 and 1
   check_network("mobilenetv2");
 }
 
-TEST_CASE("split equality: ResNet-50, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional]") {
+TEST_CASE("split equality: ResNet-50, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional][slow]") {
   check_network("resnet50");
 }
 
-TEST_CASE("split equality: pruned ResNet-50, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional]") {
+TEST_CASE("split equality: pruned ResNet-50, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional][slow]") {
   check_network("resnet50-pruned");
 }
 

@@ -67,10 +67,16 @@ nlohmann::json instruction_line(const Instruction& inst) {
 
 bool is_npusim_trace(const std::string& path) {
   if (!input_file_problem(path).empty()) return false;
+  // The header line lists every bound tensor (and its chunks on NUMA chips), so it can
+  // be long; read up to its end, but never more than a cap of a foreign file.
+  constexpr std::size_t kHeaderCap = std::size_t(64) << 20;
   std::ifstream in(path, std::ios::binary);
-  std::string first(4096, '\0');  // a header line is short; never read a whole foreign file
-  in.read(first.data(), static_cast<std::streamsize>(first.size()));
-  first.resize(static_cast<std::size_t>(in.gcount()));
+  std::string first;
+  for (std::string block(1 << 16, '\0'); first.find('\n') == std::string::npos && first.size() < kHeaderCap;) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    if (in.gcount() <= 0) break;
+    first.append(block, 0, static_cast<std::size_t>(in.gcount()));
+  }
   const auto line = nlohmann::json::parse(first.substr(0, first.find('\n')), nullptr, /*allow_exceptions=*/false);
   return line.is_object() && line.value("format", "") == kTraceFormat;
 }

@@ -112,6 +112,11 @@ TEST_CASE("compile -o: replaces only a trace of ours, or anything with --overwri
   CHECK(read_text(dir + "/notes.txt").rfind("{\"format\":\"npusim-trace\"", 0) == 0);
   REQUIRE(run_npusim(with(dir + "/t.jsonl")).status == 0);
   CHECK(run_npusim(with(dir + "/t.jsonl")).status == 0);  // our own trace: replaced
+  // A NUMA chip's header lists every tensor's chunks: longer than any fixed prefix read.
+  const std::vector<std::string> numa = {"--config", source_path("configs/numa-4x4.json")};
+  REQUIRE(run_npusim(with(dir + "/t.jsonl", numa)).status == 0);
+  CHECK(read_text(dir + "/t.jsonl").find('\n') > 4096);
+  CHECK(run_npusim(with(dir + "/t.jsonl", numa)).status == 0);
   const std::string thesis = users_folder(dir);
   expect_refused(with(thesis, {"--overwrite"}), "directory");
   for (const std::string place : {"/dev/null", "/dev/full"}) {

@@ -256,7 +256,7 @@ void apply_shares(const Layer& l, LayerTiling& t, const ChannelShares& s) {
 }
 
 LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw, const ChannelShares* shares) {
-  if (l.kind == LayerKind::Matmul || l.is_row_op())
+  if (l.kind == LayerKind::Matmul)
     throw InputError(w.file, layer_place(l),
                      fmt::format("{} layers are read but not compiled yet (issue 17, branch transformer-ops)",
                                  layer_kind_name(l.kind)));

@@ -352,6 +352,11 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     op.op = "pool";
     op.engine = "vector";
     op.params = {{"kernel", {l.kh, l.kw}}, {"stride", stride}, {"padding", pad}, {"mode", l.pool_max ? "max" : "avg"}};
+  } else if (l.is_row_op()) {
+    op.op = layer_kind_name(l.kind);
+    op.engine = "vector";
+    if (l.kind == LayerKind::Softmax) op.params["segment"] = l.in.c / l.heads;
+    if (l.kind != LayerKind::LayerNorm) op.params["frac_bits"] = l.frac_bits;
   } else {
     op.op = l.kind == LayerKind::Add ? "add" : "relu";
     op.engine = "vector";

@@ -55,7 +55,8 @@ void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
   const std::uint32_t co = blocked(l) ? t.co_block : l.out.c;
   const std::uint64_t out_elems = std::uint64_t(rows) * l.out.w * co;
   t.in_bytes = aligned(std::uint64_t(std::min(in_rows, l.in.h)) * l.in.w * t.ci);
-  t.acc_bytes = blocked(l) && !t.requantize_on_result_path ? aligned(out_elems * 4) : 0;
+  const bool accumulates = l.has_weights() || l.kind == LayerKind::Matmul;  // int32 sums (depthwise too)
+  t.acc_bytes = accumulates && !t.requantize_on_result_path ? aligned(out_elems * 4) : 0;
   t.out_bytes = aligned(out_elems);
   t.recv_bytes = t.split == ParallelMode::ModelCi ? t.acc_bytes : 0;
   t.slot_bytes = t.in_bytes * (l.kind == LayerKind::Add ? 2 : 1) + t.acc_bytes + t.out_bytes + t.recv_bytes;

@@ -47,12 +47,16 @@ void choose_co_block(const Layer& l, LayerTiling& t, const CoreConfig& core, con
   t.weight_block_bytes = t.co_block * per_co;
 }
 
+// Layers the matrix unit multiplies (conv, fc, matmul), whose outputs come in co blocks.
+bool blocked(const Layer& l) { return (l.has_weights() && l.kind != LayerKind::Depthwise) || l.kind == LayerKind::Matmul; }
+
 void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
   const std::uint32_t in_rows = windowed(l) ? (rows - 1) * l.sh + t.kernel_h : rows;
-  const std::uint32_t co = l.has_weights() && l.kind != LayerKind::Depthwise ? t.co_block : l.out.c;
+  const std::uint32_t co = blocked(l) ? t.co_block : l.out.c;
   const std::uint64_t out_elems = std::uint64_t(rows) * l.out.w * co;
   t.in_bytes = aligned(std::uint64_t(std::min(in_rows, l.in.h)) * l.in.w * t.ci);
-  t.acc_bytes = l.has_weights() && !t.requantize_on_result_path ? aligned(out_elems * 4) : 0;
+  const bool accumulates = l.has_weights() || l.kind == LayerKind::Matmul;  // int32 sums (depthwise too)
+  t.acc_bytes = accumulates && !t.requantize_on_result_path ? aligned(out_elems * 4) : 0;
   t.out_bytes = aligned(out_elems);
   t.recv_bytes = t.split == ParallelMode::ModelCi ? t.acc_bytes : 0;
   t.slot_bytes = t.in_bytes * (l.kind == LayerKind::Add ? 2 : 1) + t.acc_bytes + t.out_bytes + t.recv_bytes;
@@ -100,6 +104,7 @@ struct EngineChoice {
 std::vector<EngineChoice> engine_choices(const Layer& l) {
   const EngineChoice wfold{"matrix", {"load", "store", "matrix", "vector"}};
   const EngineChoice shader{"shader", {"fetch_ml", "shader"}};
+  if (l.kind == LayerKind::Matmul) return {wfold};  // B is loaded like weights, by the load DMA
   if (l.kind != LayerKind::Conv && l.kind != LayerKind::Fc) return {{"vector", {"load", "store", "vector"}}};
   if (l.engine == "matrix") return {wfold};
   if (l.engine == "shader") return {shader};
@@ -195,7 +200,8 @@ BandWindow LayerTiling::band(const Layer& l, std::uint32_t row0, std::uint32_t n
 }
 
 LayerTiling::BandTile LayerTiling::band_tile(const Layer& l, std::uint64_t tile) const {
-  const auto image = std::uint32_t(tile / bands), row0 = std::uint32_t(tile % bands) * rows;
+  const auto image = std::uint32_t(tile / (std::uint64_t(bands) * runs_per_image));
+  const auto row0 = std::uint32_t(tile % bands) * rows;
   const std::uint32_t n = std::min(rows, l.out.h - row0);
   return {image, row0, n, band(l, row0, n)};
 }
@@ -223,8 +229,14 @@ std::pair<std::uint32_t, std::uint32_t> LayerTiling::core_channels_in(const Laye
   return {shares.at(index).first, shares.at(index).second - shares.at(index).first};
 }
 
+LayerTiling::MatmulBlock LayerTiling::matmul_block(const Layer& l, std::uint64_t tile) const {
+  const std::uint64_t run = tile / bands % runs_per_image;
+  const auto head = std::uint32_t(run / co_blocks), first = std::uint32_t(run % co_blocks) * co_block;
+  return {head, first, std::min(co_block, l.matmul().n - first)};
+}
+
 std::uint32_t LayerTiling::block_count(const Layer& l, std::uint32_t b) const {
-  if (!l.has_weights() || l.kind == LayerKind::Depthwise) return l.out.c;
+  if (!blocked(l)) return l.out.c;
   return std::min(co_block, l.out.c - block_first_co(b));
 }
 
@@ -259,8 +271,8 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   LayerTiling t;
   t.kernel_h = std::uint32_t(dilated_extent(l.kh, l.dilation));
   t.kernel_w = std::uint32_t(dilated_extent(l.kw, l.dilation));
-  t.ci = l.in.c;
-  t.co = l.out.c;
+  t.ci = l.kind == LayerKind::Matmul ? l.matmul().k : l.in.c;
+  t.co = l.kind == LayerKind::Matmul ? l.matmul().n : l.out.c;
   place_layer(w, l, t, hw);
   if (shares && shares->mode != ParallelMode::Data) apply_shares(l, t, *shares);
   const CoreConfig& core = t.kind(hw);
@@ -288,8 +300,9 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
     }
     return t;
   }
-  if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
+  if (blocked(l)) {
     choose_co_block(l, t, core, w.file);
+    if (l.kind == LayerKind::Matmul) t.runs_per_image = l.heads * t.co_blocks;
     t.on_matrix_unit = true;
     // Model-ci partial sums stay int32 until the reduction is done, then requantize.
     t.requantize_on_result_path = t.split != ParallelMode::ModelCi &&
@@ -301,7 +314,8 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   // memories model-co wants a band per cluster, so each cluster starts on rows in its own
   // memory (TraceEmitter::start_layer) and the clusters read different memories.
   const bool separate_memories = hw.chip.dram.interleave_bytes == 0 && hw.chip.dram.channels > 1;
-  const std::uint32_t want = t.split == ParallelMode::Data ? std::uint32_t(t.cores.size())
+  const std::uint32_t want = t.split == ParallelMode::Data
+                                 ? std::uint32_t((t.cores.size() + t.runs_per_image - 1) / t.runs_per_image)
                              : t.split == ParallelMode::ModelCo && separate_memories ? hw.chip.clusters
                                                                                    : 1;
   choose_rows(w, l, t, core, want);

@@ -36,6 +36,9 @@ struct LayerTiling {
   std::uint32_t buffers = 1;       // NRAM slots: 2 = next band loads while this one computes
   std::uint32_t co_block = 0;      // output channels per weight block (weighted layers)
   std::uint32_t co_blocks = 1;
+  // Matmul: every (head, co block) of an image is a run of `bands` tiles with its own
+  // weights (the head's block of B), so an image has heads x co_blocks runs; 1 otherwise.
+  std::uint32_t runs_per_image = 1;
   bool weights_in_half = false;    // a block fits half of WRAM: blocks alternate halves
   std::uint32_t kernel_h = 1, kernel_w = 1;  // after dilation (zero taps between the real ones)
   // NRAM layout: fixed region (depthwise weights) then `buffers` slots.
@@ -83,6 +86,12 @@ struct LayerTiling {
     BandWindow window;
   };
   BandTile band_tile(const Layer& l, std::uint64_t tile) const;
+  std::uint64_t tiles(std::uint32_t batch) const { return std::uint64_t(batch) * runs_per_image * bands; }
+  // Matmul tile `tile`: its head and the columns [first, first + count) of that head's output.
+  struct MatmulBlock {
+    std::uint32_t head, first, count;
+  };
+  MatmulBlock matmul_block(const Layer& l, std::uint64_t tile) const;
   std::uint32_t block_first_co(std::uint32_t b) const { return b * co_block; }
   std::uint32_t block_count(const Layer& l, std::uint32_t b) const;
   // Output channels [first, first + count) of block `b` on the core at `index` in `cores`

@@ -19,7 +19,7 @@ std::vector<std::pair<std::uint64_t, std::uint32_t>> TraceEmitter::row_runs(cons
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
   const std::uint64_t height = reading ? l.in.h : l.out.h, total = std::uint64_t(w_.batch) * height;
-  const std::uint64_t cores = t.cores.size(), tiles = std::uint64_t(w_.batch) * t.bands;
+  const std::uint64_t cores = t.cores.size(), tiles = t.tiles(w_.batch);
   auto row_of = [&](std::uint64_t tile) -> std::uint64_t {
     if (tile >= tiles) return total;
     const auto band = t.band_tile(l, tile);
@@ -105,7 +105,12 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
     }
     // Input rows no output window touches (strided layers) never have to cross DRAM.
     const std::uint64_t rows_read = c.tiling.input_rows_read(l);
-    c.input_bytes = n * rows_read * l.in.w * l.in.c * c.inputs.size();
+    c.input_bytes = l.kind == LayerKind::Matmul ? n * (l.in.elements() + l.b_elements())
+                                                : n * rows_read * l.in.w * l.in.c * c.inputs.size();
+    if (l.kind == LayerKind::Matmul && l.matmul().cached_rows > 0) {
+      const std::uint64_t bytes = n * l.matmul().cached_rows * l.in_b.c;
+      c.kv_cache = DramTensor{{{0, bytes, dram_.allocate(bytes)}}};
+    }
     c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
                          ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
                          : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;

@@ -122,6 +122,8 @@ void TraceEmitter::add_bindings() {
       bind_input(l.name + ".weights", DramTensor{{{0, c.weight_bytes, c.weights_offset}}}, dense_weight_shape(l),
                  l.weights_file, {l.dilation, l.dilation}, l.weight_sparsity, copies);
     }
+    if (!c.kv_cache.chunks.empty())  // keys or values of earlier tokens: generated like weights
+      bind_input(l.name + ".kv_cache", c.kv_cache, nhwc(n, l.matmul().cached_rows, 1, l.in_b.c), "", {1, 1}, 0);
     DataBinding out;
     out.name = l.name;
     place(out, c.output);
@@ -168,8 +170,7 @@ bool TraceEmitter::next(Instruction& out) {
 // Deals the layer's tiles (image-major bands) to its cores in contiguous runs.
 void TraceEmitter::start_layer() {
   const CompiledLayer& c = layers_[layer_];
-  const std::uint64_t tiles =
-      c.tiling.on_shader ? c.tiling.shader_plan.tiles.size() : std::uint64_t(w_.batch) * c.tiling.bands;
+  const std::uint64_t tiles = c.tiling.on_shader ? c.tiling.shader_plan.tiles.size() : c.tiling.tiles(w_.batch);
   const auto& cores = c.tiling.cores;
   const std::uint64_t count = cores.size();
   steps_ = 0;
@@ -192,6 +193,7 @@ void TraceEmitter::start_layer() {
                       ? tiles * std::uint64_t(position - clusters.begin()) / clusters.size()
                       : 0;
     cs.emitted = 0;
+    cs.b_run = -1;
     cs.loaded_ifmap = false;
     for (auto& g : cs.groups) {
       g.fresh = true;
@@ -236,6 +238,11 @@ void TraceEmitter::emit_step() {
       emit_sparse_tile(k, cs, tile);
       continue;
     }
+    if (c.layer.kind == LayerKind::Matmul) {
+      if (std::int64_t(tile / c.tiling.bands) != cs.b_run) emit_matmul_weights(k, cs, tile);
+      emit_tile(k, cs, tile);
+      continue;
+    }
     if (c.tiling.core_block(c.layer, cs.share, block_).second == 0) continue;  // its co share has no such block
     if (step_ == 0 && (c.tiling.on_matrix_unit || (block_ == 0 && c.layer.kind == LayerKind::Depthwise)))
       emit_weights(k, cs);
@@ -244,7 +251,8 @@ void TraceEmitter::emit_step() {
   if (c.tiling.split == ParallelMode::ModelCi) emit_reduction(step_);
   if (++step_ < steps_) return;
   step_ = 0;
-  if (++block_ < c.tiling.co_blocks) return;
+  // A matmul's co blocks are runs of its tiles (LayerTiling::runs_per_image).
+  if (c.layer.kind != LayerKind::Matmul && ++block_ < c.tiling.co_blocks) return;
   for (std::uint32_t k = 0; k < cores_.size(); ++k) {
     const CoreState& cs = cores_[k];
     if (cs.end_tile <= cs.first_tile) continue;
@@ -271,12 +279,7 @@ void TraceEmitter::emit_weights(std::uint32_t core, CoreState& cs) {
     to = tensor(AddressSpace::Nram, 0, {}, DType::Int8);
     readers = {cs.last_store};
   } else {
-    const std::uint64_t half = t.kind(hw_).wram.capacity_bytes / 2;
-    cs.block_half = t.weights_in_half ? cs.wram_half : 2;
-    if (t.weights_in_half) cs.wram_half ^= 1;
-    to = tensor(AddressSpace::Wram, cs.block_half == 1 ? half : 0, {}, DType::Int8);
-    for (std::uint32_t h = 0; h < 2; ++h)
-      if (cs.block_half == 2 || cs.block_half == h) readers.push_back(cs.wram_reader[h]);
+    to = next_wram_block(cs, readers);
   }
   // One load per DRAM run of the block; a ci share is a window of every kernel row:
   // rows of `ci` bytes, `in.c` apart.
@@ -297,21 +300,79 @@ void TraceEmitter::emit_weights(std::uint32_t core, CoreState& cs) {
   }
 }
 
+TensorOperand TraceEmitter::next_wram_block(CoreState& cs, std::vector<std::int64_t>& readers) {
+  const LayerTiling& t = layers_[layer_].tiling;
+  const std::uint64_t half = t.kind(hw_).wram.capacity_bytes / 2;
+  cs.block_half = t.weights_in_half ? cs.wram_half : 2;
+  if (t.weights_in_half) cs.wram_half ^= 1;
+  for (std::uint32_t h = 0; h < 2; ++h)
+    if (cs.block_half == 2 || cs.block_half == h) readers.push_back(cs.wram_reader[h]);
+  return tensor(AddressSpace::Wram, cs.block_half == 1 ? half : 0, {}, DType::Int8);
+}
+
+// B's rows [r0, r1) (cache rows first), channels [c0, c0 + cn) of each, packed into WRAM:
+// [n, k] when transposed (a block of keys), [k, n] otherwise (a block of value columns,
+// which the conv reads as transposed weights).
+void TraceEmitter::emit_matmul_weights(std::uint32_t core, CoreState& cs, std::uint64_t tile) {
+  const CompiledLayer& c = layers_[layer_];
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  const MatmulShape s = l.matmul();
+  const auto block = t.matmul_block(l, tile);
+  const std::uint32_t image = t.band_tile(l, tile).image;
+  const std::uint32_t r0 = l.transpose_b ? block.first : 0, r1 = l.transpose_b ? block.first + block.count : s.k;
+  const std::uint32_t c0 = l.transpose_b ? block.head * s.k : block.head * s.n + block.first;
+  const std::uint32_t cn = l.transpose_b ? s.k : block.count;
+  std::vector<std::int64_t> readers;
+  const TensorOperand to = next_wram_block(cs, readers);
+  std::uint64_t packed = 0;  // bytes of the block loaded so far
+  auto load_rows = [&](const DramTensor& from, std::uint64_t row, std::uint32_t rows) {
+    for (const WindowPiece& piece : window_pieces(core, from, row, rows, 1, l.in_b.c, c0, cn)) {
+      Instruction load = make("load", "load", core);
+      load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
+      load.inputs[0].pitch = piece.pitch;
+      load.outputs = {to};
+      load.outputs[0].offset += packed + piece.offset;
+      load.outputs[0].shape = piece.shape;
+      for (std::int64_t id : readers) depend(load, id);
+      wait_for_producers(load);
+      cs.weights = std::int64_t(push(std::move(load)));
+    }
+    packed += std::uint64_t(rows) * cn;
+  };
+  if (r0 < s.cached_rows)
+    load_rows(c.kv_cache, std::uint64_t(image) * s.cached_rows + r0, std::min(r1, s.cached_rows) - r0);
+  if (r1 > s.cached_rows) {
+    const std::uint32_t from = std::max(r0, s.cached_rows) - s.cached_rows;
+    load_rows(c.inputs[1], std::uint64_t(image) * s.b_rows + from, r1 - s.cached_rows - from);
+  }
+  cs.b_run = std::int64_t(tile / t.bands);
+}
+
 void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile) {
   const CompiledLayer& c = layers_[layer_];
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
+  const bool matmul = l.kind == LayerKind::Matmul;
   const auto [image, row0, rows, band] = t.band_tile(l, tile);
-  const auto [first_co, co] = t.core_block(l, cs.share, block_);
-  const auto [first_ci, ci] = t.core_channels_in(l, cs.share);
+  auto [first_co, co] = t.core_block(l, cs.share, block_);
+  auto [first_ci, ci] = t.core_channels_in(l, cs.share);
+  if (matmul) {  // A's head segment times the head's block of B, into the head's output segment
+    const auto block = t.matmul_block(l, tile);
+    first_ci = block.head * t.ci;
+    ci = t.ci;
+    first_co = block.head * t.co + block.first;
+    co = block.count;
+  }
+  const std::size_t band_inputs = matmul ? 1 : c.inputs.size();  // B came in as weights
   const std::uint32_t slot = std::uint32_t(cs.emitted++ % t.buffers);
   const std::uint64_t base = t.fixed_bytes + slot * t.slot_bytes;
-  const std::uint64_t acc_at = base + t.in_bytes * c.inputs.size(), out_at = acc_at + t.acc_bytes;
+  const std::uint64_t acc_at = base + t.in_bytes * band_inputs, out_at = acc_at + t.acc_bytes;
 
   // Loads of the input band(s), one per DRAM chunk it spans (a ci share: rows of `ci`
   // bytes, `in.c` apart); the first waits for the producers and for this core's NRAM.
   std::vector<std::pair<std::uint64_t, DependencyMode>> loads;  // staged for the piece that starts a band
-  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+  for (std::size_t i = 0; i < band_inputs; ++i) {
     const std::uint64_t row = std::uint64_t(image) * l.in.h + band.in_row0;
     for (const WindowPiece& piece :
          window_pieces(core, c.inputs[i], row, band.in_rows, l.in.w, l.in.c, first_ci, ci)) {
@@ -334,17 +395,22 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   const std::vector<std::uint64_t> stride = {l.sh, l.sw};
   // int32 accumulators go through NRAM to the vector unit's requant, unless the matrix unit
   // requantizes on its result path.
-  const bool accumulates = l.has_weights() && !t.requantize_on_result_path;
+  const bool multiplies = l.kind == LayerKind::Conv || l.kind == LayerKind::Fc || matmul;
+  const bool accumulates = (l.has_weights() || matmul) && !t.requantize_on_result_path;
   Instruction op = make("conv", "matrix", core);
-  for (std::size_t i = 0; i < c.inputs.size(); ++i)
+  for (std::size_t i = 0; i < band_inputs; ++i)
     op.inputs.push_back(tensor(AddressSpace::Nram, base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, ci), DType::Int8));
   // Staged granules count from the start of the producer's output, so only a load that
   // starts the band may release the compute row by row.
   for (const auto& [id, mode] : loads) depend(op, std::int64_t(id), mode);
-  if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) {
+  if (multiplies) {
     const std::uint64_t wram_at = cs.block_half == 1 ? t.kind(hw_).wram.capacity_bytes / 2 : 0;
-    op.inputs.push_back(tensor(AddressSpace::Wram, wram_at, weight_shape(l, t, co, ci), DType::Int8));
+    const bool transposed = matmul && !l.transpose_b;  // B's block is [k, n] as stored
+    op.inputs.push_back(tensor(AddressSpace::Wram, wram_at,
+                               transposed ? std::vector<std::uint64_t>{ci, 1, 1, co} : weight_shape(l, t, co, ci),
+                               DType::Int8));
     op.params = {{"stride", stride}, {"padding", pad}};
+    if (transposed) op.params["transposed_weights"] = true;
     if (t.requantize_on_result_path) {
       op.params["shift"] = l.shift;
       op.params["relu"] = l.relu;
@@ -358,11 +424,16 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     op.op = "pool";
     op.engine = "vector";
     op.params = {{"kernel", {l.kh, l.kw}}, {"stride", stride}, {"padding", pad}, {"mode", l.pool_max ? "max" : "avg"}};
+  } else if (l.is_row_op()) {
+    op.op = layer_kind_name(l.kind);
+    op.engine = "vector";
+    if (l.kind == LayerKind::Softmax) op.params["segment"] = l.in.c / l.heads;
+    if (l.kind != LayerKind::LayerNorm) op.params["frac_bits"] = l.frac_bits;
   } else {
     op.op = l.kind == LayerKind::Add ? "add" : "relu";
     op.engine = "vector";
   }
-  if (l.has_weights()) depend(op, cs.weights);
+  if (l.has_weights() || matmul) depend(op, cs.weights);
   if (accumulates) {
     depend(op, cs.acc_reader[slot]);
     op.outputs = {tensor(AddressSpace::Nram, acc_at, out_shape, DType::Int32)};
@@ -372,7 +443,7 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   }
   const std::uint64_t compute = push(std::move(op));
   cs.in_reader[slot] = std::int64_t(compute);
-  if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc)
+  if (multiplies)
     for (std::uint32_t h = 0; h < 2; ++h)
       if (cs.block_half == 2 || cs.block_half == h) cs.wram_reader[h] = std::int64_t(compute);
   if (t.split == ParallelMode::ModelCi) {  // partial sums: emit_reduction takes it from here

@@ -27,6 +27,7 @@ struct CompiledLayer {
   std::vector<std::uint64_t> weight_copies;
   std::uint64_t packed_weights_offset = 0;   // sparse layers: the compressed weights
   DramTensor output;
+  DramTensor kv_cache;                       // matmul: the cached rows of B (decode), one region
   LayerSplit split;                          // how its cores share it, and its tensors' tags
   std::uint64_t input_bytes = 0, weight_bytes = 0, output_bytes = 0;  // whole batch
 };
@@ -80,6 +81,7 @@ class TraceEmitter : public InstructionSource {
     std::uint32_t wram_half = 0;                 // half that receives the next block
     std::uint32_t block_half = 0;                // half holding the current block (2 = all of WRAM)
     std::int64_t weights = kNone;                // current weight load
+    std::int64_t b_run = -1;                     // matmul: the (image, head, block) run whose B is in WRAM
     std::int64_t last_store = kNone;             // NRAM is free once it has finished
     // Its store DMA's latest stores, as many as it keeps in flight: those may land after
     // the last one; every older store has retired, so readers of DRAM wait for these.
@@ -122,6 +124,11 @@ class TraceEmitter : public InstructionSource {
   void start_layer();
   void emit_step();
   void emit_weights(std::uint32_t core, CoreState& cs);
+  // The WRAM region the next weight block goes to, and what must have read it first.
+  TensorOperand next_wram_block(CoreState& cs, std::vector<std::int64_t>& readers);
+  // Matmul: the head's block of B that tile `tile` multiplies by (rows of the KV cache
+  // first), loaded from where its producer stored it.
+  void emit_matmul_weights(std::uint32_t core, CoreState& cs, std::uint64_t tile);
   void emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
   // Model-ci (seed002 Example 1): the partial sums of one band reduced pairwise between
   // the layer's cores through the exchange level, then requantized and stored by the first.

@@ -12,6 +12,10 @@ const char* layer_kind_name(LayerKind k) {
     case LayerKind::Pool: return "pool";
     case LayerKind::Add: return "add";
     case LayerKind::Relu: return "relu";
+    case LayerKind::Matmul: return "matmul";
+    case LayerKind::Softmax: return "softmax";
+    case LayerKind::LayerNorm: return "layernorm";
+    case LayerKind::Gelu: return "gelu";
   }
   return "?";
 }
@@ -22,8 +26,29 @@ std::uint64_t Layer::weight_elements() const {
   return 0;
 }
 
+MatmulShape Layer::matmul() const {
+  MatmulShape s;
+  s.heads = heads;
+  s.m = in.h * in.w;
+  s.k = in.c / heads;
+  s.b_rows = in_b.h * in_b.w;
+  const std::uint32_t b_all_rows = kv_cache_tokens ? kv_cache_tokens : s.b_rows;
+  s.cached_rows = b_all_rows - s.b_rows;
+  s.n = transpose_b ? b_all_rows : in_b.c / heads;
+  return s;
+}
+
+std::uint64_t Layer::b_elements() const {
+  const MatmulShape s = matmul();
+  return std::uint64_t(s.b_rows + s.cached_rows) * in_b.c;
+}
+
 std::uint64_t Layer::macs() const {
   const std::uint64_t positions = std::uint64_t(out.h) * out.w;
+  if (kind == LayerKind::Matmul) {
+    const MatmulShape s = matmul();
+    return std::uint64_t(s.heads) * s.m * s.n * s.k;
+  }
   if (kind == LayerKind::Depthwise) return positions * out.c * kh * kw;
   if (kind == LayerKind::Conv || kind == LayerKind::Fc) return positions * out.c * kh * kw * in.c;
   return 0;

@@ -9,7 +9,7 @@ namespace npusim {
 // A network as `npusim compile` sees it (docs/workload-format.md). Feature maps are
 // NHWC int8; every layer reads one or two earlier tensors and writes one new tensor.
 
-enum class LayerKind { Conv, Depthwise, Fc, Pool, Add, Relu };
+enum class LayerKind { Conv, Depthwise, Fc, Pool, Add, Relu, Matmul, Softmax, LayerNorm, Gelu };
 const char* layer_kind_name(LayerKind k);
 
 // A feature map of one image: h x w x c (the batch is the workload's).
@@ -19,11 +19,22 @@ struct MapShape {
   bool operator==(const MapShape& o) const { return h == o.h && w == o.w && c == o.c; }
 };
 
+// A batched matmul of two activations (docs/workload-format.md, "matmul"). Every tensor
+// is read as rows (h*w positions) x channels, and `heads` cuts the channels of both
+// operands and of the output into equal contiguous segments: head g multiplies A's rows
+// (m x k, A's segment g) by B's segment g, which is k x n, or n x k when transposed.
+struct MatmulShape {
+  std::uint32_t heads = 1, m = 0, k = 0, n = 0;
+  std::uint32_t b_rows = 0;        // rows of B the producer layer wrote (per image)
+  std::uint32_t cached_rows = 0;   // rows of B that precede them in the KV cache (decode)
+};
+
 struct Layer {
   std::string name;
   LayerKind kind = LayerKind::Conv;
   std::vector<std::string> inputs;  // tensor names: "input" or earlier layers
   MapShape in;                      // shape of inputs[0]
+  MapShape in_b;                    // shape of inputs[1] (add, matmul)
   MapShape out;
   // Window layers (conv, depthwise, pool); fc is a 1x1 conv over m positions.
   std::uint32_t kh = 1, kw = 1, sh = 1, sw = 1, dilation = 1;
@@ -35,14 +46,28 @@ struct Layer {
   // generated), and a chip's sparse cluster uses them to call the layer sparse.
   double weight_sparsity = 0;
   double activation_sparsity = 0;
+  // Matmul: heads, B stored [n, k] per head (QK^T) instead of [k, n] (attention x V),
+  // and the KV-cache rows B stands for (0 = B is the producer's tensor alone).
+  std::uint32_t heads = 1;          // also softmax: each head's channel segment is normalized alone
+  bool transpose_b = false;
+  std::uint32_t kv_cache_tokens = 0;
+  // Softmax and GELU read int8 q as q / 2^frac_bits (fixed point); see "Numbers".
+  std::uint32_t frac_bits = 4;
   std::string engine;           // conv/fc: "matrix", "shader" or "sparse" to force one; empty = the compiler chooses
   std::string weights_file;     // optional .npy, resolved against the workload's directory
   std::uint32_t line = 0;       // CSV line, for messages (0 for JSON)
 
   bool has_weights() const { return kind == LayerKind::Conv || kind == LayerKind::Depthwise || kind == LayerKind::Fc; }
+  // Vector-unit ops that transform each position's channels (softmax, layernorm, gelu).
+  bool is_row_op() const { return kind == LayerKind::Softmax || kind == LayerKind::LayerNorm || kind == LayerKind::Gelu; }
+  // The matmul's dimensions, from `in`, `in_b`, heads, transpose_b and kv_cache_tokens.
+  MatmulShape matmul() const;
+  // The matmul's second operand as [rows, channels] per image: the whole cache when there is one.
+  std::uint64_t b_elements() const;
   // Elements of the weight tensor: [co kh kw ci] (conv, fc) or [kh kw c] (depthwise).
   std::uint64_t weight_elements() const;
-  // Multiply-accumulates of one image (formula (1) of seed000, per group for depthwise).
+  // Multiply-accumulates of one image (formula (1) of seed000, per group for depthwise;
+  // heads x m x n x k for matmul; 0 for the vector-unit ops).
   std::uint64_t macs() const;
 };
 

@@ -189,6 +189,54 @@ void read_pool(const Json& obj, Layer& l, const Place& place) {
            window_out(l.in.w, l.pad[2], l.pad[3], l.kw, l.sw, place), l.in.c};
 }
 
+// heads must cut a tensor's channels into equal segments.
+std::uint32_t read_heads(const Json& obj, const MapShape& t, const char* operand, const Place& place) {
+  const std::uint32_t heads = positive(obj, "heads", place, 1);
+  if (t.c % heads != 0)
+    place.fail("heads", fmt::format("{} divides {}'s {} channels unevenly (each head takes an equal segment)", heads,
+                                    operand, t.c));
+  return heads;
+}
+
+// Matmul: A's rows x its head segment of k channels, times B's head segment (see
+// MatmulShape); with a KV cache, B's rows are the last of kv_cache_tokens cached rows.
+void read_matmul(const Json& obj, Layer& l, const Place& place) {
+  l.heads = read_heads(obj, l.in, "inputs[0]", place);
+  read_heads(obj, l.in_b, "inputs[1]", place);
+  l.transpose_b = flag(obj, "transpose_b", place);
+  const std::uint32_t b_rows = l.in_b.h * l.in_b.w;
+  if (obj.contains("kv_cache_tokens")) {
+    l.kv_cache_tokens = positive(obj, "kv_cache_tokens", place);
+    if (l.kv_cache_tokens < b_rows)
+      place.fail("kv_cache_tokens", fmt::format("{} is fewer than the {} rows inputs[1] adds to the cache",
+                                                l.kv_cache_tokens, b_rows));
+  }
+  const MatmulShape s = l.matmul();
+  const std::uint32_t b_k = l.transpose_b ? l.in_b.c / l.heads : s.b_rows + s.cached_rows;
+  if (b_k != s.k)
+    place.fail("inputs", fmt::format("the shared dimension differs: A gives k = {} per head (c {} / heads {}) but B "
+                                     "gives {} ({})",
+                                     s.k, l.in.c, l.heads, b_k,
+                                     l.transpose_b ? "its channels per head, transpose_b" : "its rows, with the cache"));
+  check_declared(obj, "m", s.m, place);
+  check_declared(obj, "k", s.k, place);
+  check_declared(obj, "n", s.n, place);
+  if (std::uint64_t(s.n) * s.heads > kMaxExtent)
+    place.fail("", fmt::format("the output has {} x {} channels, more than {}", s.heads, s.n, kMaxExtent));
+  l.out = {l.in.h, l.in.w, s.n * s.heads};
+}
+
+void read_row_op(const Json& obj, Layer& l, const Place& place) {
+  if (l.relu) place.fail("relu", "is not fused into softmax, layernorm or gelu; follow it with a relu layer");
+  if (l.kind == LayerKind::Softmax) l.heads = read_heads(obj, l.in, "the input", place);
+  if (obj.contains("frac_bits")) {
+    const auto f = json_integer_as<std::uint32_t>(obj.at("frac_bits"), 0, 7);
+    if (!f) place.fail("frac_bits", fmt::format("must be an integer from 0 to 7, got {}", obj.at("frac_bits").dump()));
+    l.frac_bits = *f;
+  }
+  l.out = l.in;
+}
+
 const std::map<std::string, std::vector<std::string>>& layer_keys() {
   static const std::vector<std::string> common = {"name", "type", "input", "dtype", "relu", "weight_sparsity",
                                                   "activation_sparsity"};
@@ -200,6 +248,10 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
       {"pool", {"mode", "k", "kh", "kw", "stride", "sh", "sw", "padding", "global"}},
       {"add", {"inputs"}},
       {"relu", {}},
+      {"matmul", {"inputs", "heads", "transpose_b", "kv_cache_tokens", "m", "k", "n", "shift"}},
+      {"softmax", {"heads", "frac_bits"}},
+      {"layernorm", {}},
+      {"gelu", {"frac_bits"}},
   };
   static std::map<std::string, std::vector<std::string>> all;
   if (all.empty())
@@ -229,11 +281,14 @@ class JsonReader {
     if (shapes_.count(l.name)) place.fail("name", "is used by an earlier layer (or is the reserved name 'input')");
     const std::string type = text(obj, "type", place, "");
     const auto keys = layer_keys().find(type);
-    if (keys == layer_keys().end()) place.fail("type", fmt::format("must be one of conv, fc, gemm, pool, add, relu; got '{}'", type));
+    if (keys == layer_keys().end())
+      place.fail("type", fmt::format("must be one of conv, fc, gemm, pool, add, relu, matmul, softmax, layernorm, "
+                                     "gelu; got '{}'", type));
     reject_unknown_keys(obj, keys->second, place);
     check_dtype(obj, place);
-    l.inputs = read_inputs(obj, type == "add" ? 2 : 1, place);
+    l.inputs = read_inputs(obj, type, place);
     l.in = shapes_.at(l.inputs[0]);
+    if (l.inputs.size() == 2) l.in_b = shapes_.at(l.inputs[1]);
     l.relu = flag(obj, "relu", place);
     l.weight_sparsity = fraction(obj, "weight_sparsity", place);
     l.activation_sparsity = fraction(obj, "activation_sparsity", place);
@@ -250,14 +305,22 @@ class JsonReader {
     } else if (type == "pool") {
       l.kind = LayerKind::Pool;
       read_pool(obj, l, place);
+    } else if (type == "matmul") {
+      l.kind = LayerKind::Matmul;
+      read_matmul(obj, l, place);
+    } else if (type == "softmax" || type == "layernorm" || type == "gelu") {
+      l.kind = type == "softmax" ? LayerKind::Softmax : type == "gelu" ? LayerKind::Gelu : LayerKind::LayerNorm;
+      read_row_op(obj, l, place);
     } else {
       l.kind = type == "add" ? LayerKind::Add : LayerKind::Relu;
       l.out = l.in;
       if (type == "add" && !(shapes_.at(l.inputs[1]) == l.in))
         place.fail("inputs", fmt::format("'{}' and '{}' have different shapes", l.inputs[0], l.inputs[1]));
     }
-    if (l.has_weights()) {
-      const std::uint64_t terms = l.kind == LayerKind::Depthwise ? std::uint64_t(l.kh) * l.kw : l.weight_elements() / l.out.c;
+    if (l.has_weights() || l.kind == LayerKind::Matmul) {
+      const std::uint64_t terms = l.kind == LayerKind::Depthwise ? std::uint64_t(l.kh) * l.kw
+                                  : l.kind == LayerKind::Matmul ? l.matmul().k
+                                                                : l.weight_elements() / l.out.c;
       l.shift = default_requant_shift(terms);
       if (obj.contains("shift")) {
         const auto shift = json_integer_as<std::uint32_t>(obj.at("shift"), 0, 31);
@@ -276,11 +339,12 @@ class JsonReader {
   }
 
  private:
-  std::vector<std::string> read_inputs(const Json& obj, std::size_t count, const Place& place) {
+  std::vector<std::string> read_inputs(const Json& obj, const std::string& type, const Place& place) {
     std::vector<std::string> names;
+    const std::size_t count = type == "add" || type == "matmul" ? 2 : 1;
     const char* key = count == 2 ? "inputs" : "input";
     if (!obj.contains(key)) {
-      if (count == 2) place.fail("inputs", "add needs \"inputs\": [a, b]");
+      if (count == 2) place.fail("inputs", fmt::format("{} needs \"inputs\": [a, b]", type));
       return {previous_};
     }
     const Json& v = obj.at(key);

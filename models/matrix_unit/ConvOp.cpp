@@ -40,7 +40,17 @@ std::optional<OpProblem> conv(const Instruction& ins) {
   if (auto p = read_window(ins, window)) return p;
 
   const Shape& x = ins.inputs[0].shape;  // n, hi, wi, ci
-  const Shape& w = ins.inputs[1].shape;  // co, kh, kw, ci
+  Shape w = ins.inputs[1].shape;         // co, kh, kw, ci
+  if (ins.params.contains("transposed_weights")) {
+    if (!ins.params["transposed_weights"].is_boolean())
+      return OpProblem{"params.transposed_weights", "must be true or false"};
+    // A 1x1 kernel stored [ci, 1, 1, co]: a matmul's second operand as its producer wrote it.
+    if (ins.params["transposed_weights"].get<bool>()) {
+      if (w[1] != 1 || w[2] != 1)
+        return OpProblem{"inputs[1].shape", "transposed weights must be a 1x1 kernel [ci, 1, 1, co]"};
+      std::swap(w[0], w[3]);
+    }
+  }
   if (w[3] != x[3])
     return OpProblem{"inputs[1].shape", fmt::format("weights have ci={} but the ifmap has ci={}", w[3], x[3])};
   const std::uint64_t ho = window.ho(x[1], w[1]), wo = window.wo(x[2], w[2]);
@@ -67,7 +77,7 @@ std::optional<OpProblem> conv_on_core(const Instruction& ins, const CoreConfig& 
 
 std::vector<OpSpec> matrix_unit_ops() {
   return {{"conv", "matrix", {{"ifmap", {AddressSpace::Nram}}, {"weights", {AddressSpace::Wram}}},
-           {{"ofmap", {AddressSpace::Nram}}}, {"stride", "padding", "shift", "relu"}, conv, conv_on_core}};
+           {{"ofmap", {AddressSpace::Nram}}}, {"stride", "padding", "shift", "relu", "transposed_weights"}, conv, conv_on_core}};
 }
 
 }  // namespace npusim

@@ -24,6 +24,8 @@ std::uint64_t share(std::uint64_t total, std::uint64_t parts, std::uint64_t i) {
 }
 }  // namespace
 
+bool weights_transposed(const Instruction& inst) { return inst.params.value("transposed_weights", false); }
+
 ConvShape conv_shape_of(const Instruction& inst) {
   const auto& in = inst.inputs.at(0).shape;
   const auto& w = inst.inputs.at(1).shape;
@@ -32,7 +34,7 @@ ConvShape conv_shape_of(const Instruction& inst) {
   s.hi = static_cast<std::uint32_t>(in.at(1));
   s.wi = static_cast<std::uint32_t>(in.at(2));
   s.ci = static_cast<std::uint32_t>(in.at(3));
-  s.co = static_cast<std::uint32_t>(w.at(0));
+  s.co = static_cast<std::uint32_t>(weights_transposed(inst) ? w.at(3) : w.at(0));
   s.kh = static_cast<std::uint32_t>(w.at(1));
   s.kw = static_cast<std::uint32_t>(w.at(2));
   s.read_params(inst.params);
@@ -297,6 +299,16 @@ void MatrixUnit::compute(const WfoldPlan& plan, const Instruction& inst) {
   const std::uint8_t* ifmap = nram_->data(inst.inputs.at(0).offset);
   const std::uint8_t* weights = wram_->data(inst.inputs.at(1).offset);
   std::uint8_t* out = nram_->data(inst.outputs.at(0).offset);
+  if (weights_transposed(inst)) {
+    // The master circuit reads a [ci, co] kernel column by column (assumed free, README.md).
+    const std::uint32_t ci = plan.layer.ci, co = plan.layer.co, size = std::uint32_t(dtype_size(inst.inputs.at(1).dtype));
+    transposed_.resize(std::uint64_t(ci) * co * size);
+    for (std::uint32_t i = 0; i < ci; ++i)
+      for (std::uint32_t o = 0; o < co; ++o)
+        std::copy_n(weights + (std::uint64_t(i) * co + o) * size, size,
+                    transposed_.data() + (std::uint64_t(o) * ci + i) * size);
+    weights = transposed_.data();
+  }
   if (inst.inputs.at(0).dtype == DType::Float32) {
     run_wfold_conv(plan, plan.layer, reinterpret_cast<const float*>(ifmap), reinterpret_cast<const float*>(weights),
                    reinterpret_cast<float*>(out));

@@ -69,6 +69,7 @@ class MatrixUnit : public Engine {
   LayerStats layer_stats_;
   std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
   std::vector<std::int32_t> accumulators_;  // functional runs that requantize on the result path
+  std::vector<std::uint8_t> transposed_;    // functional runs with transposed weights: the [co, ci] copy
   // --matrix-model cycle-stepped: tile times per plan (timing runs), or of this instruction.
   std::map<const WfoldPlan*, std::vector<TileTimes>> stepped_times_;
   std::vector<TileTimes> stepped_scratch_;
@@ -76,6 +77,8 @@ class MatrixUnit : public Engine {
 
 // The conv layer a `conv` instruction describes (operand shapes and params).
 ConvShape conv_shape_of(const Instruction& inst);
+// The conv's weights are a 1x1 kernel stored [ci, 1, 1, co] (params.transposed_weights).
+bool weights_transposed(const Instruction& inst);
 // Whether a `conv` instruction requantizes on the result path (it has a shift; its output is int8).
 bool requantizes(const Instruction& inst);
 

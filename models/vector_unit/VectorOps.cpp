@@ -54,6 +54,21 @@ std::optional<OpProblem> dwconv(const Instruction& ins) {
   return channel_window(ins, w.shape[0], w.shape[1], DType::Int32);
 }
 
+// softmax, layernorm, gelu: int8 in and out, same shape; a position is the last axis.
+std::optional<OpProblem> row_op(const Instruction& ins) {
+  if (auto p = elementwise(ins)) return p;
+  if (auto p = needs_dtype(ins.inputs[0], "inputs[0]", DType::Int8)) return p;
+  if (ins.inputs[0].shape.empty()) return OpProblem{"inputs[0].shape", "must have at least one axis"};
+  if (ins.params.contains("frac_bits") && !json_integer_as<std::uint32_t>(ins.params["frac_bits"], 0, 7))
+    return OpProblem{"params.frac_bits", "must be an integer from 0 to 7"};
+  if (!ins.params.contains("segment")) return std::nullopt;
+  const auto segment = json_integer_as<std::uint64_t>(ins.params["segment"], 1, ins.inputs[0].shape.back());
+  if (!segment || ins.inputs[0].shape.back() % *segment != 0)
+    return OpProblem{"params.segment", fmt::format("must divide the last axis ({}) into equal runs",
+                                                   ins.inputs[0].shape.back())};
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<OpSpec> vector_ops() {
@@ -66,6 +81,10 @@ std::vector<OpSpec> vector_ops() {
       // Depthwise conv runs here: one channel per group leaves Wfold's Pci lanes empty.
       {"dwconv", "vector", {{"ifmap", {kNram}}, {"weights", {kNram}}}, {{"ofmap", {kNram}}}, {"stride", "padding"},
        dwconv},
+      // Transformer ops (RowKernels.h): softmax over runs of `segment` channels (default: the last axis).
+      {"softmax", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {"segment", "frac_bits"}, row_op},
+      {"layernorm", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {}, row_op},
+      {"gelu", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {"frac_bits"}, row_op},
   };
 }
 

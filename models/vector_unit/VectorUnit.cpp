@@ -10,6 +10,7 @@
 #include "models/scratchpad/Scratchpad.h"
 #include "models/vector_unit/VectorKernels.h"
 #include "models/vector_unit/VectorOps.h"
+#include "models/vector_unit/RowKernels.h"
 
 namespace npusim {
 
@@ -102,6 +103,15 @@ std::vector<ReadStep> VectorUnit::read_steps(const Instruction& inst) {
   return steps;
 }
 
+// Lane ops of a transformer op: its configured cost per element (0 for other ops).
+std::uint64_t VectorUnit::row_op_lane_ops(const Instruction& inst) const {
+  const double per = inst.op == "softmax"     ? cfg_.softmax_lane_ops
+                     : inst.op == "layernorm" ? cfg_.layernorm_lane_ops
+                     : inst.op == "gelu"      ? cfg_.gelu_lane_ops
+                                              : 0;
+  return std::uint64_t(std::ceil(per * double(inst.outputs.at(0).elements())));
+}
+
 Engine::Work VectorUnit::execute(const Instruction& inst) {
   const Cycles now = now_cycles();
   std::uint64_t bytes_in = 0;
@@ -111,7 +121,7 @@ Engine::Work VectorUnit::execute(const Instruction& inst) {
   // One int8 lane per byte of width: wider inputs (pool) and window taps (pool, dwconv) cost more lane-ops.
   std::uint64_t lane_ops = out.bytes();
   for (const auto& in : inst.inputs) lane_ops = std::max(lane_ops, in.bytes());
-  const std::uint64_t window_ops = window_taps(inst) * out.elements();
+  const std::uint64_t window_ops = window_taps(inst) * out.elements() + row_op_lane_ops(inst);
   const double ops_per_byte = double(std::max(lane_ops, window_ops)) / double(out.bytes());
   *lane_ops_ += std::max(lane_ops, window_ops);
   Schedule schedule;
@@ -156,9 +166,24 @@ void VectorUnit::compute(const Instruction& inst) {
     vector_pool(window_of(inst), inst.params.value("mode", std::string("max")) == "max", a, dst);
   } else if (inst.op == "dwconv") {
     vector_depthwise(window_of(inst), a, nram_->data(inst.inputs.at(1).offset), dst);
+  } else if (inst.op == "softmax" || inst.op == "layernorm" || inst.op == "gelu") {
+    compute_row_op(inst, reinterpret_cast<const std::int8_t*>(a), reinterpret_cast<std::int8_t*>(dst));
   } else {
     throw std::logic_error("vector unit has no operation '" + inst.op + "'");
   }
+}
+
+void VectorUnit::compute_row_op(const Instruction& inst, const std::int8_t* src, std::int8_t* dst) {
+  const TensorOperand& out = inst.outputs.at(0);
+  const auto c = std::uint32_t(out.shape.back());
+  const std::uint64_t rows = out.elements() / c;
+  const auto frac_bits = param_value(inst.params, "frac_bits", 4);
+  if (inst.op == "softmax")
+    vector_softmax(src, dst, rows, c, param_value(inst.params, "segment", c), frac_bits);
+  else if (inst.op == "layernorm")
+    vector_layernorm(src, dst, rows, c);
+  else
+    vector_gelu(src, dst, out.elements(), frac_bits);
 }
 
 }  // namespace npusim

@@ -12,6 +12,10 @@ struct VectorUnitConfig {
   std::uint32_t queue_depth;
   double bytes_per_cycle;
   Cycles pipeline_latency;
+  // Lane ops per element of the transformer ops (assumptions: README.md).
+  double softmax_lane_ops;
+  double layernorm_lane_ops;
+  double gelu_lane_ops;
 };
 
 CoreSection vector_unit_config_section();

@@ -50,10 +50,9 @@ OnnxImport OnnxGraphImporter::run() {
     throw InputError(model_.file, place, fmt::format("shape {} is not supported: give [N, C, H, W], [N, S, D] or "
                                                      "[N, K] with positive extents", fmt::join(in, "x")));
   batch_ = std::uint32_t(in[0]);
-  OnnxValue input{"input", {}, true, 0, -1};
+  OnnxValue input{"input", {}, true, -1};
   input.map = input_map(in, input.channels_first);
   values_[model_.input] = input;
-  views_["input"] = 1;
   names_.insert("input");
   nlohmann::json& w = result_.workload;
   w = {{"name", model_.graph().name().empty() ? "onnx" : model_.graph().name()},
@@ -61,7 +60,7 @@ OnnxImport OnnxGraphImporter::run() {
        {"input", {{"h", input.map.h}, {"w", input.map.w}, {"c", input.map.c}}},
        {"layers", nlohmann::json::array()}};
   for (const auto& n : model_.graph().node()) {
-    if (n.op_type() == "Constant" || fused_.count(&n)) continue;
+    if (fused_.count(&n) || (n.output_size() == 1 && model_.constant(n.output(0)))) continue;  // constants
     const auto it = handlers().find(n.op_type());
     if (it == handlers().end() || !(n.domain().empty() || n.domain() == "ai.onnx"))
       fail(n, fmt::format("op type '{}{}' is not supported; supported ops: {}", n.domain().empty() ? "" : n.domain() + ".",
@@ -110,6 +109,10 @@ const OnnxGraphImporter::Node* OnnxGraphImporter::sole_consumer(const std::strin
 
 std::string OnnxGraphImporter::layer_name(const Node& n) {
   std::string base = n.name().empty() ? n.op_type() : n.name();
+  // PyTorch names nodes "/module/path/OpType": the op type is in the layer's kind.
+  const std::string suffix = "/" + n.op_type();
+  if (base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
+    base.erase(base.size() - suffix.size());
   while (!base.empty() && (base[0] == '/' || base[0] == '.' || base[0] == '_')) base.erase(0, 1);
   base = sanitized_layer_name(base);
   std::string name = base;
@@ -129,13 +132,12 @@ int OnnxGraphImporter::emit(const Node& n, nlohmann::json layer, const OnnxValue
   out.tensor = layer["name"].get<std::string>();
   out.layer = index;
   values_[output] = out;
-  views_[layer["name"].get<std::string>()] = 1;
   return index;
 }
 
 void OnnxGraphImporter::emit_weighted(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out,
                                       std::vector<double> weights, std::vector<double> bias, bool can_fold_bn,
-                                      std::uint64_t terms, std::uint32_t co, std::uint32_t ci, std::uint32_t kh,
+                                      std::uint32_t co, std::uint32_t ci, std::uint32_t kh,
                                       std::uint32_t kw, bool depthwise) {
   const Node* next = can_fold_bn ? sole_consumer(n.output(0)) : nullptr;
   Node folded_node = n;
@@ -160,9 +162,10 @@ void OnnxGraphImporter::emit_weighted(const Node& n, nlohmann::json layer, const
   if (!depthwise && kh * kw > 1) weights = conv_weights_to_nhwc(weights, co, ci, kh, kw, false);
   if (depthwise) weights = conv_weights_to_nhwc(weights, co, 1, kh, kw, true);
   QuantizedWeights q = quantize_weights(weights);
-  const int shift = int(default_requant_shift(terms));
-  layer["shift"] = shift;
-  out.scale_log2 = in.scale_log2 + q.exponent + shift;
+  if (q.exponent > 0 || -q.exponent > kMaxShift)
+    fail(n, fmt::format("weights with max |w| around 2^{} need a requantization shift of {}, outside 0 to {}",
+                        q.exponent + 7, -q.exponent, kMaxShift));
+  layer["shift"] = -q.exponent;
   const int index = emit(folded_node, layer, in, out);
   result_.weights[result_.workload["layers"][std::size_t(index)]["name"].get<std::string>()] = std::move(q);
 }
@@ -184,21 +187,7 @@ std::string OnnxGraphImporter::fuse_relu(int layer, std::string output) {
   return next->output(0);
 }
 
-// An add's inputs must share one scale. A conv or fc output read only by the add can
-// take another: its requantization shift moves by the difference.
-bool OnnxGraphImporter::rescale(const OnnxValue& v, const std::string& value, int target) {
-  if (v.layer < 0 || views_[v.tensor] != 1 || consumers_[value] != 1) return false;
-  nlohmann::json& layer = result_.workload["layers"][std::size_t(v.layer)];
-  if (!layer.contains("shift")) return false;
-  const int shift = layer["shift"].get<int>() + target - v.scale_log2;
-  if (shift < 0 || shift > kMaxShift) return false;
-  layer["shift"] = shift;
-  values_[value].scale_log2 = target;
-  return true;
-}
-
 void OnnxGraphImporter::alias(const Node& n, OnnxValue v) {
-  ++views_[v.tensor];
   values_[n.output(0)] = v;
 }
 

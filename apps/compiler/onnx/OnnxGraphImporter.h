@@ -46,17 +46,17 @@ class OnnxGraphImporter {
   std::string layer_name(const Node& n);
   // Appends a layer that reads `in` and writes node output 0 (or the output of what
   // got fused into it); returns its index.
-  // `out` gives the output's shape, order and scale.
+  // `out` gives the output's shape and order.
   int emit(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out);
   // Conv and fc: folds a following BatchNormalization (conv only), quantizes the
-  // weights, records the bias, and fuses a following Relu.
+  // weights, records the bias, and fuses a following Relu. The shift undoes the
+  // weights' scale, so every activation keeps the network input's scale.
   void emit_weighted(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out,
                      std::vector<double> weights, std::vector<double> bias, bool can_fold_bn,
-                     std::uint64_t terms, std::uint32_t co, std::uint32_t ci, std::uint32_t kh, std::uint32_t kw,
+                     std::uint32_t co, std::uint32_t ci, std::uint32_t kh, std::uint32_t kw,
                      bool depthwise);
   bool relu_bound(const Node& n) const;  // Relu, or Clip with min 0 and max 6 or none
   std::string fuse_relu(int layer, std::string output);
-  bool rescale(const OnnxValue& v, const std::string& value, int target);
   void alias(const Node& n, OnnxValue v);
   [[noreturn]] void fail(const Node& n, const std::string& reason) const { model_.fail(n, reason); }
 
@@ -65,7 +65,6 @@ class OnnxGraphImporter {
   OnnxImport result_;
   std::map<std::string, OnnxValue> values_;
   std::map<std::string, int> consumers_;      // readers of each value (graph outputs count)
-  std::map<std::string, int> views_;          // values that show each workload tensor
   std::set<const Node*> fused_;
   std::set<std::string> names_;
   std::uint32_t batch_ = 1;

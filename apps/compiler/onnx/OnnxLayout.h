@@ -16,7 +16,6 @@ struct OnnxValue {
   std::string tensor;           // "input" or a layer name
   MapShape map;                 // the tensor's storage shape
   bool channels_first = true;
-  int scale_log2 = 0;           // an int8 q stands for q * 2^scale_log2
   int layer = -1;               // index of the producing layer, -1 for the network input
 };
 

@@ -57,6 +57,11 @@ std::vector<std::int64_t> known_dims(const onnx::TypeProto& type) {
 void collect_constants(OnnxModel& m) {
   for (const auto& t : m.graph().initializer()) m.constants[t.name()] = &t;
   for (const auto& n : m.graph().node()) {
+    // Exporters share one initializer between users through Identity nodes.
+    if (n.op_type() == "Identity" && n.input_size() == 1 && m.constant(n.input(0))) {
+      m.constants[n.output(0)] = m.constant(n.input(0));
+      continue;
+    }
     if (n.op_type() != "Constant") continue;
     if (n.attribute_size() != 1 || n.attribute(0).name() != "value")
       m.fail(n, "only a Constant with a 'value' tensor is supported");

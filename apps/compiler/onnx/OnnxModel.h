@@ -29,7 +29,7 @@ struct OnnxModel {
   onnx::ModelProto proto;
   std::int64_t opset = 0;
   std::string input;  // the one graph input that is not a constant
-  std::map<std::string, const onnx::TensorProto*> constants;
+  std::map<std::string, const onnx::TensorProto*> constants;  // also Identity outputs of constants
   std::map<std::string, std::vector<std::int64_t>> shapes;
   std::deque<onnx::TensorProto> constant_nodes;  // owns what Constant nodes hold
 

@@ -107,9 +107,8 @@ void OnnxGraphImporter::conv(const Node& n) {
   layer["dilation"] = w.dilations[0];
   if (depthwise) layer["groups"] = group;
   const auto& od = dims(n, n.output(0));
-  const OnnxValue out{"", {std::uint32_t(od[2]), std::uint32_t(od[3]), co}, true, 0, -1};
-  const std::uint64_t terms = std::uint64_t(kh) * kw * (depthwise ? 1 : map->c);
-  emit_weighted(n, layer, in, out, std::move(weights), std::move(bias), true, terms, co, depthwise ? 1 : map->c, kh,
+  const OnnxValue out{"", {std::uint32_t(od[2]), std::uint32_t(od[3]), co}, true, -1};
+  emit_weighted(n, layer, in, out, std::move(weights), std::move(bias), true, co, depthwise ? 1 : map->c, kh,
                 kw, depthwise);
 }
 
@@ -133,8 +132,8 @@ void OnnxGraphImporter::gemm(const Node& n) {
     if (c.size() != co && c.size() != 1) fail(n, fmt::format("bias C must have 1 or {} values", co));
     for (std::uint64_t o = 0; o < co; ++o) bias[o] = c[c.size() == 1 ? 0 : o];
   }
-  const OnnxValue out{"", {in.map.h, in.map.w, co}, false, 0, -1};
-  emit_weighted(n, {{"type", "fc"}, {"n", co}}, in, out, std::move(weights), std::move(bias), false, k, co, k, 1, 1,
+  const OnnxValue out{"", {in.map.h, in.map.w, co}, false, -1};
+  emit_weighted(n, {{"type", "fc"}, {"n", co}}, in, out, std::move(weights), std::move(bias), false, co, k, 1, 1,
                 false);
 }
 
@@ -151,27 +150,17 @@ void OnnxGraphImporter::matmul(const Node& n) {
   std::vector<double> weights(b.size());
   for (std::uint64_t o = 0; o < co; ++o)
     for (std::uint64_t i = 0; i < k; ++i) weights[o * k + i] = b[i * co + o];
-  const OnnxValue out{"", {in.map.h, in.map.w, co}, false, 0, -1};
-  emit_weighted(n, {{"type", "fc"}, {"n", co}}, in, out, std::move(weights), std::vector<double>(co, 0.0), false, k,
-                co, k, 1, 1, false);
+  const OnnxValue out{"", {in.map.h, in.map.w, co}, false, -1};
+  emit_weighted(n, {{"type", "fc"}, {"n", co}}, in, out, std::move(weights), std::vector<double>(co, 0.0), false, co,
+                k, 1, 1, false);
 }
 
 void OnnxGraphImporter::add(const Node& n) {
-  const OnnxValue a = activation(n, 0), b = activation(n, 1);
+  const OnnxValue &a = activation(n, 0), &b = activation(n, 1);
   if (dims(n, n.input(0)) != dims(n, n.input(1)) || !(a.map == b.map) ||
       (a.channels_first != b.channels_first && !(a.map.h * a.map.w == 1 || a.map.c == 1)))
     fail(n, "the two inputs must have the same shape and layout (no broadcasting)");
-  if (a.scale_log2 != b.scale_log2) {
-    const int target = std::max(a.scale_log2, b.scale_log2);
-    const bool done = a.scale_log2 < target ? rescale(a, n.input(0), target) || rescale(b, n.input(1), a.scale_log2)
-                                            : rescale(b, n.input(1), target) || rescale(a, n.input(0), b.scale_log2);
-    if (!done)
-      fail(n, fmt::format("its inputs have scales 2^{} and 2^{} and neither is a conv or fc output only this add "
-                          "reads, whose shift could bring it to the other's scale",
-                          a.scale_log2, b.scale_log2));
-  }
-  OnnxValue out = values_.at(n.input(0));
-  emit(n, {{"type", "add"}, {"inputs", {a.tensor, b.tensor}}}, a, out);
+  emit(n, {{"type", "add"}, {"inputs", {a.tensor, b.tensor}}}, a, a);
 }
 
 void OnnxGraphImporter::relu(const Node& n) {

@@ -109,7 +109,7 @@ std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const std::s
   try {
     onnx::checker::check_model(m.proto);
   } catch (const std::exception& e) {
-    throw InputError(path, "", fmt::format("the ONNX checker rejects the model (truncated?): {}", e.what()));
+    throw InputError(path, "", fmt::format("the ONNX checker rejects the model: {}", e.what()));
   }
   collect_constants(m);
   auto* graph = m.proto.mutable_graph();

@@ -1,5 +1,7 @@
 #include "apps/compiler/onnx/OnnxModel.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
@@ -113,6 +115,11 @@ std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const std::s
   }
   collect_constants(m);
   auto* graph = m.proto.mutable_graph();
+  for (const auto& [name, dims] : given) {
+    const auto& inputs = graph->input();
+    if (m.constants.count(name) || std::none_of(inputs.begin(), inputs.end(), [&](const auto& i) { return i.name() == name; }))
+      throw InputError(path, "--input-shape", fmt::format("the model has no activation input '{}'", name));
+  }
   for (auto& input : *graph->mutable_input()) {
     if (m.constants.count(input.name())) continue;
     if (!m.input.empty())
@@ -123,10 +130,6 @@ std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const std::s
     fix_input_shape(input, given, path);
   }
   if (m.input.empty()) throw InputError(path, "graph", "the model has no activation input");
-  for (const auto& [name, dims] : given)
-    if (name != m.input)
-      throw InputError(path, "--input-shape", fmt::format("the model has no activation input '{}' (it has '{}')",
-                                                          name, m.input));
   // Outputs' declared shapes may carry symbols the inferred ones would clash with.
   for (auto& out : *graph->mutable_output()) out.mutable_type()->mutable_tensor_type()->clear_shape();
   graph->clear_value_info();

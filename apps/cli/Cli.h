@@ -6,7 +6,11 @@ class App;
 
 #include <string>
 
+#include <iosfwd>
+#include <vector>
+
 #include "apps/compiler/SplitPlanner.h"
+#include "apps/compiler/WorkloadReader.h"
 
 namespace npusim {
 
@@ -23,6 +27,12 @@ int run_cli(int argc, char** argv);
 // --split and --split-strategies of run and compile (docs/workload-format.md, splitting).
 void add_split_options(CLI::App& cmd, std::string& split, std::string& strategies);
 SplitOptions split_options(const std::string& split, const std::string& strategies);
+
+// --input-shape of run, compile and validate (ONNX models with dynamic dimensions).
+void add_input_shape_option(CLI::App& cmd, std::vector<std::string>& shapes);
+WorkloadOptions workload_options(const std::vector<std::string>& shapes, bool functional);
+// What an import approximated (Workload::notes), one "note:" line each.
+void print_workload_notes(const Workload& w, std::ostream& out);
 
 // One function per subcommand file; each adds itself to the app.
 void add_run_command(CLI::App& app);

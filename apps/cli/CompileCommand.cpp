@@ -26,6 +26,7 @@ struct CompileOptions {
   bool overwrite = false;
   std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
+  std::vector<std::string> input_shapes;
 };
 
 // compile -o replaces an existing file only when it is a trace npusim wrote, or
@@ -51,13 +52,16 @@ void check_trace_target(const CompileOptions& opt) {
 void compile(const CompileOptions& opt) {
   check_trace_target(opt);
   const HardwareConfig hw = load_hardware_config(bundled_file(opt.config));
-  const Workload workload = read_workload(bundled_file(opt.workload));
+  const Workload workload = read_workload(bundled_file(opt.workload), workload_options(opt.input_shapes, false));
+  if (!opt.quiet) print_workload_notes(workload, std::cout);
   TraceEmitter emitter(workload, hw, split_options(opt.split, opt.split_strategies));
   const std::string dir = std::filesystem::path(opt.trace).parent_path().string();
+  TraceHeader header = emitter.header();
+  save_carried_inputs(header, opt.trace);
   // Streamed to a unique temporary file and renamed: memory stays flat and a failed
   // compile leaves no half trace behind.
   AtomicFile text(opt.trace);
-  text.write(header_line(emitter.header(), dir.empty() ? "." : dir).dump() + '\n');
+  text.write(header_line(header, dir.empty() ? "." : dir).dump() + '\n');
   std::uint64_t count = 0;
   Instruction inst;
   while (emitter.next(inst)) {
@@ -78,9 +82,10 @@ void compile(const CompileOptions& opt) {
 
 void add_compile_command(CLI::App& app) {
   auto opt = std::make_shared<CompileOptions>();
-  CLI::App* cmd = app.add_subcommand("compile", "Compile a workload (JSON or SCALE-Sim CSV) into an instruction trace");
+  CLI::App* cmd = app.add_subcommand("compile", "Compile a workload (JSON, SCALE-Sim CSV or ONNX) into an instruction trace");
   cmd->add_option("-c,--config", opt->config, "Hardware config (JSON)")->capture_default_str();
-  cmd->add_option("-w,--workload", opt->workload, "Workload: JSON (docs/workload-format.md) or a SCALE-Sim .csv")
+  cmd->add_option("-w,--workload", opt->workload, "Workload: JSON (docs/workload-format.md), a SCALE-Sim .csv or an ONNX model; "
+                  "an ONNX model's weights are written to OUT.data/*.npy")
       ->required();
   cmd->add_option("-o,--out", opt->trace, "Trace to write (JSON Lines)")->required();
   cmd->add_flag("-q,--quiet", opt->quiet, "Print nothing on success");
@@ -88,6 +93,7 @@ void add_compile_command(CLI::App& app) {
                 "Replace an existing file at -o even if it is not an npusim trace (a trace npusim wrote is "
                 "replaced without it; directories, devices and links never are)");
   add_split_options(*cmd, opt->split, opt->split_strategies);
+  add_input_shape_option(*cmd, opt->input_shapes);
   cmd->footer(
       "\nTiles every layer to the config's NRAM/WRAM, splits the bands across its cores and\n"
       "writes LOAD / CONV / vector / STORE instructions with staged dependencies.\n"

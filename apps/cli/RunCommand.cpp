@@ -6,6 +6,7 @@
 #include "apps/cli/BundledFiles.h"
 #include "apps/cli/Cli.h"
 #include "sim/common/InputError.h"
+#include "apps/compiler/WorkloadReader.h"
 #include "apps/compiler/WorkloadSimulation.h"
 #include "sim/config/ConfigLoader.h"
 #include "apps/simulation/ProgressMeter.h"
@@ -28,6 +29,7 @@ struct RunOptions {
   std::string matrix_model;     // empty: the config's /core/matrix/timing_model
   std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
+  std::vector<std::string> input_shapes;
 };
 
 // --matrix-model applies to every kind of core that has a matrix unit.
@@ -59,10 +61,14 @@ void run(const RunOptions& opt) {
   request.out_dir = opt.out.empty() ? fresh_run_directory("runs", std::filesystem::path(input).stem().string()) : opt.out;
   request.show_progress = !opt.quiet && ProgressMeter::terminal_attached();
   request.summary = opt.quiet ? nullptr : &std::cout;
-  if (compile)
-    simulate_workload(request, input, split_options(opt.split, opt.split_strategies));
-  else
+  if (compile) {
+    const Workload workload = read_workload(input, workload_options(opt.input_shapes, opt.functional));
+    if (!opt.quiet) print_workload_notes(workload, std::cout);
+    simulate_workload(request, workload, split_options(opt.split, opt.split_strategies));
+  } else {
+    if (!opt.input_shapes.empty()) throw InputError("", "--input-shape", "is for --workload (an ONNX model), not --trace");
     simulate_trace(request);
+  }
   if (!opt.quiet) std::cout << "\nrun directory: " << request.out_dir << "\n";
 }
 
@@ -74,7 +80,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("-c,--config", opt->config, "Hardware config (JSON)")->capture_default_str();
   cmd->add_option("-t,--trace", opt->trace, "Instruction trace (JSON Lines)");
   cmd->add_option("-w,--workload", opt->workload,
-                  "Workload to compile on the fly (JSON, or a SCALE-Sim layer table .csv); "
+                  "Workload to compile on the fly (JSON, a SCALE-Sim layer table .csv or an ONNX model .onnx); "
                   "default when neither --trace nor --workload is given: traces/workloads/resnet50.json");
   cmd->add_option("-o,--out", opt->out,
                   "Run directory to write, atomically; default: a fresh runs/<trace>-NNN. An existing one is "
@@ -93,6 +99,7 @@ void add_run_command(CLI::App& app) {
                   "/core/matrix/timing_model")
       ->check(CLI::IsMember({"fast", "cycle-stepped"}));
   add_split_options(*cmd, opt->split, opt->split_strategies);
+  add_input_shape_option(*cmd, opt->input_shapes);
   cmd->footer(
       "\nWrites OUT/report.json, OUT/instructions.csv and OUT/timeline.json (open it in\n"
       "https://ui.perfetto.dev), and prints a summary table.\n"
@@ -100,6 +107,7 @@ void add_run_command(CLI::App& app) {
       "  npusim run                      ResNet-50 (batch 1, 224x224) on configs/default.json\n"
       "  npusim run --workload traces/workloads/mobilenetv2.json --config configs/smp-2x2.json\n"
       "  npusim run --workload traces/workloads/tiny.json --functional --out runs/tiny\n"
+      "  npusim run --workload resnet50.onnx --input-shape input=1x3x224x224   (scripts/export_onnx.py)\n"
       "  npusim run --config configs/smp-2x2.json --trace traces/examples/multicore.jsonl\n"
       "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu\n"
       "  npusim run --workload traces/workloads/tiny.json --matrix-model cycle-stepped   the slow reference timing\n"

@@ -72,13 +72,16 @@ void TraceEmitter::add_bindings() {
   // first is dumped.
   auto bind_input = [&](const std::string& name, const DramTensor& at, std::vector<std::uint64_t> shape,
                         const std::string& file, KernelDilation dilation, double zeros,
-                        const std::vector<std::uint64_t>& copies = {}) {
+                        const std::vector<std::uint64_t>& copies = {},
+                        const std::shared_ptr<const std::vector<std::int8_t>>& values = nullptr) {
     DataBinding b;
     b.name = name;
     place(b, at);
     b.dilation = dilation;
     b.set_shape(shape);
-    if (file.empty()) {
+    if (values) {
+      b.values = values;  // the workload's own data: no seed is drawn for it
+    } else if (file.empty()) {
       b.random_seed = seed++;
       if (zeros > 0) b.zero_fraction = zeros;
     } else {
@@ -93,6 +96,7 @@ void TraceEmitter::add_bindings() {
     header_.outputs.back().file.clear();
     header_.outputs.back().random_seed.reset();
     header_.outputs.back().zero_fraction.reset();
+    header_.outputs.back().values.reset();
     for (std::uint64_t address : copies) {
       DataBinding copy = b;
       copy.name = fmt::format("{}.mem{}", name, dram_.memory_of(address) + 1);
@@ -120,7 +124,7 @@ void TraceEmitter::add_bindings() {
       for (std::uint64_t address : c.weight_copies)
         if (address != kNoCopy && address != c.weights_offset) copies.push_back(address);
       bind_input(l.name + ".weights", DramTensor{{{0, c.weight_bytes, c.weights_offset}}}, dense_weight_shape(l),
-                 l.weights_file, {l.dilation, l.dilation}, l.weight_sparsity, copies);
+                 l.weights_file, {l.dilation, l.dilation}, l.weight_sparsity, copies, l.weight_values);
     }
     if (!c.kv_cache.chunks.empty())  // keys or values of earlier tokens: generated like weights
       bind_input(l.name + ".kv_cache", c.kv_cache, nhwc(n, l.matmul().cached_rows, 1, l.in_b.c), "", {1, 1}, 0);

@@ -2,8 +2,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
+#include "sim/common/InputError.h"
 #include "sim/common/InputFile.h"
+#include "sim/common/Interruption.h"
+#include "sim/tensor/Npy.h"
 
 namespace npusim {
 
@@ -63,6 +67,32 @@ nlohmann::json instruction_line(const Instruction& inst) {
     }
   }
   return j;
+}
+
+void save_carried_inputs(TraceHeader& header, const std::string& trace_path) {
+  namespace fs = std::filesystem;
+  const fs::path dir = trace_path + ".data";
+  std::map<const void*, std::string> saved;  // weight copies share one file
+  for (DataBinding& b : header.inputs) {
+    if (!b.values) continue;
+    auto [it, fresh] = saved.try_emplace(b.values.get(), (dir / (b.name + ".npy")).string());
+    if (fresh) {
+      std::error_code ec;
+      if (fs::exists(fs::symlink_status(dir, ec)) && !fs::is_directory(fs::symlink_status(dir, ec)))
+        throw InputError(dir.string(), "", "exists and is not a directory; the trace's weights go there");
+      {
+        CreationGuard guard;
+        fs::create_directories(dir);
+      }
+      NpyArray a;
+      a.shape = b.data_shape;
+      a.data.assign(b.values->begin(), b.values->end());
+      write_npy(it->second, a);
+    }
+    b.file = fs::path(it->second).filename().string();
+    b.file_path = it->second;
+    b.values.reset();
+  }
 }
 
 bool is_npusim_trace(const std::string& path) {

@@ -13,6 +13,11 @@ namespace npusim {
 nlohmann::json header_line(const TraceHeader& header, const std::string& trace_dir);
 nlohmann::json instruction_line(const Instruction& inst);
 
+// Inputs whose data the workload carries (ONNX weights) get a file: each distinct
+// tensor is written once as <trace path>.data/<name>.npy (the directory belongs to the
+// trace and is created if missing) and the bindings name it.
+void save_carried_inputs(TraceHeader& header, const std::string& trace_path);
+
 // True when `path` is an ordinary file whose first line is an npusim trace header:
 // a trace `compile -o` may replace without --overwrite.
 bool is_npusim_trace(const std::string& path);

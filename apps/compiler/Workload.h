@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,9 @@ struct Layer {
   std::uint32_t frac_bits = 4;
   std::string engine;           // conv/fc: "matrix", "shader" or "sparse" to force one; empty = the compiler chooses
   std::string weights_file;     // optional .npy, resolved against the workload's directory
+  // Weights carried by the workload itself (an ONNX model's initializers, quantized),
+  // in the order and shape a weights_file would have; null = none.
+  std::shared_ptr<const std::vector<std::int8_t>> weight_values;
   std::uint32_t line = 0;       // CSV line, for messages (0 for JSON)
 
   bool has_weights() const { return kind == LayerKind::Conv || kind == LayerKind::Depthwise || kind == LayerKind::Fc; }
@@ -82,6 +86,8 @@ struct Workload {
   std::vector<Layer> layers;
   // SCALE-Sim tables: every layer reads its own fresh DRAM tensor instead of a producer.
   bool independent_layers = false;
+  // What an import approximated (ONNX: biases left out, ReLU6 as ReLU), for the user.
+  std::vector<std::string> notes;
 };
 
 // The default requantization shift for a dot product of `terms` int8 products: keeps

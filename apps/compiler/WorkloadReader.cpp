@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/compiler/SplitPlanner.h"
+#include "apps/compiler/onnx/OnnxWorkload.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/WindowGeometry.h"
 #include "sim/common/InputFile.h"
@@ -437,14 +438,36 @@ std::uint32_t csv_number(const std::string& cell, const char* column, const Plac
   return std::uint32_t(v);
 }
 
-std::string safe_name(std::string s) {
+}  // namespace
+
+std::string sanitized_layer_name(std::string s) {
   for (char& c : s)
     if (!(std::isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.')) c = '_';
   if (s.empty() || s[0] == '.') s = "layer" + s;
-  return s;
+  return s.size() > 128 ? s.substr(s.size() - 128) : s;
 }
 
-}  // namespace
+std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::string& text) {
+  const auto eq = text.rfind('=');
+  std::vector<std::int64_t> dims;
+  if (eq != std::string::npos && eq > 0) {
+    std::stringstream ss(text.substr(eq + 1));
+    std::string cell;
+    while (std::getline(ss, cell, 'x')) {
+      const auto n = cell.empty() || cell.find_first_not_of("0123456789") != std::string::npos || cell.size() > 8
+                         ? 0 : std::stoll(cell);
+      if (n <= 0 || n > kMaxExtent) {
+        dims.clear();
+        break;
+      }
+      dims.push_back(n);
+    }
+  }
+  if (dims.empty())
+    throw InputError("", "--input-shape", fmt::format("'{}' must be NAME=D1xD2x... with positive integers, e.g. "
+                                                      "input=1x3x224x224", text));
+  return {text.substr(0, eq), dims};
+}
 
 Workload parse_scale_sim_csv(const std::string& body, const std::string& path) {
   static const char* kColumns[] = {"Layer name", "IFMAP Height", "IFMAP Width", "Filter Height",
@@ -465,7 +488,7 @@ Workload parse_scale_sim_csv(const std::string& body, const std::string& path) {
     Place place{path, fmt::format("line {}", number)};
     if (cells.size() < 8) place.fail("", fmt::format("needs 8 columns ({}, ...), got {}", kColumns[0], cells.size()));
     Layer l;
-    l.name = safe_name(cells[0]);
+    l.name = sanitized_layer_name(cells[0]);
     if (!names.insert(l.name).second) place.fail(kColumns[0], fmt::format("'{}' appears twice", l.name));
     l.line = number;
     l.in = {csv_number(cells[1], kColumns[1], place), csv_number(cells[2], kColumns[2], place),
@@ -483,8 +506,11 @@ Workload parse_scale_sim_csv(const std::string& body, const std::string& path) {
   return w;
 }
 
-Workload read_workload(const std::string& path) {
+Workload read_workload(const std::string& path, const WorkloadOptions& options) {
   const std::string body = read_input_file(path);
+  if (looks_like_onnx(path, body)) return read_onnx_workload(body, path, options);
+  if (!options.input_shapes.empty())
+    throw InputError(path, "--input-shape", "only ONNX models take input shapes; JSON and CSV workloads give theirs");
   const bool csv = path.size() > 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
   return csv ? parse_scale_sim_csv(body, path) : parse_workload_json(body, path);
 }

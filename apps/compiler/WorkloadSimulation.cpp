@@ -12,13 +12,11 @@
 
 namespace npusim {
 
-RunStats simulate_workload(SimulationRequest request, const std::string& workload_path, const SplitOptions& split) {
-  const Workload workload = read_workload(workload_path);
+RunStats simulate_workload(SimulationRequest request, const Workload& workload, const SplitOptions& split) {
   TraceEmitter emitter(workload, request.hardware, split);
   LayerReport layers(emitter, request.hardware);
 
   std::ostream* summary = request.summary;
-  request.trace_path = workload_path;
   request.source = &emitter;
   request.source_header = &emitter.header();
   if (request.show_progress) request.expected_instructions = emitter.count_instructions();

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "apps/compiler/SplitPlanner.h"
+#include "apps/compiler/Workload.h"
 #include "apps/simulation/Simulation.h"
 
 namespace npusim {
@@ -10,7 +11,8 @@ namespace npusim {
 // file, and memory stays flat in the number of instructions. Adds per-layer rows
 // (cycles, MAC utilization, roofline bound, achieved fraction) to report.json under
 // "workload" and, when `request.summary` is set, prints the per-layer table after
-// the summary. `request.trace_path` is ignored (the workload's file name is shown).
-RunStats simulate_workload(SimulationRequest request, const std::string& workload_path, const SplitOptions& split = {});
+// the summary. `request.trace_path` names the workload file in the report.
+// `workload` is what read_workload gave for `request.trace_path`.
+RunStats simulate_workload(SimulationRequest request, const Workload& workload, const SplitOptions& split = {});
 
 }  // namespace npusim

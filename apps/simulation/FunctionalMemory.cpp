@@ -53,6 +53,8 @@ void preload_inputs(Chip& chip, const TraceHeader& header) {
       for (auto d : input.data_shape) elements *= d;
       data = random_tensor_bytes(r.dtype, elements, *input.random_seed);
       if (input.zero_fraction) apply_sparse_mask(data, *input.zero_fraction, *input.random_seed);
+    } else if (input.values) {
+      data.assign(input.values->begin(), input.values->end());
     } else {
       data = read_npy(input.file_path).data;
     }

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ struct DataBinding {
   std::string file;                  // inputs only: .npy path as written in the trace
   std::string file_path;             // `file` resolved against the trace's directory
   std::optional<std::uint64_t> random_seed;  // inputs only: generate the data instead
+  // Inputs only: the int8 data itself, carried by a compiled workload (an ONNX model's
+  // weights); written to a .npy when the trace is saved (see apps/compiler/TraceWriter).
+  std::shared_ptr<const std::vector<std::int8_t>> values;
   std::optional<double> zero_fraction;       // with random_seed: exactly this fraction of zeros (int8)
   // A dilated kernel: the .npy (and generated data) is the dense kernel `data_shape`;
   // memory holds it with zero taps, shape region.shape.

@@ -1,0 +1,194 @@
+#include "apps/compiler/onnx/OnnxGraphImporter.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "apps/compiler/WorkloadReader.h"
+#include "apps/compiler/onnx/OnnxTensor.h"
+#include "sim/common/InputError.h"
+
+namespace npusim {
+
+namespace {
+
+constexpr int kMaxShift = 31;  // the requantization shift's range (docs/workload-format.md)
+
+MapShape input_map(const std::vector<std::int64_t>& d, bool& channels_first) {
+  channels_first = d.size() == 4;
+  if (d.size() == 4) return {std::uint32_t(d[2]), std::uint32_t(d[3]), std::uint32_t(d[1])};
+  if (d.size() == 3) return {1, std::uint32_t(d[1]), std::uint32_t(d[2])};
+  return {1, 1, std::uint32_t(d[1])};
+}
+
+}  // namespace
+
+const std::vector<std::string>& supported_onnx_ops() {
+  static const std::vector<std::string> ops = [] {
+    std::vector<std::string> names{"Constant"};
+    for (const auto& [op, handler] : OnnxGraphImporter::handlers()) names.push_back(op);
+    std::sort(names.begin(), names.end());
+    return names;
+  }();
+  return ops;
+}
+
+OnnxImport import_onnx_graph(const OnnxModel& model, bool functional) {
+  return OnnxGraphImporter(model, functional).run();
+}
+
+OnnxGraphImporter::OnnxGraphImporter(const OnnxModel& model, bool functional) : model_(model), functional_(functional) {
+  for (const auto& n : model_.graph().node())
+    for (const auto& in : n.input()) ++consumers_[in];
+  for (const auto& out : model_.graph().output()) ++consumers_[out.name()];
+}
+
+OnnxImport OnnxGraphImporter::run() {
+  const auto& in = model_.shapes.at(model_.input);
+  const std::string place = fmt::format("graph input '{}'", model_.input);
+  if (in.size() < 2 || in.size() > 4 || std::any_of(in.begin(), in.end(), [](std::int64_t d) { return d <= 0 || d > (1 << 24); }))
+    throw InputError(model_.file, place, fmt::format("shape {} is not supported: give [N, C, H, W], [N, S, D] or "
+                                                     "[N, K] with positive extents", fmt::join(in, "x")));
+  batch_ = std::uint32_t(in[0]);
+  OnnxValue input{"input", {}, true, -1};
+  input.map = input_map(in, input.channels_first);
+  values_[model_.input] = input;
+  names_.insert("input");
+  nlohmann::json& w = result_.workload;
+  w = {{"name", model_.graph().name().empty() ? "onnx" : model_.graph().name()},
+       {"batch", batch_},
+       {"input", {{"h", input.map.h}, {"w", input.map.w}, {"c", input.map.c}}},
+       {"layers", nlohmann::json::array()}};
+  for (const auto& n : model_.graph().node()) {
+    if (fused_.count(&n) || (n.output_size() == 1 && model_.constant(n.output(0)))) continue;  // constants
+    const auto it = handlers().find(n.op_type());
+    if (it == handlers().end() || !(n.domain().empty() || n.domain() == "ai.onnx"))
+      fail(n, fmt::format("op type '{}{}' is not supported; supported ops: {}", n.domain().empty() ? "" : n.domain() + ".",
+                          n.op_type(), fmt::join(supported_onnx_ops(), ", ")));
+    (this->*(it->second))(n);
+  }
+  if (biased_layers_ > 0)
+    result_.notes.push_back(fmt::format("{} layers have a bias (BatchNormalization folding gives one); the engines' "
+                                        "requantization has no bias term, so timing runs leave it out and "
+                                        "functional runs refuse the model",
+                                        biased_layers_));
+  if (relu6_layers_ > 0)
+    result_.notes.push_back(fmt::format("{} Clip(0, 6) (ReLU6) run as ReLU: the int8 requantization clamps at 0 "
+                                        "and at the int8 range, not at 6", relu6_layers_));
+  return std::move(result_);
+}
+
+const OnnxValue& OnnxGraphImporter::activation(const Node& n, int input) const {
+  if (!has_input(n, input)) fail(n, fmt::format("input {} is missing", input));
+  const auto it = values_.find(n.input(input));
+  if (it != values_.end()) return it->second;
+  if (model_.constant(n.input(input)))
+    fail(n, fmt::format("input {} ('{}') is a constant; only activations are supported there", input, n.input(input)));
+  fail(n, fmt::format("input '{}' is not produced by a supported node", n.input(input)));
+}
+
+const std::vector<std::int64_t>& OnnxGraphImporter::dims(const Node& n, const std::string& value) const {
+  return model_.shape(value, n);
+}
+
+std::vector<double> OnnxGraphImporter::constant_values(const Node& n, int input) const {
+  const onnx::TensorProto* t = has_input(n, input) ? model_.constant(n.input(input)) : nullptr;
+  if (!t) fail(n, fmt::format("input {} must be a constant (an initializer)", input));
+  return tensor_values(*t, model_.file);
+}
+
+const OnnxGraphImporter::Node* OnnxGraphImporter::sole_consumer(const std::string& value) const {
+  const auto count = consumers_.find(value);
+  if (count == consumers_.end() || count->second != 1) return nullptr;
+  for (const auto& out : model_.graph().output())
+    if (out.name() == value) return nullptr;
+  for (const auto& n : model_.graph().node())
+    if (std::find(n.input().begin(), n.input().end(), value) != n.input().end()) return &n;
+  return nullptr;
+}
+
+std::string OnnxGraphImporter::layer_name(const Node& n) {
+  std::string base = n.name().empty() ? n.op_type() : n.name();
+  // PyTorch names nodes "/module/path/OpType": the op type is in the layer's kind.
+  const std::string suffix = "/" + n.op_type();
+  if (base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
+    base.erase(base.size() - suffix.size());
+  while (!base.empty() && (base[0] == '/' || base[0] == '.' || base[0] == '_')) base.erase(0, 1);
+  base = sanitized_layer_name(base);
+  std::string name = base;
+  for (int i = 2; names_.count(name); ++i) name = fmt::format("{}_{}", base, i);
+  names_.insert(name);
+  return name;
+}
+
+int OnnxGraphImporter::emit(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out) {
+  nlohmann::json& layers = result_.workload["layers"];
+  layer["name"] = layer_name(n);
+  if (!layer.contains("inputs")) layer["input"] = in.tensor;
+  const int index = int(layers.size());
+  layers.push_back(layer);
+  std::string output = n.output(0);
+  if (layer.value("type", "") != "pool") output = fuse_relu(index, output);
+  out.tensor = layer["name"].get<std::string>();
+  out.layer = index;
+  values_[output] = out;
+  return index;
+}
+
+void OnnxGraphImporter::emit_weighted(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out,
+                                      std::vector<double> weights, std::vector<double> bias, bool can_fold_bn,
+                                      std::uint32_t co, std::uint32_t ci, std::uint32_t kh,
+                                      std::uint32_t kw, bool depthwise) {
+  const Node* next = can_fold_bn ? sole_consumer(n.output(0)) : nullptr;
+  Node folded_node = n;
+  if (next && next->op_type() == "BatchNormalization") {
+    double epsilon = 1e-5;
+    for (const auto& a : next->attribute())
+      if (a.name() == "epsilon") epsilon = a.f();
+    std::vector<std::vector<double>> p;
+    for (int i = 1; i <= 4; ++i) p.push_back(constant_values(*next, i));
+    for (const auto& v : p)
+      if (v.size() != co) fail(*next, fmt::format("needs {} values per parameter (the conv's channels)", co));
+    fold_batch_norm(weights, bias, p[0], p[1], p[2], p[3], epsilon);
+    fused_.insert(next);
+    folded_node.set_output(0, next->output(0));  // the layer writes what the BN wrote
+  }
+  if (std::any_of(bias.begin(), bias.end(), [](double b) { return b != 0; })) {
+    if (functional_)
+      fail(n, "has a non-zero bias (or one from a folded BatchNormalization); the engines' requantization has no "
+              "bias term, so functional mode cannot compute it (timing runs leave it out)");
+    ++biased_layers_;
+  }
+  if (!depthwise && kh * kw > 1) weights = conv_weights_to_nhwc(weights, co, ci, kh, kw, false);
+  if (depthwise) weights = conv_weights_to_nhwc(weights, co, 1, kh, kw, true);
+  QuantizedWeights q = quantize_weights(weights);
+  if (q.exponent > 0 || -q.exponent > kMaxShift)
+    fail(n, fmt::format("weights with max |w| around 2^{} need a requantization shift of {}, outside 0 to {}",
+                        q.exponent + 7, -q.exponent, kMaxShift));
+  layer["shift"] = -q.exponent;
+  const int index = emit(folded_node, layer, in, out);
+  result_.weights[result_.workload["layers"][std::size_t(index)]["name"].get<std::string>()] = std::move(q);
+}
+
+bool OnnxGraphImporter::relu_bound(const Node& n) const {
+  if (n.op_type() == "Relu") return true;
+  if (n.op_type() != "Clip") return false;
+  const bool low = has_input(n, 1) && model_.constant(n.input(1)) && constant_values(n, 1) == std::vector<double>{0};
+  const bool high = !has_input(n, 2) || (model_.constant(n.input(2)) && constant_values(n, 2) == std::vector<double>{6});
+  return low && high;
+}
+
+std::string OnnxGraphImporter::fuse_relu(int layer, std::string output) {
+  const Node* next = sole_consumer(output);
+  if (!next || !relu_bound(*next)) return output;
+  result_.workload["layers"][std::size_t(layer)]["relu"] = true;
+  if (next->op_type() == "Clip") ++relu6_layers_;
+  fused_.insert(next);
+  return next->output(0);
+}
+
+void OnnxGraphImporter::alias(const Node& n, OnnxValue v) {
+  values_[n.output(0)] = v;
+}
+
+}  // namespace npusim

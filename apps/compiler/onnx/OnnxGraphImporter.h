@@ -1,0 +1,74 @@
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "apps/compiler/onnx/OnnxImporter.h"
+#include "apps/compiler/onnx/OnnxLayout.h"
+
+namespace npusim {
+
+// Walks the graph's nodes in order (ONNX keeps them topologically sorted), turning
+// each into a JSON workload layer, a fusion into the layer before it (BatchNormalization
+// into a Conv, Relu into a Conv, Gemm or Add) or a new view of an existing tensor
+// (layout-only Reshape, Transpose, ...). Internal to import_onnx_graph.
+class OnnxGraphImporter {
+ public:
+  OnnxGraphImporter(const OnnxModel& model, bool functional);
+  OnnxImport run();
+
+  using Node = onnx::NodeProto;
+  using Handler = void (OnnxGraphImporter::*)(const Node&);
+  static const std::map<std::string, Handler>& handlers();
+
+ private:
+  // Op handlers (OnnxOpHandlers.cpp).
+  void conv(const Node& n);
+  void gemm(const Node& n);
+  void matmul(const Node& n);
+  void add(const Node& n);
+  void relu(const Node& n);
+  void max_pool(const Node& n);
+  void average_pool(const Node& n);
+  void global_pool(const Node& n);
+  void reshape(const Node& n);
+  void transpose(const Node& n);
+  void identity(const Node& n);
+  void unfused_batch_norm(const Node& n);
+
+  // Shared by the handlers (OnnxGraphImporter.cpp).
+  const OnnxValue& activation(const Node& n, int input) const;
+  const std::vector<std::int64_t>& dims(const Node& n, const std::string& value) const;
+  std::vector<double> constant_values(const Node& n, int input) const;
+  bool has_input(const Node& n, int input) const { return input < n.input_size() && !n.input(input).empty(); }
+  const Node* sole_consumer(const std::string& value) const;
+  std::string layer_name(const Node& n);
+  // Appends a layer that reads `in` and writes node output 0 (or the output of what
+  // got fused into it); returns its index.
+  // `out` gives the output's shape and order.
+  int emit(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out);
+  // Conv and fc: folds a following BatchNormalization (conv only), quantizes the
+  // weights, records the bias, and fuses a following Relu. The shift undoes the
+  // weights' scale, so every activation keeps the network input's scale.
+  void emit_weighted(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out,
+                     std::vector<double> weights, std::vector<double> bias, bool can_fold_bn,
+                     std::uint32_t co, std::uint32_t ci, std::uint32_t kh, std::uint32_t kw,
+                     bool depthwise);
+  bool relu_bound(const Node& n) const;  // Relu, or Clip with min 0 and max 6 or none
+  std::string fuse_relu(int layer, std::string output);
+  void alias(const Node& n, OnnxValue v);
+  [[noreturn]] void fail(const Node& n, const std::string& reason) const { model_.fail(n, reason); }
+
+  const OnnxModel& model_;
+  bool functional_;
+  OnnxImport result_;
+  std::map<std::string, OnnxValue> values_;
+  std::map<std::string, int> consumers_;      // readers of each value (graph outputs count)
+  std::set<const Node*> fused_;
+  std::set<std::string> names_;
+  std::uint32_t batch_ = 1;
+  int biased_layers_ = 0, relu6_layers_ = 0;
+};
+
+}  // namespace npusim

@@ -1,0 +1,234 @@
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "apps/compiler/onnx/OnnxGraphImporter.h"
+#include "apps/compiler/onnx/OnnxTensor.h"
+#include "sim/tensor/WindowGeometry.h"
+
+namespace npusim {
+
+namespace {
+
+using Node = onnx::NodeProto;
+
+const onnx::AttributeProto* attribute(const Node& n, const char* name) {
+  for (const auto& a : n.attribute())
+    if (a.name() == name) return &a;
+  return nullptr;
+}
+
+std::vector<std::int64_t> ints(const Node& n, const char* name, std::vector<std::int64_t> fallback) {
+  const auto* a = attribute(n, name);
+  return a ? std::vector<std::int64_t>(a->ints().begin(), a->ints().end()) : fallback;
+}
+
+std::int64_t integer(const Node& n, const char* name, std::int64_t fallback) {
+  const auto* a = attribute(n, name);
+  return a ? a->i() : fallback;
+}
+
+// Kernel, strides and pads of a 2-D window op in the JSON layer; ONNX pads are
+// [top, left, bottom, right], JSON's [top, bottom, left, right].
+struct Window {
+  std::vector<std::int64_t> kernel, strides, pads, dilations;
+};
+
+}  // namespace
+
+const std::map<std::string, OnnxGraphImporter::Handler>& OnnxGraphImporter::handlers() {
+  static const std::map<std::string, Handler> table = {
+      {"Conv", &OnnxGraphImporter::conv},
+      {"Gemm", &OnnxGraphImporter::gemm},
+      {"MatMul", &OnnxGraphImporter::matmul},
+      {"Add", &OnnxGraphImporter::add},
+      {"Relu", &OnnxGraphImporter::relu},
+      {"Clip", &OnnxGraphImporter::relu},
+      {"MaxPool", &OnnxGraphImporter::max_pool},
+      {"AveragePool", &OnnxGraphImporter::average_pool},
+      {"GlobalAveragePool", &OnnxGraphImporter::global_pool},
+      {"GlobalMaxPool", &OnnxGraphImporter::global_pool},
+      {"Flatten", &OnnxGraphImporter::reshape},
+      {"Reshape", &OnnxGraphImporter::reshape},
+      {"Squeeze", &OnnxGraphImporter::reshape},
+      {"Unsqueeze", &OnnxGraphImporter::reshape},
+      {"Transpose", &OnnxGraphImporter::transpose},
+      {"Identity", &OnnxGraphImporter::identity},
+      {"Dropout", &OnnxGraphImporter::identity},
+      {"BatchNormalization", &OnnxGraphImporter::unfused_batch_norm},
+  };
+  return table;
+}
+
+namespace {
+
+// The window attributes every 2-D window op shares; auto_pad other than NOTSET or
+// VALID, and 1-D or 3-D windows, are refused by the caller's message.
+Window window(const Node& n, std::vector<std::int64_t> kernel, std::string& problem) {
+  Window w{kernel, ints(n, "strides", {1, 1}), ints(n, "pads", {0, 0, 0, 0}), ints(n, "dilations", {1, 1})};
+  const auto* pad_mode = attribute(n, "auto_pad");
+  if (pad_mode && pad_mode->s() != "NOTSET" && pad_mode->s() != "VALID")
+    problem = fmt::format("auto_pad {} is not supported (give explicit pads)", pad_mode->s());
+  if (w.kernel.size() != 2 || w.strides.size() != 2 || w.pads.size() != 4 || w.dilations.size() != 2)
+    problem = "only 2-D windows are supported";
+  return w;
+}
+
+nlohmann::json window_json(const Window& w) {
+  return {{"kh", w.kernel[0]}, {"kw", w.kernel[1]}, {"sh", w.strides[0]}, {"sw", w.strides[1]},
+          {"padding", {w.pads[0], w.pads[2], w.pads[1], w.pads[3]}}};
+}
+
+}  // namespace
+
+void OnnxGraphImporter::conv(const Node& n) {
+  const OnnxValue& in = activation(n, 0);
+  const auto map = as_map(in, dims(n, n.input(0)));
+  if (!map) fail(n, "the input is not an [N, C, H, W] map in the layout a convolution reads");
+  const auto& wd = dims(n, n.input(1));
+  std::vector<double> weights = constant_values(n, 1);
+  std::string problem;
+  const Window w = window(n, {wd.size() == 4 ? wd[2] : 0, wd.size() == 4 ? wd[3] : 0}, problem);
+  if (!problem.empty()) fail(n, problem);
+  if (w.dilations[0] != w.dilations[1])
+    fail(n, fmt::format("dilations {}x{} differ; only the same dilation both ways is supported", w.dilations[0],
+                        w.dilations[1]));
+  const auto co = std::uint32_t(wd[0]), kh = std::uint32_t(wd[2]), kw = std::uint32_t(wd[3]);
+  const std::int64_t group = integer(n, "group", 1);
+  const bool depthwise = group > 1 && group == map->c && co == map->c;
+  if (group != 1 && !depthwise)
+    fail(n, fmt::format("group {} is not supported: only 1 (a plain conv) or depthwise (group = input channels = "
+                        "output channels = {}); export the groups as separate convs",
+                        group, map->c));
+  std::vector<double> bias = has_input(n, 2) ? constant_values(n, 2) : std::vector<double>(co, 0.0);
+  nlohmann::json layer = window_json(w);
+  layer["type"] = "conv";
+  layer["co"] = co;
+  layer["dilation"] = w.dilations[0];
+  if (depthwise) layer["groups"] = group;
+  const auto& od = dims(n, n.output(0));
+  const OnnxValue out{"", {std::uint32_t(od[2]), std::uint32_t(od[3]), co}, true, -1};
+  emit_weighted(n, layer, in, out, std::move(weights), std::move(bias), true, co, depthwise ? 1 : map->c, kh,
+                kw, depthwise);
+}
+
+void OnnxGraphImporter::gemm(const Node& n) {
+  const OnnxValue& in = activation(n, 0);
+  const auto& ad = dims(n, n.input(0));
+  if (integer(n, "transA", 0) != 0) fail(n, "transA = 1 is not supported");
+  for (const char* scale : {"alpha", "beta"})
+    if (const auto* a = attribute(n, scale); a && a->f() != 1.0f)
+      fail(n, fmt::format("{} = {} is not supported (only 1)", scale, a->f()));
+  if (!last_axis_is_channels(in, ad)) fail(n, "input A is not laid out with its last axis as channels");
+  const auto& bd = dims(n, n.input(1));
+  const bool trans_b = integer(n, "transB", 0) != 0;
+  const auto k = std::uint32_t(trans_b ? bd[1] : bd[0]), co = std::uint32_t(trans_b ? bd[0] : bd[1]);
+  std::vector<double> b = constant_values(n, 1), weights(b.size());
+  for (std::uint64_t o = 0; o < co; ++o)
+    for (std::uint64_t i = 0; i < k; ++i) weights[o * k + i] = trans_b ? b[o * k + i] : b[i * co + o];
+  std::vector<double> bias(co, 0.0);
+  if (has_input(n, 2)) {
+    const std::vector<double> c = constant_values(n, 2);
+    if (c.size() != co && c.size() != 1) fail(n, fmt::format("bias C must have 1 or {} values", co));
+    for (std::uint64_t o = 0; o < co; ++o) bias[o] = c[c.size() == 1 ? 0 : o];
+  }
+  const OnnxValue out{"", {in.map.h, in.map.w, co}, false, -1};
+  emit_weighted(n, {{"type", "fc"}, {"n", co}}, in, out, std::move(weights), std::move(bias), false, co, k, 1, 1,
+                false);
+}
+
+void OnnxGraphImporter::matmul(const Node& n) {
+  if (!model_.constant(n.input(1)))
+    fail(n, "a MatMul between two activations is not supported yet (it needs the matmul layer kind); only "
+            "activation x constant weights");
+  const OnnxValue& in = activation(n, 0);
+  if (!last_axis_is_channels(in, dims(n, n.input(0)))) fail(n, "input A is not laid out with its last axis as channels");
+  const auto& bd = dims(n, n.input(1));
+  if (bd.size() != 2) fail(n, "the constant operand B must be 2-D [K, N]");
+  const auto k = std::uint32_t(bd[0]), co = std::uint32_t(bd[1]);
+  const std::vector<double> b = constant_values(n, 1);
+  std::vector<double> weights(b.size());
+  for (std::uint64_t o = 0; o < co; ++o)
+    for (std::uint64_t i = 0; i < k; ++i) weights[o * k + i] = b[i * co + o];
+  const OnnxValue out{"", {in.map.h, in.map.w, co}, false, -1};
+  emit_weighted(n, {{"type", "fc"}, {"n", co}}, in, out, std::move(weights), std::vector<double>(co, 0.0), false, co,
+                k, 1, 1, false);
+}
+
+void OnnxGraphImporter::add(const Node& n) {
+  const OnnxValue &a = activation(n, 0), &b = activation(n, 1);
+  if (dims(n, n.input(0)) != dims(n, n.input(1)) || !(a.map == b.map) ||
+      (a.channels_first != b.channels_first && !(a.map.h * a.map.w == 1 || a.map.c == 1)))
+    fail(n, "the two inputs must have the same shape and layout (no broadcasting)");
+  emit(n, {{"type", "add"}, {"inputs", {a.tensor, b.tensor}}}, a, a);
+}
+
+void OnnxGraphImporter::relu(const Node& n) {
+  if (!relu_bound(n)) fail(n, "only Clip(min 0, max 6 or none) is supported, as a ReLU");
+  if (n.op_type() == "Clip") ++relu6_layers_;
+  const OnnxValue& in = activation(n, 0);
+  emit(n, {{"type", "relu"}}, in, in);
+}
+
+void OnnxGraphImporter::max_pool(const Node& n) {
+  const OnnxValue& in = activation(n, 0);
+  if (!as_map(in, dims(n, n.input(0)))) fail(n, "the input is not an [N, C, H, W] map");
+  std::string problem;
+  const Window w = window(n, ints(n, "kernel_shape", {}), problem);
+  if (!problem.empty()) fail(n, problem);
+  if (w.dilations != std::vector<std::int64_t>{1, 1}) fail(n, "dilated pooling is not supported");
+  if (integer(n, "storage_order", 0) != 0) fail(n, "storage_order 1 is not supported");
+  if (n.output_size() > 1 && !n.output(1).empty()) fail(n, "the Indices output is not supported");
+  const auto& od = dims(n, n.output(0));
+  if (std::uint64_t(od[2]) != window_outputs(in.map.h, w.pads[0], w.pads[2], w.kernel[0], w.strides[0]) ||
+      std::uint64_t(od[3]) != window_outputs(in.map.w, w.pads[1], w.pads[3], w.kernel[1], w.strides[1]))
+    fail(n, "ceil_mode gives an output larger than the floor rule npusim's pools use");
+  nlohmann::json layer = window_json(w);
+  layer["type"] = "pool";
+  layer["mode"] = n.op_type() == "MaxPool" ? "max" : "avg";
+  OnnxValue out = in;
+  out.map = {std::uint32_t(od[2]), std::uint32_t(od[3]), in.map.c};
+  emit(n, layer, in, out);
+}
+
+void OnnxGraphImporter::average_pool(const Node& n) {
+  const auto pads = ints(n, "pads", {0, 0, 0, 0});
+  if (integer(n, "count_include_pad", 0) != 0 && std::any_of(pads.begin(), pads.end(), [](auto p) { return p != 0; }))
+    fail(n, "count_include_pad = 1 with padding is not supported (npusim averages over the real positions)");
+  max_pool(n);
+}
+
+void OnnxGraphImporter::global_pool(const Node& n) {
+  const OnnxValue& in = activation(n, 0);
+  if (!as_map(in, dims(n, n.input(0)))) fail(n, "the input is not an [N, C, H, W] map");
+  OnnxValue out = in;
+  out.map = {1, 1, in.map.c};
+  emit(n, {{"type", "pool"}, {"mode", n.op_type() == "GlobalMaxPool" ? "max" : "avg"}, {"global", true}}, in, out);
+}
+
+void OnnxGraphImporter::reshape(const Node& n) {
+  const auto v = reshaped(activation(n, 0), dims(n, n.input(0)), dims(n, n.output(0)));
+  if (!v) fail(n, fmt::format("{} to {} would move data (it is layout-only only when the batch stays first and the "
+                              "channel and position axes are not interleaved)",
+                              fmt::join(dims(n, n.input(0)), "x"), fmt::join(dims(n, n.output(0)), "x")));
+  alias(n, *v);
+}
+
+void OnnxGraphImporter::transpose(const Node& n) {
+  const auto& from = dims(n, n.input(0));
+  std::vector<std::int64_t> reverse;
+  for (std::size_t i = from.size(); i-- > 0;) reverse.push_back(std::int64_t(i));
+  const auto v = transposed(activation(n, 0), from, ints(n, "perm", reverse));
+  if (!v) fail(n, "this permutation would move data (only keeping or swapping the channel and position axes is "
+                  "layout-only)");
+  alias(n, *v);
+}
+
+void OnnxGraphImporter::identity(const Node& n) { alias(n, activation(n, 0)); }
+
+void OnnxGraphImporter::unfused_batch_norm(const Node& n) {
+  fail(n, "a BatchNormalization is supported only right after a Conv whose output only it reads (it is folded "
+          "into the conv's weights)");
+}
+
+}  // namespace npusim

@@ -1,0 +1,29 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace npusim {
+
+// Int8 weights with one power-of-two scale per tensor (docs/workload-format.md, ONNX):
+// scale = 2^exponent, the smallest power of two with max|w| / scale <= 127, and
+// q = round(w / scale) (half away from zero). A power of two keeps every activation
+// scale a power of two, so an add's inputs can be brought to one scale by shifts.
+struct QuantizedWeights {
+  std::vector<std::int8_t> values;
+  int exponent = 0;
+};
+QuantizedWeights quantize_weights(const std::vector<double>& w);
+
+// ONNX conv weights [co, ci, kh, kw] in npusim's order: [co, kh, kw, ci], or for a
+// depthwise conv ([c, 1, kh, kw]) [kh, kw, c].
+std::vector<double> conv_weights_to_nhwc(const std::vector<double>& oihw, std::uint32_t co, std::uint32_t ci,
+                                         std::uint32_t kh, std::uint32_t kw, bool depthwise);
+
+// Folds an inference BatchNormalization into the conv before it: per output channel,
+// w' = w * gamma / sqrt(var + eps) and b' = (b - mean) * gamma / sqrt(var + eps) + beta.
+// `weights` are [co, ...] in any order within a channel; `bias` has co entries.
+void fold_batch_norm(std::vector<double>& weights, std::vector<double>& bias, const std::vector<double>& gamma,
+                     const std::vector<double>& beta, const std::vector<double>& mean, const std::vector<double>& var,
+                     double epsilon);
+
+}  // namespace npusim

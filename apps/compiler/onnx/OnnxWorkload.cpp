@@ -1,0 +1,27 @@
+#include "apps/compiler/onnx/OnnxWorkload.h"
+
+#include "apps/compiler/onnx/OnnxImporter.h"
+#include "apps/compiler/onnx/OnnxModel.h"
+
+namespace npusim {
+
+bool looks_like_onnx(const std::string& path, const std::string& bytes) {
+  const bool extension = path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+  // ModelProto's field 1 (ir_version, varint) is what every exporter writes first.
+  return extension || (!bytes.empty() && bytes[0] == '\x08');
+}
+
+Workload read_onnx_workload(const std::string& bytes, const std::string& path, const WorkloadOptions& options) {
+  const auto model = load_onnx_model(path, bytes, options.input_shapes);
+  OnnxImport imported = import_onnx_graph(*model, options.functional);
+  Workload w = parse_workload_json(imported.workload.dump(), path);
+  for (Layer& l : w.layers) {
+    auto it = imported.weights.find(l.name);
+    if (it != imported.weights.end())
+      l.weight_values = std::make_shared<const std::vector<std::int8_t>>(std::move(it->second.values));
+  }
+  w.notes = std::move(imported.notes);
+  return w;
+}
+
+}  // namespace npusim

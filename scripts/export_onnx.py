@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""Exports PyTorch models to ONNX for `npusim run --workload M.onnx`.
+
+Random weights, nothing downloaded. Needs Debian's python3-torch, python3-torchvision
+and python3-onnx (apt-get install python3-torch python3-torchvision python3-onnx); run
+it with /usr/bin/python3 so those packages are found.
+
+    scripts/export_onnx.py resnet50 mobilenet_v2 vit --out models/
+    scripts/export_onnx.py resnet50 --dynamic-batch --out models/   # then --input-shape input=2x3x224x224
+
+To export your own network, build it in export_model() below or import this file and
+call export(model, example_input, path): eval mode, constant folding on (so torch folds
+BatchNormalization into the convs), opset 17, weights inside the file.
+"""
+import argparse
+import os
+
+import torch
+import torchvision
+
+OPSET = 17  # npusim reads opsets 11 to 17 (ONNX 1.12 as packaged by Debian)
+
+
+class EncoderBlock(torch.nn.Module):
+    """Pre-norm transformer block: attention then MLP, each with a residual add.
+    Written out (not torch.nn.TransformerEncoderLayer, whose eval-mode fast path has
+    no ONNX export) so the graph is plain MatMul, Softmax, LayerNormalization, Erf."""
+
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.norm1 = torch.nn.LayerNorm(dim)
+        self.qkv = torch.nn.Linear(dim, dim * 3)
+        self.proj = torch.nn.Linear(dim, dim)
+        self.norm2 = torch.nn.LayerNorm(dim)
+        self.fc1 = torch.nn.Linear(dim, dim * 2)
+        self.fc2 = torch.nn.Linear(dim * 2, dim)
+
+    def forward(self, x):
+        n, t, d = x.shape
+        q, k, v = self.qkv(self.norm1(x)).reshape(n, t, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        attention = torch.softmax(q @ k.transpose(-2, -1) / (d // self.heads) ** 0.5, dim=-1)
+        x = x + self.proj((attention @ v).transpose(1, 2).reshape(n, t, d))
+        return x + self.fc2(torch.nn.functional.gelu(self.fc1(self.norm2(x))))
+
+
+class TinyViT(torch.nn.Module):
+    """A small ViT: 16x16 patches of a 64x64 image, 2 encoder blocks, mean-pooled tokens
+    (no class token, so the graph needs no Concat)."""
+
+    def __init__(self, dim=64, depth=2, heads=2, classes=10):
+        super().__init__()
+        self.patches = torch.nn.Conv2d(3, dim, 16, stride=16)
+        self.blocks = torch.nn.Sequential(*[EncoderBlock(dim, heads) for _ in range(depth)])
+        self.norm = torch.nn.LayerNorm(dim)
+        self.head = torch.nn.Linear(dim, classes)
+
+    def forward(self, x):
+        x = self.patches(x).flatten(2).transpose(1, 2)  # [n, tokens, dim]
+        x = self.norm(self.blocks(x))
+        return self.head(x.mean(dim=1))
+
+
+def export_model(name):
+    """The model and an example input for one of the bundled names."""
+    if name == "resnet50":
+        return torchvision.models.resnet50(weights=None), torch.randn(1, 3, 224, 224)
+    if name == "mobilenet_v2":
+        return torchvision.models.mobilenet_v2(weights=None), torch.randn(1, 3, 224, 224)
+    if name == "vit":
+        return TinyViT(), torch.randn(1, 3, 64, 64)
+    raise SystemExit(f"unknown model '{name}' (resnet50, mobilenet_v2, vit)")
+
+
+def export(model, example, path, dynamic_batch=False):
+    model.eval()
+    axes = {"input": {0: "batch"}, "output": {0: "batch"}} if dynamic_batch else None
+    with torch.no_grad():
+        torch.onnx.export(model, example, path, opset_version=OPSET, do_constant_folding=True,
+                          input_names=["input"], output_names=["output"], dynamic_axes=axes,
+                          training=torch.onnx.TrainingMode.EVAL)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("models", nargs="+", help="resnet50, mobilenet_v2, vit")
+    parser.add_argument("--out", default=".", help="directory for <model>.onnx")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random weights")
+    parser.add_argument("--dynamic-batch", action="store_true", help="leave the batch dimension dynamic")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for name in args.models:
+        torch.manual_seed(args.seed)
+        model, example = export_model(name)
+        path = os.path.join(args.out, f"{name}.onnx")
+        export(model, example, path, args.dynamic_batch)
+        print(f"{path}: {os.path.getsize(path)} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+// A plain evaluator of the test graphs' ops, NCHW, float (see OnnxTestGraph.h).
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "onnx/OnnxTestGraph.h"
+
+namespace {
+
+using Value = OnnxReference::Value;
+using Dims = OnnxTestGraph::Dims;
+
+std::vector<double> floats(const onnx::TensorProto& t) { return {t.float_data().begin(), t.float_data().end()}; }
+
+std::vector<std::int64_t> attr(const onnx::NodeProto& n, const char* name, std::vector<std::int64_t> fallback) {
+  for (const auto& a : n.attribute())
+    if (a.name() == name) return a.type() == onnx::AttributeProto::INT ? Dims{a.i()} : Dims(a.ints().begin(), a.ints().end());
+  return fallback;
+}
+
+// The documented weight step: the smallest power of two with max|w| / step <= 127.
+double weight_step(const std::vector<double>& w) {
+  double peak = 0;
+  for (double v : w) peak = std::max(peak, std::fabs(v));
+  return peak == 0 ? 1 : std::exp2(std::ceil(std::log2(peak / 127.0)));
+}
+
+struct Evaluator {
+  const onnx::ModelProto& model;
+  bool int8;
+  std::map<std::string, Value>& values;
+  std::map<std::string, std::vector<double>> constants;
+
+  // Rounds half up (int8 mode) and saturates like an int8 tensor.
+  double store(double y) const { return std::clamp(int8 ? std::floor(y + 0.5) : y, -128.0, 127.0); }
+
+  // Conv (and, with `scale`, a BatchNormalization folded into it): weights [co, ci/g, k, k].
+  Value conv(const onnx::NodeProto& n, const Value& x, std::vector<double> w, const std::vector<double>& scale) {
+    const auto& t = *std::find_if(model.graph().initializer().begin(), model.graph().initializer().end(),
+                                  [&](const onnx::TensorProto& i) { return i.name() == n.input(1); });
+    const std::int64_t co = t.dims(0), cig = t.dims(1), kh = t.dims(2), kw = t.dims(3);
+    if (!scale.empty())
+      for (std::int64_t o = 0; o < co; ++o)
+        for (std::int64_t i = 0; i < cig * kh * kw; ++i) w[std::size_t(o * cig * kh * kw + i)] *= scale[std::size_t(o)];
+    const std::int64_t group = attr(n, "group", {1})[0];
+    const auto s = attr(n, "strides", {1, 1}), p = attr(n, "pads", {0, 0, 0, 0}), d = attr(n, "dilations", {1, 1});
+    const std::int64_t N = x.dims[0], H = x.dims[2], W = x.dims[3];
+    const std::int64_t ho = (H + p[0] + p[2] - d[0] * (kh - 1) - 1) / s[0] + 1;
+    const std::int64_t wo = (W + p[1] + p[3] - d[1] * (kw - 1) - 1) / s[1] + 1;
+    const double step = weight_step(w);
+    Value y{{N, co, ho, wo}, {}, {}};
+    for (std::int64_t b = 0; b < N; ++b)
+      for (std::int64_t o = 0; o < co; ++o)
+        for (std::int64_t oy = 0; oy < ho; ++oy)
+          for (std::int64_t ox = 0; ox < wo; ++ox) {
+            double acc = 0, bound = 0.5;
+            const std::int64_t first = (o / (co / group)) * cig;
+            for (std::int64_t i = 0; i < cig; ++i)
+              for (std::int64_t ky = 0; ky < kh; ++ky)
+                for (std::int64_t kx = 0; kx < kw; ++kx) {
+                  const std::int64_t iy = oy * s[0] - p[0] + ky * d[0], ix = ox * s[1] - p[1] + kx * d[1];
+                  if (iy < 0 || ix < 0 || iy >= H || ix >= W) continue;
+                  const std::size_t at = std::size_t(((b * x.dims[1] + first + i) * H + iy) * W + ix);
+                  const double wv = w[std::size_t(((o * cig + i) * kh + ky) * kw + kx)];
+                  acc += x.v[at] * wv;
+                  bound += std::fabs(wv) * x.bound[at] + (std::fabs(x.v[at]) + x.bound[at]) * step / 2;
+                }
+            y.v.push_back(store(acc));
+            y.bound.push_back(bound);
+          }
+    return y;
+  }
+
+  // Gemm (transB = 1, weights [n, k]) and MatMul (weights [k, n]) over the last axis.
+  Value dense(const Value& x, const std::vector<double>& w, std::int64_t k, std::int64_t nout, bool trans) {
+    const double step = weight_step(w);
+    Value y{x.dims, {}, {}};
+    y.dims.back() = nout;
+    for (std::size_t row = 0; row < x.v.size() / std::size_t(k); ++row)
+      for (std::int64_t o = 0; o < nout; ++o) {
+        double acc = 0, bound = 0.5;
+        for (std::int64_t i = 0; i < k; ++i) {
+          const std::size_t at = row * std::size_t(k) + std::size_t(i);
+          const double wv = trans ? w[std::size_t(o * k + i)] : w[std::size_t(i * nout + o)];
+          acc += x.v[at] * wv;
+          bound += std::fabs(wv) * x.bound[at] + (std::fabs(x.v[at]) + x.bound[at]) * step / 2;
+        }
+        y.v.push_back(store(acc));
+        y.bound.push_back(bound);
+      }
+    return y;
+  }
+
+  // Max or average (over the real positions) windows; global when k = 0.
+  Value pool(const onnx::NodeProto& n, const Value& x, bool max) {
+    const std::int64_t N = x.dims[0], C = x.dims[1], H = x.dims[2], W = x.dims[3];
+    const bool global = n.op_type().rfind("Global", 0) == 0;
+    const auto k = global ? Dims{H, W} : attr(n, "kernel_shape", {});
+    const auto s = global ? Dims{1, 1} : attr(n, "strides", {1, 1});
+    const auto p = global ? Dims{0, 0, 0, 0} : attr(n, "pads", {0, 0, 0, 0});
+    const std::int64_t ho = (H + p[0] + p[2] - k[0]) / s[0] + 1, wo = (W + p[1] + p[3] - k[1]) / s[1] + 1;
+    Value y{{N, C, ho, wo}, {}, {}};
+    for (std::int64_t b = 0; b < N; ++b)
+      for (std::int64_t c = 0; c < C; ++c)
+        for (std::int64_t oy = 0; oy < ho; ++oy)
+          for (std::int64_t ox = 0; ox < wo; ++ox) {
+            double acc = max ? -1e300 : 0, bound = 0;
+            int count = 0;
+            for (std::int64_t ky = 0; ky < k[0]; ++ky)
+              for (std::int64_t kx = 0; kx < k[1]; ++kx) {
+                const std::int64_t iy = oy * s[0] - p[0] + ky, ix = ox * s[1] - p[1] + kx;
+                if (iy < 0 || ix < 0 || iy >= H || ix >= W) continue;
+                const std::size_t at = std::size_t(((b * C + c) * H + iy) * W + ix);
+                acc = max ? std::max(acc, x.v[at]) : acc + x.v[at];
+                bound = max ? std::max(bound, x.bound[at]) : bound + x.bound[at];
+                ++count;
+              }
+            y.v.push_back(max ? acc : store(acc / count));
+            y.bound.push_back(max ? bound : bound / count + 0.5);
+          }
+    return y;
+  }
+
+  void run(const onnx::NodeProto& n) {
+    const std::string& op = n.op_type();
+    const Value& x = values.at(n.input(0));
+    Value y = x;
+    if (op == "Conv") {
+      y = conv(n, x, constants.at(n.input(1)), {});
+    } else if (op == "BatchNormalization") {
+      // Folded exactly as the importer documents it: recompute the conv with scaled weights.
+      const auto& conv_node = *std::find_if(model.graph().node().begin(), model.graph().node().end(),
+                                            [&](const onnx::NodeProto& c) { return c.output(0) == n.input(0); });
+      const auto& g = constants.at(n.input(1)), & v = constants.at(n.input(4));
+      std::vector<double> scale;
+      for (std::size_t i = 0; i < g.size(); ++i) scale.push_back(g[i] / std::sqrt(v[i] + 1e-5));
+      y = conv(conv_node, values.at(conv_node.input(0)), constants.at(conv_node.input(1)), scale);
+    } else if (op == "Relu" || op == "Clip") {
+      for (auto& e : y.v) e = std::max(e, 0.0);  // Clip's 6 is documented as not applied
+    } else if (op == "Add") {
+      const Value& b = values.at(n.input(1));
+      for (std::size_t i = 0; i < y.v.size(); ++i) y.v[i] = store(x.v[i] + b.v[i]), y.bound[i] += b.bound[i];
+    } else if (op == "MaxPool" || op == "GlobalMaxPool") {
+      y = pool(n, x, true);
+    } else if (op == "AveragePool" || op == "GlobalAveragePool") {
+      y = pool(n, x, false);
+    } else if (op == "Flatten") {
+      y.dims = {x.dims[0], std::int64_t(x.v.size()) / x.dims[0]};
+    } else if (op == "Gemm" || op == "MatMul") {
+      const auto& w = constants.at(n.input(1));
+      const std::int64_t k = x.dims.back(), nout = std::int64_t(w.size()) / k;
+      y = dense(x, w, k, nout, op == "Gemm");
+    } else {
+      throw std::logic_error("OnnxReference: no reference for " + op);
+    }
+    values[n.output(0)] = std::move(y);
+  }
+};
+
+}  // namespace
+
+OnnxReference::OnnxReference(const onnx::ModelProto& model, Value input, bool int8) {
+  values[model.graph().input(0).name()] = std::move(input);
+  Evaluator e{model, int8, values, {}};
+  for (const auto& t : model.graph().initializer()) e.constants[t.name()] = floats(t);
+  for (const auto& n : model.graph().node()) e.run(n);
+}

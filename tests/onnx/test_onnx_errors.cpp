@@ -1,0 +1,128 @@
+// Bad ONNX input: one message naming the file and the node (or input, or opset),
+// exit status 2, for run, compile and validate alike.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "e2e/NpusimProcess.h"
+#include "onnx/OnnxTestGraph.h"
+
+namespace {
+
+NpusimResult validate(const std::string& model, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"validate", model};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_npusim(args);
+}
+
+void check_refused(const NpusimResult& r, const std::vector<std::string>& phrases) {
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.rfind("error: ", 0) == 0);
+  for (const auto& p : phrases) CHECK(r.output.find(p) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("onnx: an unsupported op names the node, its op type and the supported ops", "[onnx][e2e]") {
+  const std::string dir = scratch_dir("onnx-unsupported");
+  OnnxTestGraph g({1, 3, 8, 8});
+  g.output(g.unary("Sin", "odd_one", g.unary("Relu", "r", g.conv("c", "input", 3, 4, 3, 1, 1))));
+  const std::string model = g.save(dir + "/m.onnx");
+  for (const auto& command : {std::vector<std::string>{"validate", model},
+                              {"run", "--workload", model, "--out", dir + "/run"},
+                              {"compile", "--workload", model, "-o", dir + "/t.jsonl"}})
+    check_refused(run_npusim(command), {"m.onnx: node 'odd_one' (Sin)", "'Sin' is not supported",
+                                        "supported ops: Add, AveragePool"});
+  CHECK(!std::filesystem::exists(dir + "/run"));
+  CHECK(!std::filesystem::exists(dir + "/t.jsonl"));
+}
+
+TEST_CASE("onnx: a dynamic input dimension needs --input-shape", "[onnx][e2e]") {
+  const std::string dir = scratch_dir("onnx-dynamic");
+  OnnxTestGraph g({1, 3, 8, 8});
+  g.model.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)
+      ->set_dim_param("batch");
+  g.output(g.unary("Relu", "r", g.conv("c", "input", 3, 4, 3, 1, 1)));
+  const std::string model = g.save(dir + "/m.onnx");
+  check_refused(validate(model), {"m.onnx: graph input 'input'", "dimension 0 ('batch') is dynamic",
+                                  "--input-shape input="});
+  const auto ok = validate(model, {"--input-shape", "input=3x3x8x8"});
+  INFO(ok.output);
+  CHECK(ok.status == 0);
+  CHECK(ok.output.find("batch 3") != std::string::npos);
+  check_refused(validate(model, {"--input-shape", "input=3x3x9x8"}), {"which the model fixes at 8"});
+  check_refused(validate(model, {"--input-shape", "data=3x3x8x8"}), {"no activation input 'data'"});
+  check_refused(validate(model, {"--input-shape", "input=3xx8"}), {"--input-shape", "NAME=D1xD2"});
+}
+
+TEST_CASE("onnx: a truncated model file is refused", "[onnx][e2e]") {
+  const std::string dir = scratch_dir("onnx-truncated");
+  OnnxTestGraph g({1, 3, 8, 8});
+  g.output(g.unary("Relu", "r", g.conv("c", "input", 3, 4, 3, 1, 1)));
+  const std::string whole = read_text(g.save(dir + "/whole.onnx"));
+  for (const double fraction : {0.5, 0.9, 0.99}) {
+    write_text(dir + "/cut.onnx", whole.substr(0, std::size_t(double(whole.size()) * fraction)));
+    check_refused(validate(dir + "/cut.onnx"), {"cut.onnx: "});
+    check_refused(run_npusim({"run", "--workload", dir + "/cut.onnx", "--out", dir + "/run"}), {"cut.onnx: "});
+  }
+}
+
+TEST_CASE("onnx: an opset outside 11 to 17 is refused", "[onnx][e2e]") {
+  const std::string dir = scratch_dir("onnx-opset");
+  for (const std::int64_t opset : {9, 18}) {
+    OnnxTestGraph g({1, 3, 8, 8}, opset);
+    g.output(g.unary("Relu", "r", "input"));
+    check_refused(validate(g.save(dir + "/m.onnx")),
+                  {"m.onnx: opset_import: opset " + std::to_string(opset) + " is outside the supported range 11 to 17"});
+  }
+}
+
+TEST_CASE("onnx: graphs the engines cannot run as written are refused at their node", "[onnx][e2e]") {
+  const std::string dir = scratch_dir("onnx-refused");
+  SECTION("a grouped conv that is not depthwise") {
+    OnnxTestGraph g({1, 8, 8, 8});
+    g.output(g.conv("grouped", "input", 8, 8, 3, 1, 1, 2));
+    check_refused(validate(g.save(dir + "/m.onnx")), {"node 'grouped' (Conv)", "group 2 is not supported"});
+  }
+  SECTION("a Flatten of a map with channels and positions moves data") {
+    OnnxTestGraph g({1, 3, 8, 8});
+    g.output(g.gemm("fc", g.flatten("flat", g.conv("c", "input", 3, 4, 3, 1, 1)), 4 * 8 * 8, 10));
+    check_refused(validate(g.save(dir + "/m.onnx")), {"node 'flat' (Flatten)", "would move data"});
+  }
+  SECTION("a bias in functional mode") {
+    OnnxTestGraph g({1, 16});
+    auto& n = g.node("Gemm", "fc", {"input", g.initializer("w", {16, 4}, std::vector<float>(64, 0.5f)),
+                                    g.initializer("b", {4}, {1, 2, 3, 4})});
+    g.output(n.output(0));
+    const std::string model = g.save(dir + "/m.onnx");
+    check_refused(run_npusim({"run", "--functional", "--workload", model, "--out", dir + "/run"}),
+                  {"node 'fc' (Gemm)", "non-zero bias"});
+    const auto timing = run_npusim({"run", "--workload", model, "--out", dir + "/run"});
+    INFO(timing.output);
+    CHECK(timing.status == 0);
+    CHECK(timing.output.find("note: ") != std::string::npos);
+  }
+  SECTION("--input-shape on a JSON workload") {
+    check_refused(run_npusim({"run", "--workload", source_path("traces/workloads/tiny.json"), "--input-shape",
+                              "input=1x1", "--out", dir + "/run"}),
+                  {"only ONNX models take input shapes"});
+  }
+}
+
+TEST_CASE("onnx: a compiled model's trace carries its weights and computes the same tensors", "[onnx][e2e]") {
+  const std::string dir = scratch_dir("onnx-compile");
+  OnnxTestGraph g({1, 3, 8, 8});
+  g.output(g.unary("Relu", "r", g.conv("c", "input", 3, 4, 3, 1, 1)));
+  const std::string model = g.save(dir + "/m.onnx");
+  auto r = run_npusim({"compile", "--quiet", "--workload", model, "-o", dir + "/t.jsonl"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(std::filesystem::exists(dir + "/t.jsonl.data/c.weights.npy"));
+  r = run_npusim({"run", "--quiet", "--functional", "--trace", dir + "/t.jsonl", "--out", dir + "/trace"});
+  REQUIRE(r.status == 0);
+  r = run_npusim({"run", "--quiet", "--functional", "--workload", model, "--out", dir + "/workload"});
+  REQUIRE(r.status == 0);
+  CHECK(read_text(dir + "/trace/tensors/c.npy") == read_text(dir + "/workload/tensors/c.npy"));
+  CHECK(read_text(dir + "/trace/tensors/c.weights.npy") == read_text(dir + "/workload/tensors/c.weights.npy"));
+}

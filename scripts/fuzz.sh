@@ -9,7 +9,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(config trace npy workload sweep_spec)
+[ ${#targets[@]} -eq 0 ] && targets=(config trace npy workload sweep_spec onnx)
 "$root/scripts/build-sanitized.sh" "${targets[@]/#/fuzz_}" >/dev/null
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 # Leak checks stay on; a UB report aborts like a crash.

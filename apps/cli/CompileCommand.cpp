@@ -13,6 +13,7 @@
 #include "apps/compiler/WorkloadReader.h"
 #include "sim/config/ConfigLoader.h"
 #include "sim/common/AtomicFile.h"
+#include "sim/report/OutputOwnership.h"
 
 namespace npusim {
 
@@ -57,18 +58,27 @@ void compile(const CompileOptions& opt) {
   TraceEmitter emitter(workload, hw, split_options(opt.split, opt.split_strategies));
   const std::string dir = std::filesystem::path(opt.trace).parent_path().string();
   TraceHeader header = emitter.header();
-  save_carried_inputs(header, opt.trace);
-  // Streamed to a unique temporary file and renamed: memory stays flat and a failed
-  // compile leaves no half trace behind.
-  AtomicFile text(opt.trace);
-  text.write(header_line(header, dir.empty() ? "." : dir).dump() + '\n');
+  // A weights directory this compile creates goes again if the compile fails.
+  const std::filesystem::path data_dir = opt.trace + ".data";
+  std::error_code ec;
+  const bool data_dir_existed = std::filesystem::exists(std::filesystem::symlink_status(data_dir, ec));
   std::uint64_t count = 0;
-  Instruction inst;
-  while (emitter.next(inst)) {
-    text.write(instruction_line(inst).dump() + '\n');
-    ++count;
+  try {
+    save_carried_inputs(header, opt.trace);
+    // Streamed to a unique temporary file and renamed: memory stays flat and a failed
+    // compile leaves no half trace behind.
+    AtomicFile text(opt.trace);
+    text.write(header_line(header, dir.empty() ? "." : dir).dump() + '\n');
+    Instruction inst;
+    while (emitter.next(inst)) {
+      text.write(instruction_line(inst).dump() + '\n');
+      ++count;
+    }
+    text.commit();
+  } catch (...) {
+    if (!data_dir_existed && has_marker(data_dir, OutputKind::TraceData)) std::filesystem::remove_all(data_dir, ec);
+    throw;
   }
-  text.commit();
   if (opt.quiet) return;
   std::cout << fmt::format("{}: {} layers, batch {}, {} instructions -> {}\n", display_name(opt.workload),
                            workload.layers.size(), workload.batch, count, opt.trace);

@@ -1,5 +1,7 @@
 #include "apps/compiler/TraceWriter.h"
 
+#include "sim/report/OutputOwnership.h"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -76,14 +78,16 @@ void save_carried_inputs(TraceHeader& header, const std::string& trace_path) {
   for (DataBinding& b : header.inputs) {
     if (!b.values) continue;
     auto [it, fresh] = saved.try_emplace(b.values.get(), (dir / (b.name + ".npy")).string());
-    if (fresh) {
-      std::error_code ec;
-      if (fs::exists(fs::symlink_status(dir, ec)) && !fs::is_directory(fs::symlink_status(dir, ec)))
-        throw InputError(dir.string(), "", "exists and is not a directory; the trace's weights go there");
+    if (fresh && saved.size() == 1) {
+      // Only into a directory npusim made for a trace (or a new or empty one).
+      check_output_place(dir.string(), OutputKind::TraceData, "-o");
       {
         CreationGuard guard;
         fs::create_directories(dir);
       }
+      if (!has_marker(dir, OutputKind::TraceData)) write_marker(dir, OutputKind::TraceData);
+    }
+    if (fresh) {
       NpyArray a;
       a.shape = b.data_shape;
       a.data.assign(b.values->begin(), b.values->end());

@@ -14,7 +14,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* noun(OutputKind kind) { return kind == OutputKind::Run ? "run directory" : "sweep directory"; }
+const char* noun(OutputKind kind) {
+  switch (kind) {
+    case OutputKind::Run: return "run directory";
+    case OutputKind::Sweep: return "sweep directory";
+    case OutputKind::TraceData: return "trace's weights directory";
+  }
+  return "directory";
+}
 
 const char* kindly_refuse =
     "npusim never deletes or writes into what it did not make: choose another path, or move or delete it yourself";
@@ -38,7 +45,14 @@ std::string refusal(const fs::path& p, OutputKind kind) {
 
 }  // namespace
 
-const char* marker_name(OutputKind kind) { return kind == OutputKind::Run ? ".npusim-run" : ".npusim-sweep"; }
+const char* marker_name(OutputKind kind) {
+  switch (kind) {
+    case OutputKind::Run: return ".npusim-run";
+    case OutputKind::Sweep: return ".npusim-sweep";
+    case OutputKind::TraceData: return ".npusim-trace-data";
+  }
+  return ".npusim";
+}
 
 void write_marker(const fs::path& dir, OutputKind kind) {
   CreationGuard guard;

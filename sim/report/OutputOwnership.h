@@ -7,9 +7,11 @@ namespace npusim {
 // npusim replaces or reuses only directories it made itself. Each one holds a
 // marker file, written before anything else goes in; a directory without it is the
 // user's, and is never deleted, renamed or written into.
-enum class OutputKind { Run, Sweep };
+// TraceData: the OUT.data/ directory beside a compiled trace that carries an ONNX
+// model's weights.
+enum class OutputKind { Run, Sweep, TraceData };
 
-// ".npusim-run" or ".npusim-sweep".
+// ".npusim-run", ".npusim-sweep" or ".npusim-trace-data".
 const char* marker_name(OutputKind kind);
 void write_marker(const std::filesystem::path& dir, OutputKind kind);
 // True when `dir` is a real directory holding the kind's marker as a regular file.

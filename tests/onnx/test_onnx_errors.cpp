@@ -2,7 +2,10 @@
 // exit status 2, for run, compile and validate alike.
 #include <catch2/catch.hpp>
 
+#include <csignal>
 #include <filesystem>
+
+#include <sys/resource.h>
 
 #include "e2e/NpusimProcess.h"
 #include "onnx/OnnxTestGraph.h"
@@ -125,4 +128,40 @@ TEST_CASE("onnx: a compiled model's trace carries its weights and computes the s
   REQUIRE(r.status == 0);
   CHECK(read_text(dir + "/trace/tensors/c.npy") == read_text(dir + "/workload/tensors/c.npy"));
   CHECK(read_text(dir + "/trace/tensors/c.weights.npy") == read_text(dir + "/workload/tensors/c.weights.npy"));
+}
+
+// The weights directory beside a compiled trace is npusim's only when npusim made it:
+// a user's folder of that name is never written into, and a failed compile takes away
+// the directory it had just made.
+TEST_CASE("onnx: compile writes weights only into a weights directory it made", "[onnx][e2e][ownership]") {
+  const std::string dir = scratch_dir("onnx-compile-data");
+  OnnxTestGraph g({1, 3, 8, 8});
+  g.output(g.unary("Relu", "r", g.conv("c", "input", 3, 4, 3, 1, 1)));
+  const std::string model = g.save(dir + "/m.onnx");
+  auto compile = [&](const std::string& trace) {
+    return run_npusim({"compile", "--quiet", "--workload", model, "-o", trace});
+  };
+  std::filesystem::create_directories(dir + "/mine.jsonl.data");
+  write_text(dir + "/mine.jsonl.data/c.weights.npy", "my notes");
+  check_refused(compile(dir + "/mine.jsonl"), {"mine.jsonl.data", "did not make"});
+  CHECK(read_text(dir + "/mine.jsonl.data/c.weights.npy") == "my notes");
+  CHECK_FALSE(std::filesystem::exists(dir + "/mine.jsonl"));
+
+  REQUIRE(compile(dir + "/t.jsonl").status == 0);
+  CHECK(std::filesystem::exists(dir + "/t.jsonl.data/.npusim-trace-data"));
+  CHECK(compile(dir + "/t.jsonl").status == 0);  // its own directory: reused
+
+  // Files over 1 KiB fail (RLIMIT_FSIZE): the weights fit, the trace does not.
+  NpusimLaunch small_files;
+  small_files.in_child = [] {
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit {1024, 1024};
+    setrlimit(RLIMIT_FSIZE, &limit);
+  };
+  const auto failed = run_npusim({"compile", "--quiet", "--workload", model, "-o", dir + "/big.jsonl"}, small_files);
+  INFO(failed.output);
+  CHECK(failed.status == 2);
+  CHECK(failed.output.find("big.jsonl: writing failed") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir + "/big.jsonl.data"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/big.jsonl"));
 }

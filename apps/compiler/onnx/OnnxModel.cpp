@@ -115,7 +115,8 @@ std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const std::s
   }
   collect_constants(m);
   auto* graph = m.proto.mutable_graph();
-  for (const auto& [name, dims] : given) {
+  for (const auto& shape : given) {
+    const std::string& name = shape.first;  // not a structured binding: clang 14 cannot capture one
     const auto& inputs = graph->input();
     if (m.constants.count(name) || std::none_of(inputs.begin(), inputs.end(), [&](const auto& i) { return i.name() == name; }))
       throw InputError(path, "--input-shape", fmt::format("the model has no activation input '{}'", name));

@@ -10,6 +10,7 @@
 #include "sim/common/StrictJson.h"
 #include "sim/config/ConfigLoader.h"
 #include "apps/sweep/SweepSpec.h"
+#include "apps/compiler/WorkloadReader.h"
 
 using Catch::Matchers::Contains;
 
@@ -40,4 +41,10 @@ TEST_CASE("fuzz finding: a number beyond double's range is an InputError, not an
              Contains("too large"));
   CHECK_THAT(rejection([] { npusim::parse_strict_json<nlohmann::json>("[1, 2e400]", "f"); }),
              Contains("f: line 1, column 10"));
+}
+
+TEST_CASE("fuzz finding: an ONNX weight that is NaN is refused at its node, not cast to int8", "[fuzz][onnx]") {
+  // The quantizer cast NaN to int8 (undefined behaviour, UBSan's report).
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "nan-weight.onnx")); }),
+             Contains("not a finite number"));
 }

@@ -1,6 +1,7 @@
 #include "apps/compiler/onnx/OnnxGraphImporter.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -153,6 +154,9 @@ void OnnxGraphImporter::emit_weighted(const Node& n, nlohmann::json layer, const
     fused_.insert(next);
     folded_node.set_output(0, next->output(0));  // the layer writes what the BN wrote
   }
+  if (!std::all_of(weights.begin(), weights.end(), [](double w) { return std::isfinite(w); }))
+    fail(n, "has a weight that is not a finite number (NaN or infinity, in the initializer or after folding the "
+            "BatchNormalization that follows it)");
   if (std::any_of(bias.begin(), bias.end(), [](double b) { return b != 0; })) {
     if (functional_)
       fail(n, "has a non-zero bias (or one from a folded BatchNormalization); the engines' requantization has no "

@@ -48,3 +48,10 @@ TEST_CASE("fuzz finding: an ONNX weight that is NaN is refused at its node, not 
   CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "nan-weight.onnx")); }),
              Contains("not a finite number"));
 }
+
+TEST_CASE("fuzz finding: a Conv over a rank-2 input is refused before the ONNX library infers shapes",
+          "[fuzz][onnx]") {
+  // libonnx 1.12's convPoolShapeInference read through a null pointer (SEGV) on it.
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "conv-on-rank-2.onnx")); }),
+             Contains("node 'conv' (Conv)") && Contains("rank 2"));
+}

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "apps/compiler/WorkloadReader.h"
+#include "apps/compiler/onnx/OnnxNodeChecks.h"
 #include "apps/compiler/onnx/OnnxTensor.h"
 #include "sim/common/InputError.h"
 
@@ -62,11 +63,8 @@ OnnxImport OnnxGraphImporter::run() {
        {"layers", nlohmann::json::array()}};
   for (const auto& n : model_.graph().node()) {
     if (fused_.count(&n) || (n.output_size() == 1 && model_.constant(n.output(0)))) continue;  // constants
-    const auto it = handlers().find(n.op_type());
-    if (it == handlers().end() || !(n.domain().empty() || n.domain() == "ai.onnx"))
-      fail(n, fmt::format("op type '{}{}' is not supported; supported ops: {}", n.domain().empty() ? "" : n.domain() + ".",
-                          n.op_type(), fmt::join(supported_onnx_ops(), ", ")));
-    (this->*(it->second))(n);
+    require_supported_op(model_, n);
+    (this->*(handlers().at(n.op_type())))(n);
   }
   if (biased_layers_ > 0)
     result_.notes.push_back(fmt::format("{} layers have a bias (BatchNormalization folding gives one); the engines' "

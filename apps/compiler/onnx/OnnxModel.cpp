@@ -1,5 +1,7 @@
 #include "apps/compiler/onnx/OnnxModel.h"
 
+#include "apps/compiler/onnx/OnnxNodeChecks.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -134,6 +136,7 @@ std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const std::s
   // Outputs' declared shapes may carry symbols the inferred ones would clash with.
   for (auto& out : *graph->mutable_output()) out.mutable_type()->mutable_tensor_type()->clear_shape();
   graph->clear_value_info();
+  check_nodes_before_inference(m);
   try {
     onnx::shape_inference::InferShapes(m.proto, onnx::OpSchemaRegistry::Instance(),
                                        onnx::ShapeInferenceOptions(true, 1, true));

@@ -55,3 +55,8 @@ TEST_CASE("fuzz finding: a Conv over a rank-2 input is refused before the ONNX l
   CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "conv-on-rank-2.onnx")); }),
              Contains("node 'conv' (Conv)") && Contains("rank 2"));
 }
+
+TEST_CASE("fuzz finding: ONNX names that are not UTF-8 are read, not an internal error", "[fuzz][onnx]") {
+  // nlohmann's dump threw type_error 316 on the invalid byte; it escaped the reader.
+  CHECK_NOTHROW(npusim::read_workload(regression("onnx", "name-not-utf8.onnx")));
+}

@@ -14,7 +14,8 @@ bool looks_like_onnx(const std::string& path, const std::string& bytes) {
 Workload read_onnx_workload(const std::string& bytes, const std::string& path, const WorkloadOptions& options) {
   const auto model = load_onnx_model(path, bytes, options.input_shapes);
   OnnxImport imported = import_onnx_graph(*model, options.functional);
-  Workload w = parse_workload_json(imported.workload.dump(), path);
+  // ONNX names are bytes (proto2 strings); ones that are not UTF-8 get U+FFFD.
+  Workload w = parse_workload_json(imported.workload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), path);
   for (Layer& l : w.layers) {
     auto it = imported.weights.find(l.name);
     if (it != imported.weights.end())

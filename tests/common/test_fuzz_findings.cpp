@@ -60,3 +60,10 @@ TEST_CASE("fuzz finding: ONNX names that are not UTF-8 are read, not an internal
   // nlohmann's dump threw type_error 316 on the invalid byte; it escaped the reader.
   CHECK_NOTHROW(npusim::read_workload(regression("onnx", "name-not-utf8.onnx")));
 }
+
+TEST_CASE("fuzz finding: a Conv whose weights take other input channels than the map has is refused",
+          "[fuzz][onnx]") {
+  // Shape inference does not compare them; the weight reorder read past the initializer.
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "conv-channels-mismatch.onnx")); }),
+             Contains("node 'conv' (Conv)") && Contains("the input has 5"));
+}

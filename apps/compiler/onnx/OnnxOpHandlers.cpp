@@ -100,7 +100,11 @@ void OnnxGraphImporter::conv(const Node& n) {
     fail(n, fmt::format("group {} is not supported: only 1 (a plain conv) or depthwise (group = input channels = "
                         "output channels = {}); export the groups as separate convs",
                         group, map->c));
+  if (group < 1 || wd[1] * group != std::int64_t(map->c))
+    fail(n, fmt::format("weights [{}] with group {} take {} input channels, the input has {}", fmt::join(wd, ", "),
+                        group, wd[1] * group, map->c));
   std::vector<double> bias = has_input(n, 2) ? constant_values(n, 2) : std::vector<double>(co, 0.0);
+  if (bias.size() != co) fail(n, fmt::format("the bias has {} values for {} output channels", bias.size(), co));
   nlohmann::json layer = window_json(w);
   layer["type"] = "conv";
   layer["co"] = co;
@@ -122,7 +126,9 @@ void OnnxGraphImporter::gemm(const Node& n) {
   if (!last_axis_is_channels(in, ad)) fail(n, "input A is not laid out with its last axis as channels");
   const auto& bd = dims(n, n.input(1));
   const bool trans_b = integer(n, "transB", 0) != 0;
+  if (bd.size() != 2) fail(n, "the constant operand B must be 2-D");
   const auto k = std::uint32_t(trans_b ? bd[1] : bd[0]), co = std::uint32_t(trans_b ? bd[0] : bd[1]);
+  if (k != in.map.c) fail(n, fmt::format("B takes {} input features, A has {}", k, in.map.c));
   std::vector<double> b = constant_values(n, 1), weights(b.size());
   for (std::uint64_t o = 0; o < co; ++o)
     for (std::uint64_t i = 0; i < k; ++i) weights[o * k + i] = trans_b ? b[o * k + i] : b[i * co + o];
@@ -146,6 +152,7 @@ void OnnxGraphImporter::matmul(const Node& n) {
   const auto& bd = dims(n, n.input(1));
   if (bd.size() != 2) fail(n, "the constant operand B must be 2-D [K, N]");
   const auto k = std::uint32_t(bd[0]), co = std::uint32_t(bd[1]);
+  if (k != in.map.c) fail(n, fmt::format("B takes {} input features, A has {}", k, in.map.c));
   const std::vector<double> b = constant_values(n, 1);
   std::vector<double> weights(b.size());
   for (std::uint64_t o = 0; o < co; ++o)

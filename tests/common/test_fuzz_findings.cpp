@@ -67,3 +67,8 @@ TEST_CASE("fuzz finding: a Conv whose weights take other input channels than the
   CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "conv-channels-mismatch.onnx")); }),
              Contains("node 'conv' (Conv)") && Contains("the input has 5"));
 }
+
+TEST_CASE("fuzz finding: a pool with stride 0 is refused before the ONNX library divides by it", "[fuzz][onnx]") {
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "stride-zero.onnx")); }),
+             Contains("node 'pool' (MaxPool)") && Contains("'strides' holds 0"));
+}

@@ -48,10 +48,14 @@ void check_window_node(const OnnxModel& m, const Ranks& ranks, const onnx::NodeP
     if (const auto r = rank_of(ranks, n, 1); r && *r != 4)
       m.fail(n, fmt::format("its weights have rank {}; a 2-D convolution's are [CO, CI/group, KH, KW] (rank 4)", *r));
   for (const auto& a : n.attribute()) {
-    const int want = a.name() == "pads" ? 4 : 2;
-    if ((a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations" || a.name() == "pads") &&
-        a.ints_size() != want)
-      m.fail(n, fmt::format("attribute '{}' has {} values; a 2-D window takes {}", a.name(), a.ints_size(), want));
+    const bool pads = a.name() == "pads";
+    if (!pads && a.name() != "kernel_shape" && a.name() != "strides" && a.name() != "dilations") continue;
+    if (a.ints_size() != (pads ? 4 : 2))
+      m.fail(n, fmt::format("attribute '{}' has {} values; a 2-D window takes {}", a.name(), a.ints_size(), pads ? 4 : 2));
+    const std::int64_t least = pads ? 0 : 1;  // the library divides by strides and dilations
+    for (std::int64_t v : a.ints())
+      if (v < least || v > (1 << 20))
+        m.fail(n, fmt::format("attribute '{}' holds {}; it must be from {} to {}", a.name(), v, least, 1 << 20));
   }
 }
 

@@ -2,7 +2,7 @@
 # Fresh machine to full test run: install what is missing, build, then run
 #   1. every test on the Release build (ctest -j2);
 #   2. every test again under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   3. each input reader's fuzz target for 30 s, after replaying its regressions.
+#   3. each input reader's fuzz target for 20 s, after replaying its regressions.
 # `scripts/test.sh --release` stops after step 1 (a quick check while developing).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,5 +15,5 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 [ $release_only -eq 1 ] && exit 0
 echo "== the same tests under AddressSanitizer and UndefinedBehaviorSanitizer =="
 "$root/scripts/test-sanitized.sh" "$@"
-echo "== fuzzing every input reader (30 s each) =="
-"$root/scripts/fuzz.sh" "${NPUSIM_FUZZ_SECONDS:-30}"
+echo "== fuzzing every input reader (20 s each; six targets) =="
+"$root/scripts/fuzz.sh" "${NPUSIM_FUZZ_SECONDS:-20}"

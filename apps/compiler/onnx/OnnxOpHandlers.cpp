@@ -145,8 +145,8 @@ void OnnxGraphImporter::gemm(const Node& n) {
 
 void OnnxGraphImporter::matmul(const Node& n) {
   if (!model_.constant(n.input(1)))
-    fail(n, "a MatMul between two activations is not supported yet (it needs the matmul layer kind); only "
-            "activation x constant weights");
+    fail(n, "a MatMul between two activations (attention) is not imported yet, only activation x constant "
+            "weights; write attention as JSON matmul layers (docs/workload-format.md, \"Transformer layers\")");
   const OnnxValue& in = activation(n, 0);
   if (!last_axis_is_channels(in, dims(n, n.input(0)))) fail(n, "input A is not laid out with its last axis as channels");
   const auto& bd = dims(n, n.input(1));

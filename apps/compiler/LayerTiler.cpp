@@ -276,6 +276,24 @@ ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow
   return s;
 }
 
+bool positions_in_one_row(const Layer& l) { return l.kind == LayerKind::Fc || l.kind == LayerKind::Matmul; }
+
+std::vector<std::uint64_t> matrix_band_shape(const Layer& l, std::uint32_t rows, std::uint32_t width,
+                                             std::uint32_t channels) {
+  if (positions_in_one_row(l)) return {1, 1, std::uint64_t(rows) * width, channels};
+  return {1, rows, width, channels};
+}
+
+// The band as the matrix unit computes it (positions_in_one_row).
+ConvShape matrix_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow& b, std::uint32_t co) {
+  ConvShape s = band_conv_shape(l, t, b, co);
+  if (positions_in_one_row(l)) {
+    s.wi *= s.hi;
+    s.hi = 1;
+  }
+  return s;
+}
+
 // A model mode: the cores that take part and the largest share they size buffers for.
 void apply_shares(const Layer& l, LayerTiling& t, const ChannelShares& s) {
   t.split = s.mode;
@@ -341,7 +359,7 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   if (t.on_matrix_unit) {
     try {
       t.band_plan = plan_wfold_conv(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection),
-                                    band_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block), t.requantize_on_result_path);
+                                    matrix_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block), t.requantize_on_result_path);
     } catch (const InputError& e) {
       throw InputError(w.file, layer_place(l), "the matrix unit cannot map it: " + e.reason());
     }

@@ -44,12 +44,10 @@ class DramPlacement {
   // Calls fn(channel, bytes) for the bytes of [address, address + bytes) each channel serves.
   template <typename Fn>
   void for_each_channel(std::uint64_t address, std::uint64_t bytes, Fn&& fn) const {
-    while (bytes > 0) {
-      const std::uint64_t n = std::min(bytes, map_.bytes_in_block(address));
-      fn(map_.channel_of(address), n);
-      address += n;
-      bytes -= n;
-    }
+    shares_.assign(map_.channels(), 0);
+    map_.add_channel_shares(address, bytes, shares_);
+    for (std::uint32_t channel = 0; channel < map_.channels(); ++channel)
+      if (shares_[channel] > 0) fn(channel, shares_[channel]);
   }
 
   // `bytes` (256-byte aligned) at the end of memory `memory`'s used part.
@@ -67,6 +65,7 @@ class DramPlacement {
   std::uint32_t memories_ = 1;
   std::uint64_t slice_ = 0;             // bytes of one memory
   std::vector<std::uint64_t> used_;     // per memory, bytes from its start
+  mutable std::vector<std::uint64_t> shares_;  // for_each_channel's per-channel sums
 };
 
 }  // namespace npusim

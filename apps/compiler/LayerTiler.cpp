@@ -22,9 +22,23 @@ bool windowed(const Layer& l) {
   return l.kind == LayerKind::Conv || l.kind == LayerKind::Depthwise || l.kind == LayerKind::Pool;
 }
 
+// Every co block makes a full pass over the input's bands. Half-WRAM blocks let the next
+// block load while this one computes; whole-WRAM blocks halve the passes. The latter is
+// chosen when the input re-reads it saves exceed the layer's weights (a big fc or matmul
+// over many positions, where A dwarfs the one weight load per block that no longer overlaps).
+bool whole_wram_blocks_move_less(const Workload& w, const Layer& l, const LayerTiling& t, std::uint64_t per_co,
+                                 std::uint32_t half_block, std::uint32_t whole_block) {
+  const std::uint64_t input = std::uint64_t(w.batch) * l.in.h * l.in.w * t.ci * (l.kind == LayerKind::Matmul ? l.heads : 1);
+  const std::uint64_t passes_half = (t.co + half_block - 1) / half_block, passes_whole = (t.co + whole_block - 1) / whole_block;
+  const std::uint64_t weights = std::uint64_t(t.co) * per_co * (l.kind == LayerKind::Matmul ? l.heads : 1);
+  return input * (passes_half - passes_whole) > weights;
+}
+
 // Channel blocking: the whole weight tensor when it fits, else the largest block that
-// fits half of WRAM (aligned to the slave count so no round is padded), else all of WRAM.
-void choose_co_block(const Layer& l, LayerTiling& t, const CoreConfig& core, const std::string& file) {
+// fits half of WRAM (aligned to the slave count so no round is padded), or all of WRAM
+// when that moves fewer DRAM bytes (above), else all of WRAM.
+void choose_co_block(const Workload& w, const Layer& l, LayerTiling& t, const CoreConfig& core) {
+  const std::string& file = w.file;
   const std::uint64_t wram = core.wram.capacity_bytes;
   const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * t.ci;
   const std::uint32_t co = t.co, ns = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).slaves;
@@ -38,8 +52,13 @@ void choose_co_block(const Layer& l, LayerTiling& t, const CoreConfig& core, con
   } else if (co <= fit_all) {
     t.co_block = co;
   } else if (fit_half > 0) {
-    t.co_block = std::uint32_t(fit_half >= ns ? fit_half / ns * ns : fit_half);
+    const auto aligned_block = [ns](std::uint64_t fit) { return std::uint32_t(fit >= ns ? fit / ns * ns : fit); };
+    t.co_block = aligned_block(fit_half);
     t.weights_in_half = true;
+    if (whole_wram_blocks_move_less(w, l, t, per_co, t.co_block, aligned_block(fit_all))) {
+      t.co_block = aligned_block(fit_all);
+      t.weights_in_half = false;
+    }
   } else {
     t.co_block = std::uint32_t(fit_all);
   }
@@ -257,6 +276,24 @@ ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow
   return s;
 }
 
+bool positions_in_one_row(const Layer& l) { return l.kind == LayerKind::Fc || l.kind == LayerKind::Matmul; }
+
+std::vector<std::uint64_t> matrix_band_shape(const Layer& l, std::uint32_t rows, std::uint32_t width,
+                                             std::uint32_t channels) {
+  if (positions_in_one_row(l)) return {1, 1, std::uint64_t(rows) * width, channels};
+  return {1, rows, width, channels};
+}
+
+// The band as the matrix unit computes it (positions_in_one_row).
+ConvShape matrix_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow& b, std::uint32_t co) {
+  ConvShape s = band_conv_shape(l, t, b, co);
+  if (positions_in_one_row(l)) {
+    s.wi *= s.hi;
+    s.hi = 1;
+  }
+  return s;
+}
+
 // A model mode: the cores that take part and the largest share they size buffers for.
 void apply_shares(const Layer& l, LayerTiling& t, const ChannelShares& s) {
   t.split = s.mode;
@@ -301,7 +338,7 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
     return t;
   }
   if (blocked(l)) {
-    choose_co_block(l, t, core, w.file);
+    choose_co_block(w, l, t, core);
     if (l.kind == LayerKind::Matmul) t.runs_per_image = l.heads * t.co_blocks;
     t.on_matrix_unit = true;
     // Model-ci partial sums stay int32 until the reduction is done, then requantize.
@@ -322,7 +359,7 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
   if (t.on_matrix_unit) {
     try {
       t.band_plan = plan_wfold_conv(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection),
-                                    band_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block), t.requantize_on_result_path);
+                                    matrix_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block), t.requantize_on_result_path);
     } catch (const InputError& e) {
       throw InputError(w.file, layer_place(l), "the matrix unit cannot map it: " + e.reason());
     }

@@ -112,4 +112,13 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
 // The Wfold conv shape of a band of a weighted layer (fc is a 1x1 conv over its positions).
 ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow& b, std::uint32_t co);
 
+// Fc and matmul are 1x1 over positions stored one after another: the matrix unit takes a
+// band's positions as one row, so they fill the compute units' width (Ncu x Ws) instead of
+// making one tile per position. The bytes are the same either way.
+bool positions_in_one_row(const Layer& l);
+// The [1, h, w, c] shape of a band of `rows` rows of a `width` x `channels` map as the
+// matrix unit's instructions name it.
+std::vector<std::uint64_t> matrix_band_shape(const Layer& l, std::uint32_t rows, std::uint32_t width,
+                                             std::uint32_t channels);
+
 }  // namespace npusim

@@ -375,6 +375,7 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
 
   // Loads of the input band(s), one per DRAM chunk it spans (a ci share: rows of `ci`
   // bytes, `in.c` apart); the first waits for the producers and for this core's NRAM.
+  const bool multiplies = l.kind == LayerKind::Conv || l.kind == LayerKind::Fc || matmul;
   std::vector<std::pair<std::uint64_t, DependencyMode>> loads;  // staged for the piece that starts a band
   for (std::size_t i = 0; i < band_inputs; ++i) {
     const std::uint64_t row = std::uint64_t(image) * l.in.h + band.in_row0;
@@ -389,21 +390,25 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
         depend(load, cs.last_store);
         wait_for_producers(load);
       }
-      loads.emplace_back(push(std::move(load)), piece.starts ? DependencyMode::Staged : DependencyMode::Full);
+      // A band the matrix unit takes as one row is read whole by its first tile.
+      const bool staged = piece.starts && !(multiplies && positions_in_one_row(l));
+      loads.emplace_back(push(std::move(load)), staged ? DependencyMode::Staged : DependencyMode::Full);
     }
   }
   cs.loaded_ifmap = true;
 
-  const auto out_shape = nhwc(1, rows, l.out.w, co);
+  const auto out_shape = multiplies ? matrix_band_shape(l, rows, l.out.w, co) : nhwc(1, rows, l.out.w, co);
   const std::vector<std::uint64_t> pad = {band.pad_top, band.pad_bottom, l.pad[2], l.pad[3]};
   const std::vector<std::uint64_t> stride = {l.sh, l.sw};
   // int32 accumulators go through NRAM to the vector unit's requant, unless the matrix unit
   // requantizes on its result path.
-  const bool multiplies = l.kind == LayerKind::Conv || l.kind == LayerKind::Fc || matmul;
   const bool accumulates = (l.has_weights() || matmul) && !t.requantize_on_result_path;
   Instruction op = make("conv", "matrix", core);
   for (std::size_t i = 0; i < band_inputs; ++i)
-    op.inputs.push_back(tensor(AddressSpace::Nram, base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, ci), DType::Int8));
+    op.inputs.push_back(tensor(AddressSpace::Nram, base + i * t.in_bytes,
+                               multiplies ? matrix_band_shape(l, band.in_rows, l.in.w, ci)
+                                          : nhwc(1, band.in_rows, l.in.w, ci),
+                               DType::Int8));
   // Staged granules count from the start of the producer's output, so only a load that
   // starts the band may release the compute row by row.
   for (const auto& [id, mode] : loads) depend(op, std::int64_t(id), mode);

@@ -26,6 +26,10 @@ CoreSection dma_config_section(const std::string& section, const std::string& en
   keys.push_back(latency(dma("setup_cycles", &DmaConfig::setup_cycles), 20, what + " start-up cost of one transfer"));
   keys.push_back(integer(dma("segment_bytes", &DmaConfig::segment_bytes), 4096, within(64, GiB), "bytes",
                          what + " piece handed to the memory system at a time"));
+  keys.push_back(integer(dma("max_segments", &DmaConfig::max_segments), 16, within(0, 1u << 20), "count",
+                         what + " most segments one transfer is cut into (assumption, for simulation speed): "
+                                "a longer transfer gets segments of a whole number of segment_bytes, as few "
+                                "as keep it within this count; 0 = always segment_bytes"));
   keys.push_back(integer(dma("max_outstanding", &DmaConfig::max_outstanding), 2, within(1, 64), "count",
                          what + " instructions in flight at once (assumption): a later one issues its segments "
                                 "while earlier ones' are still in flight; 1 = one after another; <= queue_depth"));

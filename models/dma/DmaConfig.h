@@ -13,6 +13,7 @@ struct DmaConfig {
   double bytes_per_cycle;
   Cycles setup_cycles;
   std::uint64_t segment_bytes;     // the DMA hands traffic to the memory system in pieces this large
+  std::uint32_t max_segments;      // a longer transfer gets longer segments (0 = no limit)
   std::uint32_t max_outstanding;   // instructions in flight at once (1 = one after another)
 };
 

@@ -25,7 +25,6 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, EngineSetup setup, const DmaC
   const ChipConfig& chip = this->setup().hardware->chip;
   cluster_ = this->setup().core / chip.cores_per_cluster;
   remote_cache_cycles_ = Cycles(chip.cluster_cache.remote_hops) * chip.interconnect.hop_latency;
-  if (this->setup().functional) bounce_.resize(cfg.segment_bytes);
   transactions_ = &stat_group().counter("transactions", "count",
                                         "memory transactions issued (one per segment of each contiguous run)");
 }
@@ -65,14 +64,21 @@ Cycles DmaEngine::transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cm
                       name());
 }
 
+std::uint64_t DmaEngine::segment_for(std::uint64_t total) const {
+  const std::uint64_t unit = cfg_.segment_bytes, units = (total + unit - 1) / unit;
+  if (cfg_.max_segments == 0 || units <= cfg_.max_segments) return unit;
+  return (units + cfg_.max_segments - 1) / cfg_.max_segments * unit;
+}
+
 // One step per segment: the bytes of the source it reads, one range per
 // contiguous run, so a pitched source never claims the gaps between its rows.
 std::vector<ReadStep> DmaEngine::read_steps(const Instruction& inst) {
   const TensorOperand& src = inst.inputs.at(0);
   std::vector<ReadStep> steps;
-  for (std::uint64_t offset = 0; offset < src.bytes(); offset += cfg_.segment_bytes) {
+  const std::uint64_t segment = segment_for(src.bytes());
+  for (std::uint64_t offset = 0; offset < src.bytes(); offset += segment) {
     ReadStep step;
-    for_each_run(src, offset, std::min(src.bytes(), offset + cfg_.segment_bytes),
+    for_each_run(src, offset, std::min(src.bytes(), offset + segment),
                  [&](std::uint64_t address, std::uint64_t, std::uint64_t count) {
                    step.reads.push_back({&src, address, address + count});
                  });
@@ -114,11 +120,13 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
   // set-up overlaps the earlier ones' segments, its first segment follows their last.
   Cycles issue = std::max(now_cycles() + cfg_.setup_cycles, issue_free_);
   Schedule schedule;
-  schedule.tile_bytes = cfg_.segment_bytes;
+  const std::uint64_t segment = segment_for(total);
+  schedule.tile_bytes = segment;
+  if (setup().functional && bounce_.size() < segment) bounce_.resize(segment);
   Cycles done = issue, released = issue;
   std::size_t step = 0;
-  for (std::uint64_t offset = 0; offset < total; offset += cfg_.segment_bytes, ++step) {
-    const std::uint64_t bytes = std::min<std::uint64_t>(cfg_.segment_bytes, total - offset);
+  for (std::uint64_t offset = 0; offset < total; offset += segment, ++step) {
+    const std::uint64_t bytes = std::min<std::uint64_t>(segment, total - offset);
     // A staged segment waits for the producer stages it reads.
     issue = std::max(issue, step_gate(step));
     Cycles arrived = issue;

@@ -49,6 +49,8 @@ class DmaEngine : public Engine {
   tlm::tlm_fw_transport_if<>& port_for(AddressSpace space);
   Cycles transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd,
                   std::uint64_t address, std::uint64_t bytes, std::uint64_t bounce_at, Cycles earliest);
+  // The segment length for a transfer of `total` bytes (DmaConfig::max_segments).
+  std::uint64_t segment_for(std::uint64_t total) const;
   Cycles move_segment(const TensorOperand& src, const TensorOperand& dst, std::uint64_t begin, std::uint64_t bytes,
                       Cycles issue, Cycles& arrived);
 

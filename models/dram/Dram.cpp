@@ -1,5 +1,7 @@
 #include "models/dram/Dram.h"
 
+#include <algorithm>
+
 #include "models/kernel/SimTime.h"
 
 namespace npusim {
@@ -16,12 +18,16 @@ void Dram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
   const std::uint64_t address = trans.get_address();
   const std::uint64_t bytes = trans.get_data_length();
   const bool write = trans.is_write();
-  if (address + bytes > cfg_.capacity_bytes || bytes > map_.bytes_in_block(address)) {
+  if (address + bytes > cfg_.capacity_bytes) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  Cycles now = now_cycles();
-  Cycles done = channels_[map_.channel_of(address)].reserve(now, now + to_cycles(delay), bytes, write);
+  const Cycles now = now_cycles(), earliest = now + to_cycles(delay);
+  shares_.assign(channels_.size(), 0);
+  map_.add_channel_shares(address, bytes, shares_);
+  Cycles done = earliest;
+  for (std::size_t ch = 0; ch < channels_.size(); ++ch)
+    if (shares_[ch] > 0) done = std::max(done, channels_[ch].reserve(now, earliest, shares_[ch], write));
   if (functional_ && trans.get_data_ptr()) {
     if (write)
       storage_.write(address, trans.get_data_ptr(), bytes);

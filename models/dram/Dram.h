@@ -15,8 +15,9 @@
 namespace npusim {
 
 // Off-chip DRAM: several channels, each a bandwidth port with a fixed access
-// latency. A TLM transaction must stay inside one channel block (the interconnect
-// splits transfers); concurrent transactions on a channel queue behind each other.
+// latency. A TLM transaction may span channel blocks: each channel is booked once for
+// its share of the bytes, all from the same cycle, and the transaction is done when the
+// last share is; concurrent transactions on a channel queue behind each other.
 class Dram : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Dram> socket;
@@ -37,6 +38,7 @@ class Dram : public sc_core::sc_module {
   bool functional_;
   DramStorage storage_;
   std::vector<BandwidthPort> channels_;
+  std::vector<std::uint64_t> shares_;  // per channel, of the transaction being served
 };
 
 }  // namespace npusim

@@ -1,6 +1,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "sim/config/HardwareConfig.h"
 
@@ -26,6 +27,24 @@ class DramAddressMap {
   std::uint64_t bytes_in_block(std::uint64_t address) const {
     std::uint64_t block = interleave_ == 0 ? slice_ : interleave_;
     return block - address % block;
+  }
+
+  // Bytes of [address, address + bytes) each channel serves, added to `shares` (one per
+  // channel). Closed form over the whole stripes, so a long range costs O(channels).
+  void add_channel_shares(std::uint64_t address, std::uint64_t bytes, std::vector<std::uint64_t>& shares) const {
+    while (bytes > 0) {
+      const std::uint64_t head = std::min(bytes, bytes_in_block(address));
+      shares[channel_of(address)] += head;
+      address += head;
+      bytes -= head;
+      if (interleave_ == 0 || bytes < interleave_) continue;
+      // Whole blocks from here: each channel gets every channels_-th one.
+      const std::uint64_t blocks = bytes / interleave_, first = channel_of(address);
+      for (std::uint64_t c = 0; c < std::min<std::uint64_t>(blocks, channels_); ++c)
+        shares[(first + c) % channels_] += ((blocks - c + channels_ - 1) / channels_) * interleave_;
+      address += blocks * interleave_;
+      bytes -= blocks * interleave_;
+    }
   }
 
   std::uint32_t channels() const { return channels_; }

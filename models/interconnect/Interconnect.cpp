@@ -75,8 +75,11 @@ void Interconnect::b_transport(int port, tlm::tlm_generic_payload& trans, sc_cor
   tlm::tlm_generic_payload piece;
   piece.set_command(trans.get_command());
   piece.set_streaming_width(0);
+  // One piece per run of equal path: the whole transfer on an SMP fabric (the DRAM books
+  // each channel once for its share), one channel block at a time on a NUMA one.
+  const bool numa = cfg_.interconnect.topology == Topology::Numa;
   while (remaining > 0) {
-    const std::uint64_t bytes = std::min(remaining, map_.bytes_in_block(address));
+    const std::uint64_t bytes = numa ? std::min(remaining, map_.bytes_in_block(address)) : remaining;
     const std::uint32_t channel = map_.channel_of(address);
     const Cycles path = Cycles(hops(cluster, channel)) * cfg_.interconnect.hop_latency;
     sc_core::sc_time piece_delay = delay + cycles_to_time(path);

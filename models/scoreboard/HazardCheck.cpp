@@ -27,9 +27,16 @@ std::string declared(const Progress& consumer, std::uint64_t producer) {
   throw InputError("", fmt::format("line {}", reader.line), "dependency hazard: " + reason);
 }
 
+// A core's own memories (NRAM, WRAM, register file) are not another core's: no read of
+// the one can see a write to the other (same_memory), so the step loops are skipped.
+bool other_cores_memory(const Progress& reader, const Progress& writer) {
+  const AddressSpace s = writer.output.space;
+  return s != AddressSpace::Dram && s != AddressSpace::Cluster && reader.at.core != writer.at.core;
+}
+
 // `reader` steps must not read bytes of `writer` before they are final.
 void check_reads(const Progress& reader, const Progress& writer) {
-  if (!writer.writes) return;
+  if (!writer.writes || other_cores_memory(reader, writer)) return;
   const TensorOperand& out = writer.output;
   for (const ReadStep& step : reader.steps) {
     for (const ReadRange& r : step.reads) {
@@ -56,7 +63,7 @@ struct Overwrite {
 };
 
 std::optional<Overwrite> overwrite_before_read(const Progress& writer, const Progress& reader) {
-  if (!writer.writes) return std::nullopt;
+  if (!writer.writes || other_cores_memory(reader, writer)) return std::nullopt;
   const TensorOperand& out = writer.output;
   for (const ReadStep& step : reader.steps) {
     for (const ReadRange& r : step.reads) {

@@ -32,12 +32,15 @@ Cycles BandwidthPort::reserve(Cycles now, Cycles earliest, std::uint64_t bytes, 
 }
 
 // A port serves requests, not whole transfers: a long transfer's requests go out in the free
-// cycles between others' bookings instead of waiting for one gap that holds it whole.
+// cycles between others' bookings instead of waiting for one gap that holds it whole. The
+// gaps it fills join the intervals they lie between, so the calendar is updated with one
+// range replacement whatever the number of gaps.
 Cycles BandwidthPort::fill_free_cycles(Cycles earliest, Cycles duration) {
-  std::vector<std::pair<Cycles, Cycles>> pieces;
-  Cycles at = earliest, left = duration;
-  auto it = std::partition_point(busy_.begin(), busy_.end(),
+  Cycles at = earliest, left = duration, first = earliest;
+  auto it = std::partition_point(busy_.begin() + live_, busy_.end(),
                                  [at](const auto& interval) { return interval.second <= at; });
+  const auto touched = it;  // the first interval the booking may join
+  bool started = false;
   while (left > 0) {
     if (it != busy_.end() && it->first <= at) {
       at = std::max(at, it->second);
@@ -45,32 +48,35 @@ Cycles BandwidthPort::fill_free_cycles(Cycles earliest, Cycles duration) {
       continue;
     }
     const Cycles take = it == busy_.end() ? left : std::min(left, it->first - at);
-    pieces.emplace_back(at, at + take);
+    if (!started) first = at, started = true;
     at += take;
     left -= take;
   }
-  for (const auto& [start, end] : pieces) book(start, end);
+  // [first, at) is now busy: merge it with every interval it overlaps or touches.
+  auto lo = touched;
+  if (lo != busy_.begin() + live_ && (lo - 1)->second == first) --lo;
+  auto hi = it;
+  if (hi != busy_.end() && hi->first == at) ++hi;
+  const Cycles start = lo != hi ? std::min(first, lo->first) : first;
+  const Cycles end = lo != hi ? std::max(at, (hi - 1)->second) : at;
+  if (lo == hi) {
+    busy_.insert(lo, {start, end});
+  } else {
+    *lo = {start, end};
+    busy_.erase(lo + 1, hi);
+  }
   return at;
 }
 
-void BandwidthPort::book(Cycles start, Cycles end) {
-  auto it = std::lower_bound(busy_.begin(), busy_.end(), std::make_pair(start, end));
-  it = busy_.insert(it, {start, end});
-  // Merge with touching neighbours so back-to-back transfers stay one interval.
-  if (it + 1 != busy_.end() && (it + 1)->first == it->second) {
-    it->second = (it + 1)->second;
-    busy_.erase(it + 1);
-  }
-  if (it != busy_.begin() && (it - 1)->second == it->first) {
-    (it - 1)->second = it->second;
-    busy_.erase(it);
-  }
-}
-
+// Intervals over before `now` are skipped, and dropped once they are half the calendar.
 void BandwidthPort::forget_before(Cycles now) {
-  auto first_live = std::find_if(busy_.begin(), busy_.end(),
-                                 [now](const auto& interval) { return interval.second > now; });
-  busy_.erase(busy_.begin(), first_live);
+  const auto first_live = std::partition_point(busy_.begin() + live_, busy_.end(),
+                                               [now](const auto& interval) { return interval.second <= now; });
+  live_ = std::size_t(first_live - busy_.begin());
+  if (live_ > 32 && live_ * 2 > busy_.size()) {
+    busy_.erase(busy_.begin(), busy_.begin() + live_);
+    live_ = 0;
+  }
 }
 
 }  // namespace npusim

@@ -36,11 +36,11 @@ class BandwidthPort {
 
  private:
   Cycles fill_free_cycles(Cycles earliest, Cycles duration);
-  void book(Cycles start, Cycles end);
   void forget_before(Cycles now);
 
   PortStats stats_;
-  std::vector<std::pair<Cycles, Cycles>> busy_;  // sorted, disjoint [start, end)
+  std::vector<std::pair<Cycles, Cycles>> busy_;  // sorted, disjoint, never touching [start, end)
+  std::size_t live_ = 0;                          // busy_[0, live_) are over
 };
 
 }  // namespace npusim

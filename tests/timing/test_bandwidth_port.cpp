@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <random>
+#include <vector>
+
 #include "models/timing/BandwidthPort.h"
 
 using namespace npusim;
@@ -45,4 +48,25 @@ TEST_CASE("finished bookings are forgotten without changing later results", "[ti
   for (Cycles t = 0; t < 1000; t += 2) port.reserve(t, t, 1, false);
   CHECK(port.reserve(1000, 1000, 5, false) == 1005);
   CHECK(port.stats().busy == 505);
+}
+
+// The calendar against the plainest model of the same rule: one flag per cycle, a booking
+// takes the first `duration` free cycles from its earliest one.
+TEST_CASE("random bookings match a cycle-by-cycle calendar", "[timing]") {
+  std::mt19937_64 rng(5);
+  for (int run = 0; run < 20; ++run) {
+    BandwidthPort port("p", "bus", 1.0);  // one byte a cycle: duration = bytes
+    std::vector<bool> busy(200000, false);
+    Cycles now = 0;
+    for (int booking = 0; booking < 300; ++booking) {
+      now += rng() % 20;
+      const Cycles earliest = now + rng() % 300;
+      const std::uint64_t bytes = 1 + rng() % 40;
+      Cycles at = earliest, left = bytes;
+      for (; left > 0; ++at)
+        if (!busy[at]) busy[at] = true, --left;
+      INFO("run " << run << ", booking " << booking);
+      REQUIRE(port.reserve(now, earliest, bytes, false) == at);
+    }
+  }
 }

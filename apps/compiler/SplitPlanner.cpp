@@ -217,7 +217,9 @@ std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint3
   };
   std::optional<std::size_t> pick;
   std::string why;
-  const SplitChoice choice = options_.choice.value_or(parse_split_choice(w_.split).value_or(SplitChoice::Auto));
+  // --split, else the layer's own "split", else the workload's, else auto.
+  const SplitChoice choice = options_.choice.value_or(
+      parse_split_choice(l.split).value_or(parse_split_choice(w_.split).value_or(SplitChoice::Auto)));
   if (choice == SplitChoice::Auto) {
     const std::size_t first = rule_choice && find(*rule_choice) ? *find(*rule_choice) : 0;
     pick = first;
@@ -231,7 +233,8 @@ std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint3
                                 : choice == SplitChoice::ModelCi ? ParallelMode::ModelCi
                                                                  : ParallelMode::Data;
     pick = choice == SplitChoice::Model ? cheapest({ParallelMode::ModelCo, ParallelMode::ModelCi}) : find(wanted);
-    why = pick ? "forced by --split" : "forced by --split, but this layer cannot split that way";
+    const std::string by = options_.choice ? "--split" : !l.split.empty() ? "the layer's \"split\"" : "the workload's \"split\"";
+    why = pick ? "forced by " + by : "forced by " + by + ", but this layer cannot split that way";
     if (!pick) pick = find(ParallelMode::Data).value_or(0);
   }
   LayerSplit s = tag(l, candidates[*pick].second, out_degree);

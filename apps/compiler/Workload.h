@@ -54,6 +54,7 @@ struct Layer {
   std::uint32_t kv_cache_tokens = 0;
   // Softmax and GELU read int8 q as q / 2^frac_bits (fixed point); see "Numbers".
   std::uint32_t frac_bits = 4;
+  std::string split;            // conv/fc: "data", "model-co", ... to force one; empty = the workload's
   std::string engine;           // conv/fc: "matrix", "shader" or "sparse" to force one; empty = the compiler chooses
   std::string weights_file;     // optional .npy, resolved against the workload's directory
   // Weights carried by the workload itself (an ONNX model's initializers, quantized),

@@ -243,9 +243,9 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
                                                   "activation_sparsity"};
   static const std::map<std::string, std::vector<std::string>> extra = {
       {"conv", {"hi", "wi", "ci", "co", "k", "kh", "kw", "stride", "sh", "sw", "padding", "dilation", "groups",
-                "weights", "shift", "engine"}},
-      {"fc", {"m", "n", "k", "weights", "shift", "engine"}},
-      {"gemm", {"m", "n", "k", "weights", "shift", "engine"}},
+                "weights", "shift", "engine", "split"}},
+      {"fc", {"m", "n", "k", "weights", "shift", "engine", "split"}},
+      {"gemm", {"m", "n", "k", "weights", "shift", "engine", "split"}},
       {"pool", {"mode", "k", "kh", "kw", "stride", "sh", "sw", "padding", "global"}},
       {"add", {"inputs"}},
       {"relu", {}},
@@ -266,6 +266,14 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
 bool valid_name(const std::string& s) {
   if (s.empty() || s[0] == '.' || s.size() > 128) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.'; });
+}
+
+// A "split" key (the workload's default, or one layer's): how its cores share it.
+std::string split_choice(const Json& obj, const Place& place) {
+  const std::string split = text(obj, "split", place, "");
+  if (!split.empty() && !parse_split_choice(split))
+    place.fail("split", fmt::format("'{}' must be one of {}", split, fmt::join(split_choice_names(), ", ")));
+  return split;
 }
 
 class JsonReader {
@@ -298,6 +306,7 @@ class JsonReader {
     if (!l.engine.empty() && l.engine != "matrix" && l.engine != "shader" && l.engine != "sparse")
       place.fail("engine", fmt::format("must be \"matrix\" (the Wfold unit), \"shader\" (the GPU-style shader "
                                        "core) or \"sparse\" (the sparse tensor cluster), got '{}'", l.engine));
+    l.split = split_choice(obj, place);
     if (type == "conv") {
       read_conv(obj, l, place);
     } else if (type == "fc" || type == "gemm") {
@@ -399,11 +408,7 @@ Workload parse_workload_json(const std::string& body, const std::string& path) {
     if (!seed) place.fail("seed", "must be a non-negative integer");
     w.seed = *seed;
   }
-  if (top.contains("split")) {
-    w.split = text(top, "split", place, "");
-    if (!parse_split_choice(w.split))
-      place.fail("split", fmt::format("'{}' must be one of {}", w.split, fmt::join(split_choice_names(), ", ")));
-  }
+  w.split = split_choice(top, place);
   w.input = read_input_shape(top, top["layers"], place, w.input_file);
   JsonReader reader(path, w);
   reader.start(w.input);

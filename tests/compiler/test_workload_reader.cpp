@@ -3,7 +3,9 @@
 
 #include "e2e/NpusimProcess.h"
 #include "sim/common/InputError.h"
+#include "apps/compiler/TraceEmitter.h"
 #include "apps/compiler/WorkloadReader.h"
+#include "sim/config/ConfigLoader.h"
 
 using namespace npusim;
 
@@ -99,4 +101,30 @@ TEST_CASE("compiler: workload .npy data must exist and match the tensor", "[comp
   write_text(dir + "/x.npy", "not a numpy file");
   CHECK(run_npusim({"run", "--quiet", "--workload", dir + "/w.json", "--out", dir + "/run"}).status == 2);
   CHECK_FALSE(std::filesystem::exists(dir + "/run"));
+}
+
+// A layer's own "split" forces its mode; --split overrides it; a bad value is one message.
+TEST_CASE("compiler: a conv or fc layer's own split forces its mode, below --split", "[compiler][split]") {
+  const HardwareConfig hw = load_hardware_config(source_path("configs/smp-2x2.json"));
+  const std::string layers = R"({"input":{"h":16,"w":16,"c":64},"split":"data","layers":[
+    {"name":"a","type":"conv","co":64,"k":3,"padding":1,"split":"model-co"},
+    {"name":"b","type":"conv","co":64,"k":3,"padding":1},
+    {"name":"f","type":"fc","n":32,"split":"model-ci"}]})";
+  const Workload w = parse_workload_json(layers, "w.json");
+  auto mode_of = [](const TraceEmitter& e, std::size_t i) { return e.layers().at(i).tiling.split; };
+  const TraceEmitter own(w, hw);
+  CHECK(mode_of(own, 0) == ParallelMode::ModelCo);
+  CHECK(mode_of(own, 1) == ParallelMode::Data);  // the workload's "split"
+  CHECK(mode_of(own, 2) == ParallelMode::ModelCi);
+  CHECK_THAT(own.layers().at(0).split.reason, Catch::Contains("the layer's \"split\""));
+  CHECK_THAT(own.layers().at(1).split.reason, Catch::Contains("the workload's \"split\""));
+  SplitOptions forced;
+  forced.choice = SplitChoice::Data;
+  const TraceEmitter cli(w, hw, forced);
+  for (std::size_t i = 0; i < 3; ++i) CHECK(mode_of(cli, i) == ParallelMode::Data);
+  CHECK_THAT(cli.layers().at(0).split.reason, Catch::Contains("--split"));
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"split":"diagonal"}]})"),
+             Catch::Contains("layers[0] (c), field 'split': 'diagonal' must be one of"));
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"p","type":"pool","k":2,"split":"data"}]})"),
+             Catch::Contains("field 'split': unknown field"));
 }

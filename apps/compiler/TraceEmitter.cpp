@@ -36,6 +36,9 @@ TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw, c
   plan(hw, split);
   add_bindings();
   cores_.resize(hw.chip.cores());
+  for (std::uint32_t k = 0; k < cores_.size(); ++k)
+    if (hw.core_of(k).blocks.has("store_dma"))
+      cores_[k].store_slots = hw.core_of(k).block<DmaConfig>("store_dma").max_outstanding;
   final_stores_.assign(layers_.size(), {});
 }
 
@@ -495,16 +498,15 @@ void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, std::uint6
     // could land before an earlier piece, so each piece also waits for the one before.
     if (previous != kNone) depend(store, previous);
     previous = std::int64_t(push(std::move(store)));
-    remember_store(core, cs, previous);
+    remember_store(cs, previous);
   }
   cs.out_reader[slot] = cs.last_store;
 }
 
-void TraceEmitter::remember_store(std::uint32_t core, CoreState& cs, std::int64_t id) const {
+void TraceEmitter::remember_store(CoreState& cs, std::int64_t id) {
   cs.last_store = id;
   cs.unretired_stores.push_back(id);
-  if (cs.unretired_stores.size() > hw_.core_of(core).block<DmaConfig>("store_dma").max_outstanding)
-    cs.unretired_stores.pop_front();
+  if (cs.unretired_stores.size() > cs.store_slots) cs.unretired_stores.pop_front();
 }
 
 // Initialization phase (seed003 ¶[0046]): one ml_set per control register, no memory traffic.

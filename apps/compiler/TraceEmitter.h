@@ -86,6 +86,7 @@ class TraceEmitter : public InstructionSource {
     // Its store DMA's latest stores, as many as it keeps in flight: those may land after
     // the last one; every older store has retired, so readers of DRAM wait for these.
     std::deque<std::int64_t> unretired_stores;
+    std::size_t store_slots = 1;  // its store DMA's max_outstanding
     std::array<std::int64_t, 2> packed_reader{kNone, kNone};  // sparse_conv that last read each compressed-band slot
     // Shader cores: per register group, the last readers of its image, weight and
     // result regions, the weight fetch it holds and that block's first filter.
@@ -133,8 +134,8 @@ class TraceEmitter : public InstructionSource {
   // Model-ci (seed002 Example 1): the partial sums of one band reduced pairwise between
   // the layer's cores through the exchange level, then requantized and stored by the first.
   void emit_reduction(std::uint64_t tile);
-  // Records a store DMA instruction of `core` (its last store, and the ones still in flight).
-  void remember_store(std::uint32_t core, CoreState& cs, std::int64_t id) const;
+  // Records a store DMA instruction of a core (its last store, and the ones still in flight).
+  static void remember_store(CoreState& cs, std::int64_t id);
   void emit_band_store(std::uint32_t core, CoreState& cs, std::uint64_t result, std::uint64_t out_at,
                        std::uint32_t slot, std::uint64_t tile, std::uint32_t first_co, std::uint32_t co);
   // Where `sender` leaves partial sums of `slot` for a core of `receiver_cluster`.

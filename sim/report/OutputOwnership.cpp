@@ -1,6 +1,7 @@
 #include "sim/report/OutputOwnership.h"
 
 #include <fstream>
+#include <iterator>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -14,14 +15,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* noun(OutputKind kind) {
-  switch (kind) {
-    case OutputKind::Run: return "run directory";
-    case OutputKind::Sweep: return "sweep directory";
-    case OutputKind::TraceData: return "trace's weights directory";
-  }
-  return "directory";
-}
+// Per OutputKind, in its order: the marker file's name and what the directory is called.
+struct KindNames {
+  const char* marker;
+  const char* noun;
+};
+constexpr KindNames kKindNames[] = {{".npusim-run", "run directory"},
+                                    {".npusim-sweep", "sweep directory"},
+                                    {".npusim-trace-data", "trace's weights directory"}};
+static_assert(std::size(kKindNames) == static_cast<std::size_t>(OutputKind::TraceData) + 1, "one row per kind");
+
+const char* noun(OutputKind kind) { return kKindNames[static_cast<int>(kind)].noun; }
 
 const char* kindly_refuse =
     "npusim never deletes or writes into what it did not make: choose another path, or move or delete it yourself";
@@ -45,14 +49,7 @@ std::string refusal(const fs::path& p, OutputKind kind) {
 
 }  // namespace
 
-const char* marker_name(OutputKind kind) {
-  switch (kind) {
-    case OutputKind::Run: return ".npusim-run";
-    case OutputKind::Sweep: return ".npusim-sweep";
-    case OutputKind::TraceData: return ".npusim-trace-data";
-  }
-  return ".npusim";
-}
+const char* marker_name(OutputKind kind) { return kKindNames[static_cast<int>(kind)].marker; }
 
 void write_marker(const fs::path& dir, OutputKind kind) {
   CreationGuard guard;

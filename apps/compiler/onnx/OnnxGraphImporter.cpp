@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "apps/compiler/WorkloadReader.h"
+#include "apps/compiler/onnx/OnnxConstantFolding.h"
 #include "apps/compiler/onnx/OnnxNodeChecks.h"
 #include "apps/compiler/onnx/OnnxTensor.h"
 #include "sim/common/InputError.h"
@@ -16,11 +17,13 @@ namespace {
 
 constexpr int kMaxShift = 31;  // the requantization shift's range (docs/workload-format.md)
 
-MapShape input_map(const std::vector<std::int64_t>& d, bool& channels_first) {
-  channels_first = d.size() == 4;
-  if (d.size() == 4) return {std::uint32_t(d[2]), std::uint32_t(d[3]), std::uint32_t(d[1])};
-  if (d.size() == 3) return {1, std::uint32_t(d[1]), std::uint32_t(d[2])};
-  return {1, 1, std::uint32_t(d[1])};
+// [N, C, H, W] is an image; [N, S, D] a sequence, one token per row (h = S, w = 1, as
+// the bundled transformer workloads have them); [N, K] a vector.
+OnnxValue input_value(const std::vector<std::int64_t>& d) {
+  const auto n = std::uint32_t(d[0]);
+  if (d.size() == 4) return nchw_value("input", -1, n, {std::uint32_t(d[2]), std::uint32_t(d[3]), std::uint32_t(d[1])});
+  if (d.size() == 3) return rows_value("input", -1, n, {std::uint32_t(d[1]), 1, std::uint32_t(d[2])}, d);
+  return rows_value("input", -1, n, {1, 1, std::uint32_t(d[1])}, d);
 }
 
 }  // namespace
@@ -29,7 +32,9 @@ const std::vector<std::string>& supported_onnx_ops() {
   static const std::vector<std::string> ops = [] {
     std::vector<std::string> names{"Constant"};
     for (const auto& [op, handler] : OnnxGraphImporter::handlers()) names.push_back(op);
+    for (const auto& op : foldable_onnx_ops()) names.push_back(op);
     std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
   }();
   return ops;
@@ -52,8 +57,7 @@ OnnxImport OnnxGraphImporter::run() {
     throw InputError(model_.file, place, fmt::format("shape {} is not supported: give [N, C, H, W], [N, S, D] or "
                                                      "[N, K] with positive extents", fmt::join(in, "x")));
   batch_ = std::uint32_t(in[0]);
-  OnnxValue input{"input", {}, true, -1};
-  input.map = input_map(in, input.channels_first);
+  const OnnxValue input = input_value(in);
   values_[model_.input] = input;
   names_.insert("input");
   nlohmann::json& w = result_.workload;
@@ -64,13 +68,27 @@ OnnxImport OnnxGraphImporter::run() {
   for (const auto& n : model_.graph().node()) {
     if (fused_.count(&n) || (n.output_size() == 1 && model_.constant(n.output(0)))) continue;  // constants
     require_supported_op(model_, n);
-    (this->*(handlers().at(n.op_type())))(n);
+    const auto handler = handlers().find(n.op_type());
+    if (handler == handlers().end()) {
+      refused(n);
+      continue;
+    }
+    (this->*(handler->second))(n);
   }
+  drop_split_layers();
   if (biased_layers_ > 0)
     result_.notes.push_back(fmt::format("{} layers have a bias (BatchNormalization folding gives one); the engines' "
                                         "requantization has no bias term, so timing runs leave it out and "
                                         "functional runs refuse the model",
                                         biased_layers_));
+  if (inexact_scales_ > 0)
+    result_.notes.push_back(fmt::format("{} scales are not a power of two or leave a layer's range (e.g. attention's "
+                                        "1/sqrt(d)); timing runs use the nearest that fits, functional runs refuse "
+                                        "the model", inexact_scales_));
+  if (ignored_affines_ > 0)
+    result_.notes.push_back(fmt::format("{} LayerNormalization scales/biases feed no MatMul with weights to fold "
+                                        "into; timing runs leave them out, functional runs refuse the model",
+                                        ignored_affines_));
   if (relu6_layers_ > 0)
     result_.notes.push_back(fmt::format("{} Clip(0, 6) (ReLU6) run as ReLU: the int8 requantization clamps at 0 "
                                         "and at the int8 range, not at 6", relu6_layers_));
@@ -80,7 +98,12 @@ OnnxImport OnnxGraphImporter::run() {
 const OnnxValue& OnnxGraphImporter::activation(const Node& n, int input) const {
   if (!has_input(n, input)) fail(n, fmt::format("input {} is missing", input));
   const auto it = values_.find(n.input(input));
-  if (it != values_.end()) return it->second;
+  if (it != values_.end()) {
+    if (split_layers_.count(it->second.tensor))
+      fail(n, fmt::format("reads '{}' whole, but its layer was split into one layer per part for a Split or Gather "
+                          "of its channels; only the parts can be read", n.input(input)));
+    return it->second;
+  }
   if (model_.constant(n.input(input)))
     fail(n, fmt::format("input {} ('{}') is a constant; only activations are supported there", input, n.input(input)));
   fail(n, fmt::format("input '{}' is not produced by a supported node", n.input(input)));
@@ -108,9 +131,14 @@ const OnnxGraphImporter::Node* OnnxGraphImporter::sole_consumer(const std::strin
 
 std::string OnnxGraphImporter::layer_name(const Node& n) {
   std::string base = n.name().empty() ? n.op_type() : n.name();
-  // PyTorch names nodes "/module/path/OpType": the op type is in the layer's kind.
+  // PyTorch names nodes "/module/path/OpType": the op type is in the layer's kind. Ops
+  // written in a module's forward (attention's MatMuls, Softmax, GELU's Erf) keep it:
+  // the path alone names their module, not them.
+  static const std::set<std::string> functional_ops = {"Softmax", "Erf", "ReduceMean"};
+  const bool keeps_op = functional_ops.count(n.op_type()) ||
+                        (n.op_type() == "MatMul" && n.input_size() > 1 && !model_.constant(n.input(1)));
   const std::string suffix = "/" + n.op_type();
-  if (base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
+  if (!keeps_op && base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
     base.erase(base.size() - suffix.size());
   while (!base.empty() && (base[0] == '/' || base[0] == '.' || base[0] == '_')) base.erase(0, 1);
   base = sanitized_layer_name(base);
@@ -128,8 +156,10 @@ int OnnxGraphImporter::emit(const Node& n, nlohmann::json layer, const OnnxValue
   layers.push_back(layer);
   std::string output = n.output(0);
   if (layer.value("type", "") != "pool") output = fuse_relu(index, output);
+  if (in.affine && out.affine != in.affine) unapplied_affine(n);
   out.tensor = layer["name"].get<std::string>();
   out.layer = index;
+  out.batch = batch_;
   values_[output] = out;
   return index;
 }
@@ -152,6 +182,16 @@ void OnnxGraphImporter::emit_weighted(const Node& n, nlohmann::json layer, const
     fused_.insert(next);
     folded_node.set_output(0, next->output(0));  // the layer writes what the BN wrote
   }
+  OnnxValue source = in;
+  if (in.affine && kh * kw == 1 && !depthwise) {
+    // y = W (scale * x + shift): the scale multiplies W's columns, W * shift joins the bias.
+    for (std::uint64_t o = 0; o < co; ++o)
+      for (std::uint64_t i = 0; i < ci; ++i) {
+        bias[o] += weights[o * ci + i] * in.affine->shift[i];
+        weights[o * ci + i] *= in.affine->scale[i];
+      }
+    source.affine = nullptr;
+  }
   if (!std::all_of(weights.begin(), weights.end(), [](double w) { return std::isfinite(w); }))
     fail(n, "has a weight that is not a finite number (NaN or infinity, in the initializer or after folding the "
             "BatchNormalization that follows it)");
@@ -164,11 +204,13 @@ void OnnxGraphImporter::emit_weighted(const Node& n, nlohmann::json layer, const
   if (!depthwise && kh * kw > 1) weights = conv_weights_to_nhwc(weights, co, ci, kh, kw, false);
   if (depthwise) weights = conv_weights_to_nhwc(weights, co, 1, kh, kw, true);
   QuantizedWeights q = quantize_weights(weights);
-  if (q.exponent > 0 || -q.exponent > kMaxShift)
-    fail(n, fmt::format("weights with max |w| around 2^{} need a requantization shift of {}, outside 0 to {}",
-                        q.exponent + 7, -q.exponent, kMaxShift));
-  layer["shift"] = -q.exponent;
-  const int index = emit(folded_node, layer, in, out);
+  out.exponent = output_exponent(folded_node.output(0), in.exponent);
+  // Σ x·q is in steps of 2^(in + weights); the shift brings it to steps of 2^out.
+  const int shift = scale_within(n, out.exponent - in.exponent - q.exponent, 0, kMaxShift,
+                                 "the requantization shift (output - input - weight scale exponents)");
+  out.exponent = shift + in.exponent + q.exponent;
+  layer["shift"] = shift;
+  const int index = emit(folded_node, layer, source, out);
   result_.weights[result_.workload["layers"][std::size_t(index)]["name"].get<std::string>()] = std::move(q);
 }
 
@@ -191,6 +233,49 @@ std::string OnnxGraphImporter::fuse_relu(int layer, std::string output) {
 
 void OnnxGraphImporter::alias(const Node& n, OnnxValue v) {
   values_[n.output(0)] = v;
+}
+
+void OnnxGraphImporter::unapplied_affine(const Node& n) {
+  if (functional_)
+    fail(n, "reads a LayerNormalization output whose scale is not 1 or whose bias is not 0; npusim's layernorm has "
+            "neither, so they are folded into the MatMul or Gemm with weights that reads it, and this node is not one");
+  ++ignored_affines_;
+}
+
+int OnnxGraphImporter::output_exponent(const std::string& value, int input_exponent) const {
+  static const std::set<std::string> passes = {"Reshape", "Transpose", "Identity", "Dropout", "Squeeze",
+                                               "Unsqueeze", "Flatten", "Relu"};
+  std::string v = value;
+  for (int hop = 0; hop < 16; ++hop) {
+    const Node* next = sole_consumer(v);
+    if (!next || next->output_size() < 1) break;
+    if (next->op_type() == "Add" && next->input_size() == 2) {
+      const std::string& other = next->input(0) == v ? next->input(1) : next->input(0);
+      if (model_.constant(other)) {  // a bias: look past it
+        v = next->output(0);
+        continue;
+      }
+      const auto it = values_.find(other);
+      if (it != values_.end()) return it->second.exponent;
+      break;
+    }
+    if (!passes.count(next->op_type())) break;
+    v = next->output(0);
+  }
+  return input_exponent;
+}
+
+int OnnxGraphImporter::scale_within(const Node& n, double exponent, int low, int high, const char* what) {
+  const bool whole = exponent == std::floor(exponent);
+  if (whole && exponent >= low && exponent <= high) return int(exponent);
+  if (functional_)
+    fail(n, whole ? fmt::format("{} is {}, outside {} to {} (docs/workload-format.md, ONNX quantization)", what,
+                                exponent, low, high)
+                  : fmt::format("{} is 2^{:.3f}, not a power of two; npusim's int8 scales are powers of two (scale "
+                                "attention by 1/sqrt(d) with d a power of four, or fold the factor into a weight)",
+                                what, exponent));
+  ++inexact_scales_;
+  return std::clamp(int(std::lround(exponent)), low, high);
 }
 
 }  // namespace npusim

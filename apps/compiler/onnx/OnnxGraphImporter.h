@@ -36,6 +36,17 @@ class OnnxGraphImporter {
   void transpose(const Node& n);
   void identity(const Node& n);
   void unfused_batch_norm(const Node& n);
+  // Transformer ops (OnnxTransformerHandlers.cpp).
+  void attention_matmul(const Node& n);
+  void softmax(const Node& n);
+  void layer_norm(const Node& n);
+  void divide(const Node& n);    // the GELU pattern's first node, or a scale by a constant
+  void multiply(const Node& n);  // a scale by a constant
+  void split(const Node& n);
+  void gather(const Node& n);
+  void reduce_mean(const Node& n);
+  void bias_add(const Node& n, int constant_input);
+  void refused(const Node& n);   // ops handled only in patterns or on constants
 
   // Shared by the handlers (OnnxGraphImporter.cpp).
   const OnnxValue& activation(const Node& n, int input) const;
@@ -58,6 +69,19 @@ class OnnxGraphImporter {
   bool relu_bound(const Node& n) const;  // Relu, or Clip with min 0 and max 6 or none
   std::string fuse_relu(int layer, std::string output);
   void alias(const Node& n, OnnxValue v);
+  // The exponent a weighted layer's output takes: its input's, or when the result is
+  // added to a value that already exists (a residual), that value's.
+  int output_exponent(const std::string& value, int input_exponent) const;
+  // Where a value's scale is not a power of two or leaves a layer's range: an error in
+  // functional mode, a note (values are not computed) in timing mode.
+  int scale_within(const Node& n, double exponent, int low, int high, const char* what);
+  // The Split/Gather of a weighted layer's output channels: that layer becomes one per
+  // part (OnnxTransformerHandlers.cpp).
+  OnnxValue channel_part(const Node& n, const OnnxValue& part, int index);
+  // A LayerNormalization's scale or bias reaches a node that cannot fold it.
+  void unapplied_affine(const Node& n);
+  // Drops the layers split into parts (run's last step).
+  void drop_split_layers();
   [[noreturn]] void fail(const Node& n, const std::string& reason) const { model_.fail(n, reason); }
 
   const OnnxModel& model_;
@@ -67,8 +91,9 @@ class OnnxGraphImporter {
   std::map<std::string, int> consumers_;      // readers of each value (graph outputs count)
   std::set<const Node*> fused_;
   std::set<std::string> names_;
+  std::map<std::string, std::vector<int>> split_layers_;  // a split layer's name -> its parts' layers
   std::uint32_t batch_ = 1;
-  int biased_layers_ = 0, relu6_layers_ = 0;
+  int biased_layers_ = 0, relu6_layers_ = 0, inexact_scales_ = 0, ignored_affines_ = 0;
 };
 
 }  // namespace npusim

@@ -1,5 +1,6 @@
 #include "apps/compiler/onnx/OnnxModel.h"
 
+#include "apps/compiler/onnx/OnnxConstantFolding.h"
 #include "apps/compiler/onnx/OnnxNodeChecks.h"
 
 #include <algorithm>
@@ -147,6 +148,7 @@ std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const std::s
     for (const auto& v : *list)
       if (auto dims = known_dims(v.type()); !dims.empty()) m.shapes[v.name()] = dims;
   for (const auto& [name, t] : m.constants) m.shapes[name] = {t->dims().begin(), t->dims().end()};
+  fold_constants(m);
   return owner;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "apps/compiler/onnx/OnnxAttributes.h"
 #include "apps/compiler/onnx/OnnxGraphImporter.h"
 #include "apps/compiler/onnx/OnnxTensor.h"
 #include "sim/tensor/WindowGeometry.h"
@@ -12,21 +13,11 @@ namespace {
 
 using Node = onnx::NodeProto;
 
-const onnx::AttributeProto* attribute(const Node& n, const char* name) {
-  for (const auto& a : n.attribute())
-    if (a.name() == name) return &a;
-  return nullptr;
-}
-
+const onnx::AttributeProto* attribute(const Node& n, const char* name) { return onnx_attribute(n, name); }
 std::vector<std::int64_t> ints(const Node& n, const char* name, std::vector<std::int64_t> fallback) {
-  const auto* a = attribute(n, name);
-  return a ? std::vector<std::int64_t>(a->ints().begin(), a->ints().end()) : fallback;
+  return onnx_ints(n, name, std::move(fallback));
 }
-
-std::int64_t integer(const Node& n, const char* name, std::int64_t fallback) {
-  const auto* a = attribute(n, name);
-  return a ? a->i() : fallback;
-}
+std::int64_t integer(const Node& n, const char* name, std::int64_t fallback) { return onnx_int(n, name, fallback); }
 
 // Kernel, strides and pads of a 2-D window op in the JSON layer; ONNX pads are
 // [top, left, bottom, right], JSON's [top, bottom, left, right].
@@ -56,6 +47,15 @@ const std::map<std::string, OnnxGraphImporter::Handler>& OnnxGraphImporter::hand
       {"Identity", &OnnxGraphImporter::identity},
       {"Dropout", &OnnxGraphImporter::identity},
       {"BatchNormalization", &OnnxGraphImporter::unfused_batch_norm},
+      {"Softmax", &OnnxGraphImporter::softmax},
+      {"LayerNormalization", &OnnxGraphImporter::layer_norm},
+      {"Div", &OnnxGraphImporter::divide},
+      {"Mul", &OnnxGraphImporter::multiply},
+      {"Split", &OnnxGraphImporter::split},
+      {"Gather", &OnnxGraphImporter::gather},
+      {"ReduceMean", &OnnxGraphImporter::reduce_mean},
+      {"Erf", &OnnxGraphImporter::refused},
+      {"Concat", &OnnxGraphImporter::refused},
   };
   return table;
 }
@@ -83,8 +83,8 @@ nlohmann::json window_json(const Window& w) {
 
 void OnnxGraphImporter::conv(const Node& n) {
   const OnnxValue& in = activation(n, 0);
-  const auto map = as_map(in, dims(n, n.input(0)));
-  if (!map) fail(n, "the input is not an [N, C, H, W] map in the layout a convolution reads");
+  if (!is_nchw(in)) fail(n, "the input is not an [N, C, H, W] map in the layout a convolution reads");
+  const MapShape* map = &in.map;
   const auto& wd = dims(n, n.input(1));
   std::vector<double> weights = constant_values(n, 1);
   std::string problem;
@@ -111,7 +111,7 @@ void OnnxGraphImporter::conv(const Node& n) {
   layer["dilation"] = w.dilations[0];
   if (depthwise) layer["groups"] = group;
   const auto& od = dims(n, n.output(0));
-  const OnnxValue out{"", {std::uint32_t(od[2]), std::uint32_t(od[3]), co}, true, -1};
+  const OnnxValue out = nchw_value("", -1, batch_, {std::uint32_t(od[2]), std::uint32_t(od[3]), co});
   emit_weighted(n, layer, in, out, std::move(weights), std::move(bias), true, co, depthwise ? 1 : map->c, kh,
                 kw, depthwise);
 }
@@ -123,7 +123,7 @@ void OnnxGraphImporter::gemm(const Node& n) {
   for (const char* scale : {"alpha", "beta"})
     if (const auto* a = attribute(n, scale); a && a->f() != 1.0f)
       fail(n, fmt::format("{} = {} is not supported (only 1)", scale, a->f()));
-  if (!last_axis_is_channels(in, ad)) fail(n, "input A is not laid out with its last axis as channels");
+  if (!is_rows(in) || ad.size() != 2) fail(n, "input A is not a matrix [N, K] laid out with its last axis as channels");
   const auto& bd = dims(n, n.input(1));
   const bool trans_b = integer(n, "transB", 0) != 0;
   if (bd.size() != 2) fail(n, "the constant operand B must be 2-D");
@@ -138,17 +138,17 @@ void OnnxGraphImporter::gemm(const Node& n) {
     if (c.size() != co && c.size() != 1) fail(n, fmt::format("bias C must have 1 or {} values", co));
     for (std::uint64_t o = 0; o < co; ++o) bias[o] = c[c.size() == 1 ? 0 : o];
   }
-  const OnnxValue out{"", {in.map.h, in.map.w, co}, false, -1};
+  const OnnxValue out = rows_value("", -1, batch_, {in.map.h, in.map.w, co}, dims(n, n.output(0)));
   emit_weighted(n, {{"type", "fc"}, {"n", co}}, in, out, std::move(weights), std::move(bias), false, co, k, 1, 1,
                 false);
 }
 
 void OnnxGraphImporter::matmul(const Node& n) {
-  if (!model_.constant(n.input(1)))
-    fail(n, "a MatMul between two activations (attention) is not imported yet, only activation x constant "
-            "weights; write attention as JSON matmul layers (docs/workload-format.md, \"Transformer layers\")");
+  if (!model_.constant(n.input(1))) return attention_matmul(n);
   const OnnxValue& in = activation(n, 0);
-  if (!last_axis_is_channels(in, dims(n, n.input(0)))) fail(n, "input A is not laid out with its last axis as channels");
+  if (!is_rows(in))
+    fail(n, "input A is not laid out with its last axis as channels and the other axes in storage order (a MatMul "
+            "with weights runs over every position of a [N, ..., K] matrix)");
   const auto& bd = dims(n, n.input(1));
   if (bd.size() != 2) fail(n, "the constant operand B must be 2-D [K, N]");
   const auto k = std::uint32_t(bd[0]), co = std::uint32_t(bd[1]);
@@ -157,16 +157,18 @@ void OnnxGraphImporter::matmul(const Node& n) {
   std::vector<double> weights(b.size());
   for (std::uint64_t o = 0; o < co; ++o)
     for (std::uint64_t i = 0; i < k; ++i) weights[o * k + i] = b[i * co + o];
-  const OnnxValue out{"", {in.map.h, in.map.w, co}, false, -1};
+  const OnnxValue out = rows_value("", -1, batch_, {in.map.h, in.map.w, co}, dims(n, n.output(0)));
   emit_weighted(n, {{"type", "fc"}, {"n", co}}, in, out, std::move(weights), std::vector<double>(co, 0.0), false, co,
                 k, 1, 1, false);
 }
 
 void OnnxGraphImporter::add(const Node& n) {
+  for (int i = 0; i < 2; ++i)
+    if (has_input(n, i) && model_.constant(n.input(i))) return bias_add(n, i);
   const OnnxValue &a = activation(n, 0), &b = activation(n, 1);
-  if (dims(n, n.input(0)) != dims(n, n.input(1)) || !(a.map == b.map) ||
-      (a.channels_first != b.channels_first && !(a.map.h * a.map.w == 1 || a.map.c == 1)))
+  if (!same_view(a, b) || !is_whole(a))
     fail(n, "the two inputs must have the same shape and layout (no broadcasting)");
+  scale_within(n, a.exponent - b.exponent, 0, 0, "the difference of the two inputs' scale exponents");
   emit(n, {{"type", "add"}, {"inputs", {a.tensor, b.tensor}}}, a, a);
 }
 
@@ -174,12 +176,13 @@ void OnnxGraphImporter::relu(const Node& n) {
   if (!relu_bound(n)) fail(n, "only Clip(min 0, max 6 or none) is supported, as a ReLU");
   if (n.op_type() == "Clip") ++relu6_layers_;
   const OnnxValue& in = activation(n, 0);
+  if (!is_whole(in)) fail(n, "the input is a part of a tensor (after Split or Gather); only whole tensors are supported");
   emit(n, {{"type", "relu"}}, in, in);
 }
 
 void OnnxGraphImporter::max_pool(const Node& n) {
   const OnnxValue& in = activation(n, 0);
-  if (!as_map(in, dims(n, n.input(0)))) fail(n, "the input is not an [N, C, H, W] map");
+  if (!is_nchw(in)) fail(n, "the input is not an [N, C, H, W] map");
   std::string problem;
   const Window w = window(n, ints(n, "kernel_shape", {}), problem);
   if (!problem.empty()) fail(n, problem);
@@ -193,8 +196,8 @@ void OnnxGraphImporter::max_pool(const Node& n) {
   nlohmann::json layer = window_json(w);
   layer["type"] = "pool";
   layer["mode"] = n.op_type() == "MaxPool" ? "max" : "avg";
-  OnnxValue out = in;
-  out.map = {std::uint32_t(od[2]), std::uint32_t(od[3]), in.map.c};
+  OnnxValue out = nchw_value("", -1, batch_, {std::uint32_t(od[2]), std::uint32_t(od[3]), in.map.c});
+  out.exponent = in.exponent;
   emit(n, layer, in, out);
 }
 
@@ -207,16 +210,17 @@ void OnnxGraphImporter::average_pool(const Node& n) {
 
 void OnnxGraphImporter::global_pool(const Node& n) {
   const OnnxValue& in = activation(n, 0);
-  if (!as_map(in, dims(n, n.input(0)))) fail(n, "the input is not an [N, C, H, W] map");
-  OnnxValue out = in;
-  out.map = {1, 1, in.map.c};
+  if (!is_nchw(in)) fail(n, "the input is not an [N, C, H, W] map");
+  OnnxValue out = nchw_value("", -1, batch_, {1, 1, in.map.c});
+  out.exponent = in.exponent;
+  out.affine = in.affine;  // a per-channel affine commutes with averaging
   emit(n, {{"type", "pool"}, {"mode", n.op_type() == "GlobalMaxPool" ? "max" : "avg"}, {"global", true}}, in, out);
 }
 
 void OnnxGraphImporter::reshape(const Node& n) {
-  const auto v = reshaped(activation(n, 0), dims(n, n.input(0)), dims(n, n.output(0)));
-  if (!v) fail(n, fmt::format("{} to {} would move data (it is layout-only only when the batch stays first and the "
-                              "channel and position axes are not interleaved)",
+  const auto v = reshaped(activation(n, 0), dims(n, n.output(0)));
+  if (!v) fail(n, fmt::format("{} to {} would move data (a reshape is layout-only when the axes it merges lie "
+                              "one after the other in memory)",
                               fmt::join(dims(n, n.input(0)), "x"), fmt::join(dims(n, n.output(0)), "x")));
   alias(n, *v);
 }
@@ -225,10 +229,13 @@ void OnnxGraphImporter::transpose(const Node& n) {
   const auto& from = dims(n, n.input(0));
   std::vector<std::int64_t> reverse;
   for (std::size_t i = from.size(); i-- > 0;) reverse.push_back(std::int64_t(i));
-  const auto v = transposed(activation(n, 0), from, ints(n, "perm", reverse));
-  if (!v) fail(n, "this permutation would move data (only keeping or swapping the channel and position axes is "
-                  "layout-only)");
-  alias(n, *v);
+  const auto perm = ints(n, "perm", reverse);
+  std::vector<std::int64_t> sorted = perm;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    if (sorted.size() != from.size() || sorted[i] != std::int64_t(i))
+      fail(n, fmt::format("perm [{}] is not a permutation of the {} axes", fmt::join(perm, ", "), from.size()));
+  alias(n, transposed(activation(n, 0), perm));
 }
 
 void OnnxGraphImporter::identity(const Node& n) { alias(n, activation(n, 0)); }

@@ -5,7 +5,7 @@ Random weights, nothing downloaded. Needs Debian's python3-torch, python3-torchv
 and python3-onnx (apt-get install python3-torch python3-torchvision python3-onnx); run
 it with /usr/bin/python3 so those packages are found.
 
-    scripts/export_onnx.py resnet50 mobilenet_v2 vit --out models/
+    scripts/export_onnx.py resnet50 mobilenet_v2 vit tiny_transformer --out models/
     scripts/export_onnx.py resnet50 --dynamic-batch --out models/   # then --input-shape input=2x3x224x224
 
 To export your own network, build it in export_model() below or import this file and
@@ -26,15 +26,16 @@ class EncoderBlock(torch.nn.Module):
     Written out (not torch.nn.TransformerEncoderLayer, whose eval-mode fast path has
     no ONNX export) so the graph is plain MatMul, Softmax, LayerNormalization, Erf."""
 
-    def __init__(self, dim, heads):
+    def __init__(self, dim, heads, bias=True):
         super().__init__()
         self.heads = heads
-        self.norm1 = torch.nn.LayerNorm(dim)
-        self.qkv = torch.nn.Linear(dim, dim * 3)
-        self.proj = torch.nn.Linear(dim, dim)
+        self.norm1 = torch.nn.LayerNorm(dim, bias=bias) if "bias" in torch.nn.LayerNorm.__init__.__code__.co_varnames \
+            else torch.nn.LayerNorm(dim)
+        self.qkv = torch.nn.Linear(dim, dim * 3, bias=bias)
+        self.proj = torch.nn.Linear(dim, dim, bias=bias)
         self.norm2 = torch.nn.LayerNorm(dim)
-        self.fc1 = torch.nn.Linear(dim, dim * 2)
-        self.fc2 = torch.nn.Linear(dim * 2, dim)
+        self.fc1 = torch.nn.Linear(dim, dim * 2, bias=bias)
+        self.fc2 = torch.nn.Linear(dim * 2, dim, bias=bias)
 
     def forward(self, x):
         n, t, d = x.shape
@@ -48,9 +49,9 @@ class TinyViT(torch.nn.Module):
     """A small ViT: 16x16 patches of a 64x64 image, 2 encoder blocks, mean-pooled tokens
     (no class token, so the graph needs no Concat)."""
 
-    def __init__(self, dim=64, depth=2, heads=2, classes=10):
+    def __init__(self, dim=64, depth=2, heads=2, classes=10, patch=16):
         super().__init__()
-        self.patches = torch.nn.Conv2d(3, dim, 16, stride=16)
+        self.patches = torch.nn.Conv2d(3, dim, patch, stride=patch)
         self.blocks = torch.nn.Sequential(*[EncoderBlock(dim, heads) for _ in range(depth)])
         self.norm = torch.nn.LayerNorm(dim)
         self.head = torch.nn.Linear(dim, classes)
@@ -61,6 +62,24 @@ class TinyViT(torch.nn.Module):
         return self.head(x.mean(dim=1))
 
 
+class TinyTransformer(torch.nn.Module):
+    """Two encoder blocks over a [1, 16, 32] token input, 2 heads of 16, no biases (as in
+    LLaMA-style models): what npusim's functional mode computes exactly as int8
+    (tests/onnx/data/tiny_transformer.onnx, checked by tests/onnx/onnx_reference.py).
+    The layer norms' scales are random, so folding them into the next MatMul is tested."""
+
+    def __init__(self, dim=32, depth=2, heads=2):
+        super().__init__()
+        self.blocks = torch.nn.Sequential(*[EncoderBlock(dim, heads, bias=False) for _ in range(depth)])
+        with torch.no_grad():
+            for block in self.blocks:
+                for norm in (block.norm1, block.norm2):
+                    norm.weight.uniform_(0.5, 1.5)
+
+    def forward(self, x):
+        return self.blocks(x)
+
+
 def export_model(name):
     """The model and an example input for one of the bundled names."""
     if name == "resnet50":
@@ -69,7 +88,11 @@ def export_model(name):
         return torchvision.models.mobilenet_v2(weights=None), torch.randn(1, 3, 224, 224)
     if name == "vit":
         return TinyViT(), torch.randn(1, 3, 64, 64)
-    raise SystemExit(f"unknown model '{name}' (resnet50, mobilenet_v2, vit)")
+    if name == "vit_tiny":  # the test fixture tests/onnx/data/vit_tiny.onnx
+        return TinyViT(dim=32, patch=8), torch.randn(1, 3, 32, 32)
+    if name == "tiny_transformer":
+        return TinyTransformer(), torch.randn(1, 16, 32)
+    raise SystemExit(f"unknown model '{name}' (resnet50, mobilenet_v2, vit, vit_tiny, tiny_transformer)")
 
 
 def export(model, example, path, dynamic_batch=False):
@@ -83,7 +106,7 @@ def export(model, example, path, dynamic_batch=False):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("models", nargs="+", help="resnet50, mobilenet_v2, vit")
+    parser.add_argument("models", nargs="+", help="resnet50, mobilenet_v2, vit, vit_tiny, tiny_transformer")
     parser.add_argument("--out", default=".", help="directory for <model>.onnx")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random weights")
     parser.add_argument("--dynamic-batch", action="store_true", help="leave the batch dimension dynamic")

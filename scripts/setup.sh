@@ -6,9 +6,10 @@ set -euo pipefail
 # compiled objects between the Release and checking builds' reruns; slurm-wlm and
 # munge run the Slurm sweep backend's test on a single-node cluster; libonnx-dev
 # (with libprotobuf-dev, whose version its generated onnx.pb.h was built against)
-# reads ONNX workloads (docs/workload-format.md).
+# reads ONNX workloads (docs/workload-format.md); python3-onnx lets a test evaluate an
+# ONNX graph with numpy (tests/onnx/onnx_reference.py).
 PACKAGES=(cmake g++ make pkg-config libsystemc-dev libfmt-dev nlohmann-json3-dev
-          catch2 libcli11-dev libonnx-dev libprotobuf-dev python3 python3-numpy python3-matplotlib
+          catch2 libcli11-dev libonnx-dev libprotobuf-dev python3 python3-numpy python3-matplotlib python3-onnx
           clang libclang-rt-14-dev ccache
           slurm-wlm munge)
 missing=()

@@ -156,6 +156,10 @@ nlohmann::json LayerReport::to_json() const {
                         {"nram_buffers", c.tiling.buffers},
                         {"co_block", c.tiling.co_block},
                         {"co_blocks", c.tiling.co_blocks}}}});
+    if (c.layer.onnx)
+      layers.back()["onnx"] = {{"value", c.layer.onnx->value},
+                               {"scale_exponent", c.layer.onnx->scale_exponent},
+                               {"before_scale_and_bias", c.layer.onnx->before_affine}};
     if (c.tiling.on_matrix_unit)
       layers.back()["result_path"] = c.tiling.requantize_on_result_path ? "requantized" : "accumulators";
     if (c.tiling.on_shader) layers.back()["shader"] = shader_section(r, c.tiling);

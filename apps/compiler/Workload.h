@@ -2,6 +2,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,14 @@ struct Layer {
   // Weights carried by the workload itself (an ONNX model's initializers, quantized),
   // in the order and shape a weights_file would have; null = none.
   std::shared_ptr<const std::vector<std::int8_t>> weight_values;
+  // Layers imported from ONNX: the graph value the layer's tensor holds, and the scale of
+  // its int8 steps (one step = 2^scale_exponent), for comparing with the float graph.
+  struct OnnxOrigin {
+    std::string value;
+    int scale_exponent = 0;
+    bool before_affine = false;  // a LayerNormalization's value before its scale and bias (the next layer applies them)
+  };
+  std::optional<OnnxOrigin> onnx;
   std::uint32_t line = 0;       // CSV line, for messages (0 for JSON)
 
   bool has_weights() const { return kind == LayerKind::Conv || kind == LayerKind::Depthwise || kind == LayerKind::Fc; }

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "apps/compiler/onnx/OnnxAttributes.h"
+#include "apps/compiler/onnx/OnnxLayout.h"
 #include "apps/compiler/onnx/OnnxTensor.h"
 
 namespace npusim {
@@ -26,11 +28,7 @@ struct Folded {
   std::vector<double> values;
 };
 
-std::int64_t count(const Dims& d) {
-  std::int64_t n = 1;
-  for (auto v : d) n *= v;
-  return n;
-}
+std::int64_t count(const Dims& d) { return saturating_product(d); }
 
 const onnx::AttributeProto* attribute(const Node& n, const char* name) { return onnx_attribute(n, name); }
 
@@ -51,8 +49,7 @@ class Folder {
       const onnx::TensorProto* t = m_.constant(name);
       if (!t) return std::nullopt;
       Folded f{t->data_type(), {t->dims().begin(), t->dims().end()}, {}};
-      if (count(f.dims) > kMaxFoldedElements || std::any_of(f.dims.begin(), f.dims.end(), [](auto d) { return d < 0; }))
-        return std::nullopt;
+      if (count(f.dims) > kMaxFoldedElements || count(f.dims) < 0) return std::nullopt;
       f.values = tensor_values(*t, m_.file);
       in.push_back(std::move(f));
     }

@@ -18,12 +18,17 @@ namespace {
 constexpr int kMaxShift = 31;  // the requantization shift's range (docs/workload-format.md)
 
 // [N, C, H, W] is an image; [N, S, D] a sequence, one token per row (h = S, w = 1, as
-// the bundled transformer workloads have them); [N, K] a vector.
+// the bundled transformer workloads have them); [N, K] a vector. An image's int8 steps
+// are 1 (pixels); a sequence's token embeddings are values of order 1, in steps of 1/32
+// like a layer norm's output (docs/workload-format.md, ONNX quantization).
+constexpr int kSequenceInputExponent = -5;
 OnnxValue input_value(const std::vector<std::int64_t>& d) {
   const auto n = std::uint32_t(d[0]);
   if (d.size() == 4) return nchw_value("input", -1, n, {std::uint32_t(d[2]), std::uint32_t(d[3]), std::uint32_t(d[1])});
-  if (d.size() == 3) return rows_value("input", -1, n, {std::uint32_t(d[1]), 1, std::uint32_t(d[2])}, d);
-  return rows_value("input", -1, n, {1, 1, std::uint32_t(d[1])}, d);
+  if (d.size() == 2) return rows_value("input", -1, n, {1, 1, std::uint32_t(d[1])}, d);
+  OnnxValue v = rows_value("input", -1, n, {std::uint32_t(d[1]), 1, std::uint32_t(d[2])}, d);
+  v.exponent = kSequenceInputExponent;
+  return v;
 }
 
 }  // namespace
@@ -160,7 +165,9 @@ int OnnxGraphImporter::emit(const Node& n, nlohmann::json layer, const OnnxValue
   out.tensor = layer["name"].get<std::string>();
   out.layer = index;
   out.batch = batch_;
+  out.probabilities = layer["type"] == "softmax";
   values_[output] = out;
+  result_.origins[out.tensor] = {output, out.exponent, out.affine != nullptr};
   return index;
 }
 

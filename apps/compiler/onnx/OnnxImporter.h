@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/compiler/Workload.h"
 #include "apps/compiler/onnx/OnnxModel.h"
 #include "apps/compiler/onnx/OnnxWeights.h"
 
@@ -17,6 +18,7 @@ struct OnnxImport {
   nlohmann::json workload;
   std::map<std::string, QuantizedWeights> weights;  // by layer name, npusim's order
   std::vector<std::string> notes;                   // approximations made, for the user
+  std::map<std::string, Layer::OnnxOrigin> origins; // by layer name
 };
 
 // The op types the importer maps (anything else is an error naming the node).

@@ -1,15 +1,13 @@
 #include "apps/compiler/onnx/OnnxLayout.h"
 
 #include <algorithm>
-#include <numeric>
+#include <limits>
 
 namespace npusim {
 
 namespace {
 
-std::int64_t product(const std::vector<std::int64_t>& dims) {
-  return std::accumulate(dims.begin(), dims.end(), std::int64_t(1), std::multiplies<>());
-}
+std::int64_t product(const std::vector<std::int64_t>& dims) { return saturating_product(dims); }
 
 // Row-major strides of `dims` (size-1 axes get 0: they are never stepped).
 std::vector<std::int64_t> row_major(const std::vector<std::int64_t>& dims) {
@@ -17,24 +15,34 @@ std::vector<std::int64_t> row_major(const std::vector<std::int64_t>& dims) {
   std::int64_t step = 1;
   for (std::size_t i = dims.size(); i-- > 0;) {
     if (dims[i] != 1) strides[i] = step;
-    step *= dims[i];
+    step = saturating_product({step, dims[i]});
   }
   return strides;
 }
 
 }  // namespace
 
+std::int64_t saturating_product(const std::vector<std::int64_t>& extents) {
+  std::int64_t n = 1;
+  for (auto d : extents) {
+    if (d < 0) return -1;
+    if (d != 0 && n > std::numeric_limits<std::int64_t>::max() / d) return std::numeric_limits<std::int64_t>::max();
+    n *= d;
+  }
+  return n;
+}
+
 OnnxValue nchw_value(std::string tensor, int layer, std::uint32_t batch, MapShape map) {
-  OnnxValue v{std::move(tensor), map, layer, batch, {}, {}, 0, 0, nullptr};
+  OnnxValue v{std::move(tensor), map, layer, batch, {}, {}, 0, 0, nullptr, false};
   const std::int64_t c = map.c;
   v.dims = {batch, c, map.h, map.w};
-  v.strides = {v.positions() * c, 1, std::int64_t(map.w) * c, c};
+  v.strides = {saturating_product({v.positions(), c}), 1, std::int64_t(map.w) * c, c};
   return v;
 }
 
 OnnxValue rows_value(std::string tensor, int layer, std::uint32_t batch, MapShape map,
                      const std::vector<std::int64_t>& dims) {
-  OnnxValue v{std::move(tensor), map, layer, batch, dims, row_major(dims), 0, 0, nullptr};
+  OnnxValue v{std::move(tensor), map, layer, batch, dims, row_major(dims), 0, 0, nullptr, false};
   return v;
 }
 
@@ -73,16 +81,16 @@ std::optional<OnnxValue> reshaped(const OnnxValue& v, const std::vector<std::int
     while (op != np) {
       if (op < np) {
         if (oj == od.size()) return std::nullopt;
-        op *= od[oj++];
+        op = saturating_product({op, od[oj++]});
       } else {
         if (nj == nd.size()) return std::nullopt;
-        np *= nd[nj++];
+        np = saturating_product({np, nd[nj++]});
       }
     }
     for (std::size_t k = oi; k + 1 < oj; ++k)
       if (os[k] != os[k + 1] * od[k + 1]) return std::nullopt;
     ns[nj - 1] = os[oj - 1];
-    for (std::size_t k = nj - 1; k-- > ni;) ns[k] = ns[k + 1] * nd[k + 1];
+    for (std::size_t k = nj - 1; k-- > ni;) ns[k] = saturating_product({ns[k + 1], nd[k + 1]});
     oi = oj, ni = nj;
   }
   OnnxValue out = v;
@@ -120,10 +128,10 @@ std::optional<ChannelBlock> channel_block(const OnnxValue& v) {
       channel_axes.push_back(i);
     } else {
       if (v.strides[i] % c != 0) return std::nullopt;
-      position_elements *= v.dims[i];
+      position_elements = saturating_product({position_elements, v.dims[i]});
     }
   }
-  if (position_elements != std::int64_t(v.batch) * v.positions()) return std::nullopt;
+  if (position_elements != saturating_product({v.batch, v.positions()})) return std::nullopt;
   std::sort(channel_axes.begin(), channel_axes.end(), [&](auto a, auto b) { return v.strides[a] < v.strides[b]; });
   std::int64_t count = 1;
   for (auto a : channel_axes) {
@@ -151,7 +159,7 @@ std::optional<MatmulOperand> read_operand(const OnnxValue& v, bool transposed) {
     if (v.dims[i] == 1) continue;
     if (m.heads_axis < 0 && m.heads > 1 && v.dims[i] == m.heads && v.strides[i] == seg) {
       m.heads_axis = int(i);
-    } else if (m.batch_axis < 0 && v.dims[i] == v.batch && v.strides[i] == v.positions() * c) {
+    } else if (m.batch_axis < 0 && v.dims[i] == v.batch && v.strides[i] == saturating_product({v.positions(), c})) {
       m.batch_axis = int(i);
     } else {
       return std::nullopt;

@@ -9,6 +9,10 @@
 
 namespace npusim {
 
+// The product of extents read from a file: saturates at the int64 maximum instead of
+// overflowing; -1 when one is negative.
+std::int64_t saturating_product(const std::vector<std::int64_t>& extents);
+
 // A LayerNormalization's learned per-channel scale and shift, carried on its output
 // until a layer with weights folds them in (docs/workload-format.md, ONNX).
 struct ChannelAffine {
@@ -29,9 +33,10 @@ struct OnnxValue {
   std::int64_t offset = 0;
   int exponent = 0;  // one int8 step of the tensor stands for 2^exponent
   std::shared_ptr<const ChannelAffine> affine;  // not yet applied to the values (LayerNormalization)
+  bool probabilities = false;                   // a softmax's output: each row sums to 1
 
-  std::int64_t positions() const { return std::int64_t(map.h) * map.w; }
-  std::int64_t elements() const { return std::int64_t(batch) * positions() * map.c; }
+  std::int64_t positions() const { return saturating_product({map.h, map.w}); }
+  std::int64_t elements() const { return saturating_product({batch, map.h, map.w, map.c}); }
 };
 
 // A tensor's natural views: [N, C, H, W] (what a Conv writes) and [N, d1, ..., C]

@@ -43,14 +43,17 @@ void OnnxGraphImporter::attention_matmul(const Node& n) {
     fail(n, fmt::format("A [{}] and B [{}] must share their leading (batch, head) axes, head for head (no "
                         "broadcasting)", fmt::join(da, ", "), fmt::join(db, ", ")));
   if (a.affine || b.affine) unapplied_affine(n);
-  const int exponent = std::max(a.exponent, b.exponent);
+  // A sum of k products grows like sqrt(k) (one bit per factor 4); a row of
+  // probabilities only averages B's rows.
+  const int growth = int(std::ceil(std::log2(double(da.back())) / 2));
+  const int exponent = a.probabilities ? b.exponent : std::max(a.exponent, b.exponent) + growth;
   const int shift = scale_within(n, exponent - a.exponent - b.exponent, 0, kMaxShift,
                                  "the requantization shift (output - A - B scale exponents)");
   const std::int64_t cols = dims(n, n.output(0)).back(), heads = pa->heads;
   OnnxValue out = rows_value("", -1, batch_, {a.map.h, a.map.w, std::uint32_t(heads * cols)}, dims(n, n.output(0)));
   const std::size_t r = out.dims.size();
   for (std::size_t i = 0; i + 2 < r; ++i)
-    out.strides[i] = int(i) == pa->heads_axis ? cols : int(i) == pa->batch_axis ? out.positions() * heads * cols : 0;
+    out.strides[i] = int(i) == pa->heads_axis ? cols : int(i) == pa->batch_axis ? saturating_product({out.positions(), heads, cols}) : 0;
   out.strides[r - 2] = out.dims[r - 2] == 1 ? 0 : heads * cols;
   out.strides[r - 1] = cols == 1 ? 0 : 1;
   out.exponent = a.exponent + b.exponent + shift;
@@ -73,6 +76,7 @@ void OnnxGraphImporter::softmax(const Node& n) {
   const int frac_bits = scale_within(n, -in.exponent, 0, 7, "the input's fraction bits (minus its scale exponent)");
   OnnxValue out = in;
   out.exponent = kSoftmaxOutExponent;
+  out.probabilities = true;
   emit(n, {{"type", "softmax"}, {"heads", c / segment}, {"frac_bits", frac_bits}}, in, out);
 }
 
@@ -127,6 +131,7 @@ void OnnxGraphImporter::divide(const Node& n) {
   if (!(c[0] > 0)) fail(n, "only a division by a positive number is supported");
   OnnxValue v = activation(n, 0);
   v.exponent -= scale_within(n, std::log2(c[0]), -64, 64, "the divisor");
+  v.probabilities = false;
   alias(n, v);
 }
 
@@ -137,6 +142,7 @@ void OnnxGraphImporter::multiply(const Node& n) {
     if (c.size() != 1 || !(c[0] > 0)) fail(n, "only a multiplication by one positive constant number is supported");
     OnnxValue v = activation(n, 1 - i);
     v.exponent += scale_within(n, std::log2(c[0]), -64, 64, "the factor");
+    v.probabilities = false;
     alias(n, v);
     return;
   }
@@ -213,6 +219,7 @@ OnnxValue OnnxGraphImporter::channel_part(const Node& n, const OnnxValue& part, 
   out.map.c = block->count;
   out.strides = block->strides;
   out.offset = 0;
+  result_.origins[name] = {n.op_type() == "Split" ? n.output(index) : n.output(0), out.exponent};
   return out;
 }
 
@@ -223,6 +230,7 @@ void OnnxGraphImporter::drop_split_layers() {
     const std::string name = l["name"].get<std::string>();
     if (split_layers_.count(name)) {
       result_.weights.erase(name);
+      result_.origins.erase(name);
       continue;
     }
     kept.push_back(std::move(l));

@@ -20,6 +20,7 @@ Workload read_onnx_workload(const std::string& bytes, const std::string& path, c
     auto it = imported.weights.find(l.name);
     if (it != imported.weights.end())
       l.weight_values = std::make_shared<const std::vector<std::int8_t>>(std::move(it->second.values));
+    if (auto origin = imported.origins.find(l.name); origin != imported.origins.end()) l.onnx = origin->second;
   }
   w.notes = std::move(imported.notes);
   return w;

@@ -26,7 +26,7 @@ class EncoderBlock(torch.nn.Module):
     Written out (not torch.nn.TransformerEncoderLayer, whose eval-mode fast path has
     no ONNX export) so the graph is plain MatMul, Softmax, LayerNormalization, Erf."""
 
-    def __init__(self, dim, heads, bias=True):
+    def __init__(self, dim, heads, bias=True, mlp_ratio=2):
         super().__init__()
         self.heads = heads
         self.norm1 = torch.nn.LayerNorm(dim, bias=bias) if "bias" in torch.nn.LayerNorm.__init__.__code__.co_varnames \
@@ -34,8 +34,8 @@ class EncoderBlock(torch.nn.Module):
         self.qkv = torch.nn.Linear(dim, dim * 3, bias=bias)
         self.proj = torch.nn.Linear(dim, dim, bias=bias)
         self.norm2 = torch.nn.LayerNorm(dim)
-        self.fc1 = torch.nn.Linear(dim, dim * 2, bias=bias)
-        self.fc2 = torch.nn.Linear(dim * 2, dim, bias=bias)
+        self.fc1 = torch.nn.Linear(dim, dim * mlp_ratio, bias=bias)
+        self.fc2 = torch.nn.Linear(dim * mlp_ratio, dim, bias=bias)
 
     def forward(self, x):
         n, t, d = x.shape
@@ -49,10 +49,10 @@ class TinyViT(torch.nn.Module):
     """A small ViT: 16x16 patches of a 64x64 image, 2 encoder blocks, mean-pooled tokens
     (no class token, so the graph needs no Concat)."""
 
-    def __init__(self, dim=64, depth=2, heads=2, classes=10, patch=16):
+    def __init__(self, dim=64, depth=2, heads=2, classes=10, patch=16, mlp_ratio=2):
         super().__init__()
         self.patches = torch.nn.Conv2d(3, dim, patch, stride=patch)
-        self.blocks = torch.nn.Sequential(*[EncoderBlock(dim, heads) for _ in range(depth)])
+        self.blocks = torch.nn.Sequential(*[EncoderBlock(dim, heads, mlp_ratio=mlp_ratio) for _ in range(depth)])
         self.norm = torch.nn.LayerNorm(dim)
         self.head = torch.nn.Linear(dim, classes)
 
@@ -88,11 +88,13 @@ def export_model(name):
         return torchvision.models.mobilenet_v2(weights=None), torch.randn(1, 3, 224, 224)
     if name == "vit":
         return TinyViT(), torch.randn(1, 3, 64, 64)
+    if name == "vit_b16":  # ViT-B/16's shape with TinyViT's blocks (torchvision's vit_b_16 does not export)
+        return TinyViT(dim=768, depth=12, heads=12, classes=1000, patch=16, mlp_ratio=4), torch.randn(1, 3, 224, 224)
     if name == "vit_tiny":  # the test fixture tests/onnx/data/vit_tiny.onnx
         return TinyViT(dim=32, patch=8), torch.randn(1, 3, 32, 32)
     if name == "tiny_transformer":
         return TinyTransformer(), torch.randn(1, 16, 32)
-    raise SystemExit(f"unknown model '{name}' (resnet50, mobilenet_v2, vit, vit_tiny, tiny_transformer)")
+    raise SystemExit(f"unknown model '{name}' (resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer)")
 
 
 def export(model, example, path, dynamic_batch=False):
@@ -106,7 +108,7 @@ def export(model, example, path, dynamic_batch=False):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("models", nargs="+", help="resnet50, mobilenet_v2, vit, vit_tiny, tiny_transformer")
+    parser.add_argument("models", nargs="+", help="resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer")
     parser.add_argument("--out", default=".", help="directory for <model>.onnx")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random weights")
     parser.add_argument("--dynamic-batch", action="store_true", help="leave the batch dimension dynamic")

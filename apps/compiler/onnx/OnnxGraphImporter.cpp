@@ -82,9 +82,9 @@ OnnxImport OnnxGraphImporter::run() {
   }
   drop_split_layers();
   if (biased_layers_ > 0)
-    result_.notes.push_back(fmt::format("{} layers have a bias (BatchNormalization folding gives one); the engines' "
-                                        "requantization has no bias term, so timing runs leave it out and "
-                                        "functional runs refuse the model",
+    result_.notes.push_back(fmt::format("{} layers have a bias (a Linear's, or one from folding a "
+                                        "BatchNormalization); the engines' requantization has no bias term, so "
+                                        "timing runs leave it out and functional runs refuse the model",
                                         biased_layers_));
   if (inexact_scales_ > 0)
     result_.notes.push_back(fmt::format("{} scales are not a power of two or leave a layer's range (e.g. attention's "

@@ -145,6 +145,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--npusim", required=True)
     p.add_argument("--model", required=True)
+    p.add_argument("--config", help="hardware config for npusim run (default: npusim's)")
     p.add_argument("--rms-steps", type=float, default=2.0)
     p.add_argument("--max-steps", type=float, default=16.0)
     p.add_argument("--max-saturated", type=float, default=0.05)
@@ -152,8 +153,8 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         out = os.path.join(work, "run")
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-        subprocess.run([args.npusim, "run", "--quiet", "--functional", "--workload", args.model, "--out", out],
-                       check=True, env=env)
+        command = [args.npusim, "run", "--quiet", "--functional", "--workload", args.model, "--out", out]
+        subprocess.run(command + (["--config", args.config] if args.config else []), check=True, env=env)
         report = json.load(open(os.path.join(out, "report.json")))
         model = onnx.load(args.model)
         shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]

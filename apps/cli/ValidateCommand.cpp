@@ -28,9 +28,10 @@ void print_onnx_workload(const std::string& file, const Workload& w) {
                            w.layers.size(), w.batch, w.input.h, w.input.w, w.input.c);
   for (const Layer& l : w.layers) {
     macs += l.macs() * w.batch;
-    std::cout << fmt::format("  {:<32} {:<9} {:>4}x{:<4}x{:<5} -> {:>4}x{:<4}x{:<5} {}{:>14} MACs\n", l.name,
-                             layer_kind_name(l.kind), l.in.h, l.in.w, l.in.c, l.out.h, l.out.w, l.out.c,
-                             l.relu ? "relu " : "     ", l.macs() * w.batch);
+    const std::string scale = l.onnx ? fmt::format("2^{}", l.onnx->scale_exponent) : "";
+    std::cout << fmt::format("  {:<32} {:<9} {:>4}x{:<4}x{:<5} -> {:>4}x{:<4}x{:<5} {}{:>14} MACs  {:>5} step\n",
+                             l.name, layer_kind_name(l.kind), l.in.h, l.in.w, l.in.c, l.out.h, l.out.w, l.out.c,
+                             l.relu ? "relu " : "     ", l.macs() * w.batch, scale);
   }
   std::cout << fmt::format("  total {} MACs\n", macs);
   print_workload_notes(w, std::cout);
@@ -65,7 +66,8 @@ void add_validate_command(CLI::App& app) {
   cmd->footer(
       "\nFor a config, prints the fully resolved JSON (every key, defaults filled in).\n"
       "For a trace, reads every line and reports the first problem with its line and field.\n"
-      "For an ONNX model, imports it and prints the layer list with shapes and MACs.\n"
+      "For an ONNX model, imports it and prints the layer list with shapes, MACs and the value of one int8\n"
+      "step of each layer's output (its power-of-two scale, docs/workload-format.md).\n"
       "\nExamples:\n"
       "  npusim validate configs/numa-2x2.json\n"
       "  npusim validate traces/examples/multicore.jsonl --config configs/smp-2x2.json");

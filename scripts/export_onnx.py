@@ -97,11 +97,11 @@ def export_model(name):
     raise SystemExit(f"unknown model '{name}' (resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer)")
 
 
-def export(model, example, path, dynamic_batch=False):
+def export(model, example, path, dynamic_batch=False, opset=OPSET):
     model.eval()
     axes = {"input": {0: "batch"}, "output": {0: "batch"}} if dynamic_batch else None
     with torch.no_grad():
-        torch.onnx.export(model, example, path, opset_version=OPSET, do_constant_folding=True,
+        torch.onnx.export(model, example, path, opset_version=opset, do_constant_folding=True,
                           input_names=["input"], output_names=["output"], dynamic_axes=axes,
                           training=torch.onnx.TrainingMode.EVAL)
 
@@ -112,13 +112,16 @@ def main():
     parser.add_argument("--out", default=".", help="directory for <model>.onnx")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random weights")
     parser.add_argument("--dynamic-batch", action="store_true", help="leave the batch dimension dynamic")
+    parser.add_argument("--opset", type=int, default=OPSET,
+                        help=f"ONNX opset, 11 to 17 (default {OPSET}); below 17 LayerNorm is written out op by op")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for name in args.models:
         torch.manual_seed(args.seed)
         model, example = export_model(name)
-        path = os.path.join(args.out, f"{name}.onnx")
-        export(model, example, path, args.dynamic_batch)
+        suffix = "" if args.opset == OPSET else f"_opset{args.opset}"
+        path = os.path.join(args.out, f"{name}{suffix}.onnx")
+        export(model, example, path, args.dynamic_batch, args.opset)
         print(f"{path}: {os.path.getsize(path)} bytes")
 
 

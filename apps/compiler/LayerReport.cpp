@@ -160,6 +160,7 @@ nlohmann::json LayerReport::to_json() const {
       layers.back()["onnx"] = {{"value", c.layer.onnx->value},
                                {"scale_exponent", c.layer.onnx->scale_exponent},
                                {"before_scale_and_bias", c.layer.onnx->before_affine}};
+    if (c.layer.onnx && !c.layer.onnx->normalized.empty()) layers.back()["onnx"]["normalizes"] = c.layer.onnx->normalized;
     if (c.tiling.on_matrix_unit)
       layers.back()["result_path"] = c.tiling.requantize_on_result_path ? "requantized" : "accumulators";
     if (c.tiling.on_shader) layers.back()["shader"] = shader_section(r, c.tiling);

@@ -67,6 +67,7 @@ struct Layer {
     std::string value;
     int scale_exponent = 0;
     bool before_affine = false;  // a LayerNormalization's value before its scale and bias (the next layer applies them)
+    std::string normalized;      // a layernorm's: the value it normalizes
   };
   std::optional<OnnxOrigin> onnx;
   std::uint32_t line = 0;       // CSV line, for messages (0 for JSON)

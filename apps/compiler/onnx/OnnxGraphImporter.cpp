@@ -167,7 +167,8 @@ int OnnxGraphImporter::emit(const Node& n, nlohmann::json layer, const OnnxValue
   out.batch = batch_;
   out.probabilities = layer["type"] == "softmax";
   values_[output] = out;
-  result_.origins[out.tensor] = {output, out.exponent, out.affine != nullptr};
+  const bool normalizes = layer["type"] == "layernorm";
+  result_.origins[out.tensor] = {output, out.exponent, out.affine != nullptr, normalizes ? n.input(0) : ""};
   return index;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -78,6 +79,19 @@ class OnnxGraphImporter {
   // The Split/Gather of a weighted layer's output channels: that layer becomes one per
   // part (OnnxTransformerHandlers.cpp).
   OnnxValue channel_part(const Node& n, const OnnxValue& part, int index);
+  // Op chains imported as one layer (OnnxPatterns.cpp).
+  struct LayerNormChain {
+    std::vector<const Node*> nodes;  // after the first ReduceMean
+    const Node* last = nullptr;      // writes the result
+    std::vector<double> scale, shift;  // empty when the chain has none
+  };
+  std::vector<const Node*> readers(const std::string& value) const;
+  bool has_constant(const Node& n, double want) const;
+  const Node* gelu_pattern(const Node& div) const;  // the chain's last node, or nullptr
+  std::optional<LayerNormChain> layer_norm_pattern(const Node& mean) const;
+  // The layernorm layer of a LayerNormalization or its spelled-out chain.
+  void emit_layer_norm(const Node& first, const std::string& output, std::vector<double> scale,
+                       std::vector<double> shift);
   // A LayerNormalization's scale or bias reaches a node that cannot fold it.
   void unapplied_affine(const Node& n);
   // Drops the layers split into parts (run's last step).

@@ -81,45 +81,44 @@ void OnnxGraphImporter::softmax(const Node& n) {
 }
 
 void OnnxGraphImporter::layer_norm(const Node& n) {
-  const OnnxValue& in = activation(n, 0);
-  const auto rank = std::int64_t(in.dims.size());
-  if (axis_of(n, rank, -1) != std::size_t(rank - 1) || !is_rows(in))
-    fail(n, "only a normalization over the last axis, the channels of a [N, ..., C] matrix, is supported");
+  const auto rank = std::int64_t(activation(n, 0).dims.size());
+  if (axis_of(n, rank, -1) != std::size_t(rank - 1)) fail(n, "only a normalization over the last axis is supported");
   for (int i = 1; i < n.output_size(); ++i)
     if (!n.output(i).empty() && consumers_.count(n.output(i)))
       fail(n, "its Mean and InvStdDev outputs are not supported");
-  const std::vector<double> scale = constant_values(n, 1);
-  const std::vector<double> shift = has_input(n, 2) ? constant_values(n, 2) : std::vector<double>(scale.size(), 0.0);
+  emit_layer_norm(n, n.output(0), constant_values(n, 1), has_input(n, 2) ? constant_values(n, 2) : std::vector<double>{});
+}
+
+void OnnxGraphImporter::emit_layer_norm(const Node& first, const std::string& output, std::vector<double> scale,
+                                        std::vector<double> shift) {
+  const OnnxValue& in = activation(first, 0);
+  if (!is_rows(in))
+    fail(first, "only a normalization over the last axis, the channels of a [N, ..., C] matrix, is supported");
+  if (scale.empty()) scale.assign(in.map.c, 1.0);
+  if (shift.empty()) shift.assign(in.map.c, 0.0);
   if (scale.size() != in.map.c || shift.size() != in.map.c)
-    fail(n, fmt::format("the scale and bias need {} values (the channels)", in.map.c));
+    fail(first, fmt::format("the scale and bias need {} values (the channels)", in.map.c));
   OnnxValue out = in;
   out.exponent = kLayerNormOutExponent;
   out.affine = nullptr;
   if (std::any_of(scale.begin(), scale.end(), [](double s) { return s != 1; }) ||
       std::any_of(shift.begin(), shift.end(), [](double b) { return b != 0; }))
     out.affine = std::make_shared<ChannelAffine>(ChannelAffine{scale, shift});
-  emit(n, {{"type", "layernorm"}}, in, out);
+  Node layer = first;
+  layer.set_output(0, output);
+  emit(layer, {{"type", "layernorm"}}, in, out);
 }
 
 void OnnxGraphImporter::divide(const Node& n) {
   const onnx::TensorProto* divisor = has_input(n, 1) ? model_.constant(n.input(1)) : nullptr;
   const std::vector<double> c = divisor ? constant_values(n, 1) : std::vector<double>{};
   if (c.size() != 1) fail(n, "only a division by one constant number is supported");
-  // GELU as PyTorch writes it: x * (1 + erf(x / sqrt(2))) * 0.5.
-  const Node* erf = sole_consumer(n.output(0));
-  const Node* plus = erf && erf->op_type() == "Erf" ? sole_consumer(erf->output(0)) : nullptr;
-  const Node* times = plus && plus->op_type() == "Add" ? sole_consumer(plus->output(0)) : nullptr;
-  const Node* half = times && times->op_type() == "Mul" ? sole_consumer(times->output(0)) : nullptr;
-  auto constant_is = [&](const Node* node, double want) {
-    for (int i = 0; i < 2; ++i)
-      if (model_.constant(node->input(i)) && constant_values(*node, i) == std::vector<double>{want}) return true;
-    return false;
-  };
-  if (std::fabs(c[0] - std::sqrt(2.0)) < 1e-3 && half && half->op_type() == "Mul" && constant_is(plus, 1.0) &&
-      constant_is(half, 0.5) && (times->input(0) == n.input(0) || times->input(1) == n.input(0))) {
+  if (const Node* half = gelu_pattern(n)) {
     const OnnxValue& in = activation(n, 0);
     if (!is_whole(in)) fail(n, "GELU of a part of a tensor (after Split or Gather) is not supported");
-    for (const Node* p : {erf, plus, times, half}) fused_.insert(p);
+    const Node* erf = sole_consumer(n.output(0));
+    for (const Node* p = erf; p != half; p = sole_consumer(p->output(0))) fused_.insert(p);
+    fused_.insert(half);
     Node gelu = *erf;
     gelu.set_output(0, half->output(0));
     const int frac_bits = scale_within(n, -in.exponent, 0, 7, "the input's fraction bits (minus its scale exponent)");
@@ -239,6 +238,16 @@ void OnnxGraphImporter::drop_split_layers() {
 }
 
 void OnnxGraphImporter::reduce_mean(const Node& n) {
+  if (const auto chain = layer_norm_pattern(n)) {
+    for (const Node* p : chain->nodes) fused_.insert(p);
+    Node norm = n;  // named as PyTorch names a LayerNormalization node: its module's path
+    const std::string suffix = "/ReduceMean";
+    if (norm.name().size() > suffix.size() && norm.name().compare(norm.name().size() - suffix.size(), suffix.size(), suffix) == 0)
+      norm.set_name(norm.name().substr(0, norm.name().size() - suffix.size()) + "/LayerNormalization");
+    norm.set_op_type("LayerNormalization");
+    emit_layer_norm(norm, chain->last->output(0), chain->scale, chain->shift);
+    return;
+  }
   const OnnxValue& in = activation(n, 0);
   std::vector<std::int64_t> axes = onnx_ints(n, "axes", {});
   for (auto& a : axes) a = a < 0 ? a + std::int64_t(in.dims.size()) : a;

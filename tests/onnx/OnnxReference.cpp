@@ -125,8 +125,8 @@ struct Evaluator {
   // input's block of the axes from it on.
   Value concat(const onnx::NodeProto& n) {
     Value y = values.at(n.input(0));
-    const auto axis = std::size_t(attr(n, "axis", {0})[0] < 0 ? attr(n, "axis", {0})[0] + std::int64_t(y.dims.size())
-                                                               : attr(n, "axis", {0})[0]);
+    std::int64_t a = attr(n, "axis", {0})[0];
+    const auto axis = std::size_t(a < 0 ? a + std::int64_t(y.dims.size()) : a);
     std::int64_t outer = 1, inner = 1;
     for (std::size_t d = 0; d < axis; ++d) outer *= y.dims[d];
     for (std::size_t d = axis + 1; d < y.dims.size(); ++d) inner *= y.dims[d];

@@ -182,7 +182,8 @@ void OnnxGraphImporter::concat(const Node& n) {
                           i, n.input(i)));
   const OnnxValue& first = activation(n, 0);
   const auto rank = std::int64_t(first.dims.size());
-  const std::int64_t axis = integer(n, "axis", 0) < 0 ? integer(n, "axis", 0) + rank : integer(n, "axis", 0);
+  std::int64_t axis = integer(n, "axis", 0);
+  if (axis < 0) axis += rank;
   const bool maps = is_nchw(first) && axis == 1, matrices = !maps && is_rows(first) && axis == rank - 1;
   if (!maps && !matrices)
     fail(n, fmt::format("a Concat along axis {} of [{}] is not supported: the concat layer joins channels only (axis 1 "

@@ -70,6 +70,11 @@ void choose_co_block(const Workload& w, const Layer& l, LayerTiling& t, const Co
 bool blocked(const Layer& l) { return (l.has_weights() && l.kind != LayerKind::Depthwise) || l.kind == LayerKind::Matmul; }
 
 void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
+  if (l.kind == LayerKind::Concat) {  // its stores read the loaded rows: no compute, no output buffer
+    t.in_bytes = t.slot_bytes = concat_region_offset(l, rows, l.inputs.size());
+    t.acc_bytes = t.out_bytes = t.recv_bytes = 0;
+    return;
+  }
   const std::uint32_t in_rows = windowed(l) ? (rows - 1) * l.sh + t.kernel_h : rows;
   const std::uint32_t co = blocked(l) ? t.co_block : l.out.c;
   const std::uint64_t out_elems = std::uint64_t(rows) * l.out.w * co;
@@ -119,11 +124,13 @@ struct EngineChoice {
 
 // The engines that can run a layer, preferred first. Conv and fc compute on the Wfold matrix unit (moved by load and store, requantized
 // by the vector unit) or on a shader core (fetch_ml brings the data; the datapath
-// requantizes); every other layer runs on the vector unit.
+// requantizes); a concat is only moved, by the load and store DMAs ("dma"); every other
+// layer runs on the vector unit.
 std::vector<EngineChoice> engine_choices(const Layer& l) {
   const EngineChoice wfold{"matrix", {"load", "store", "matrix", "vector"}};
   const EngineChoice shader{"shader", {"fetch_ml", "shader"}};
   if (l.kind == LayerKind::Matmul) return {wfold};  // B is loaded like weights, by the load DMA
+  if (l.kind == LayerKind::Concat) return {{"dma", {"load", "store"}}};  // data movement only
   if (l.kind != LayerKind::Conv && l.kind != LayerKind::Fc) return {{"vector", {"load", "store", "vector"}}};
   if (l.engine == "matrix") return {wfold};
   if (l.engine == "shader") return {shader};
@@ -274,6 +281,12 @@ ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow
   s.pad_left = l.pad[2];
   s.pad_right = l.pad[3];
   return s;
+}
+
+std::uint64_t concat_region_offset(const Layer& l, std::uint32_t rows, std::size_t input) {
+  std::uint64_t at = 0;
+  for (std::size_t i = 0; i < input; ++i) at += aligned(std::uint64_t(rows) * l.in.w * l.concat_channels.at(i));
+  return at;
 }
 
 bool positions_in_one_row(const Layer& l) { return l.kind == LayerKind::Fc || l.kind == LayerKind::Matmul; }

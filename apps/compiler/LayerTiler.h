@@ -43,7 +43,7 @@ struct LayerTiling {
   std::uint32_t kernel_h = 1, kernel_w = 1;  // after dilation (zero taps between the real ones)
   // NRAM layout: fixed region (depthwise weights) then `buffers` slots.
   std::uint64_t fixed_bytes = 0;
-  std::uint64_t in_bytes = 0;      // one input stream of a full band (add has two)
+  std::uint64_t in_bytes = 0;      // one input stream of a full band (add has two; concat: all its inputs')
   std::uint64_t acc_bytes = 0;     // int32 accumulators (0 when the op writes int8 directly)
   std::uint64_t out_bytes = 0;
   std::uint64_t recv_bytes = 0;    // model-ci: a neighbour's int32 partial sums, received for the reduction
@@ -111,6 +111,10 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
 
 // The Wfold conv shape of a band of a weighted layer (fc is a 1x1 conv over its positions).
 ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow& b, std::uint32_t co);
+
+// Where input `input` of a concat starts in a band slot of `rows` rows: each input's rows
+// have a region of their own, in `inputs` order; input `inputs.size()` gives the slot's size.
+std::uint64_t concat_region_offset(const Layer& l, std::uint32_t rows, std::size_t input);
 
 // Fc and matmul are 1x1 over positions stored one after another: the matrix unit takes a
 // band's positions as one row, so they fill the compute units' width (Ncu x Ws) instead of

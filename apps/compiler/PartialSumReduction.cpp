@@ -94,7 +94,7 @@ void TraceEmitter::emit_reduction(std::uint64_t tile) {
   depend(post, root.out_reader[slot]);
   const std::uint64_t result = push(std::move(post));
   root.acc_reader[slot] = std::int64_t(result);
-  emit_band_store(cores.front(), root, result, out_at, slot, tile, first_co, co);
+  emit_band_store(cores.front(), root, {{result, DependencyMode::Staged}}, out_at, slot, tile, first_co, co);
 }
 
 }  // namespace npusim

@@ -105,8 +105,9 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
     }
     // Input rows no output window touches (strided layers) never have to cross DRAM.
     const std::uint64_t rows_read = c.tiling.input_rows_read(l);
-    c.input_bytes = l.kind == LayerKind::Matmul ? n * (l.in.elements() + l.b_elements())
-                                                : n * rows_read * l.in.w * l.in.c * c.inputs.size();
+    c.input_bytes = l.kind == LayerKind::Matmul   ? n * (l.in.elements() + l.b_elements())
+                    : l.kind == LayerKind::Concat ? n * l.out.elements()  // every input once
+                                                  : n * rows_read * l.in.w * l.in.c * c.inputs.size();
     if (l.kind == LayerKind::Matmul && l.matmul().cached_rows > 0) {
       const std::uint64_t bytes = n * l.matmul().cached_rows * l.in_b.c;
       c.kv_cache = DramTensor{{{0, bytes, dram_.allocate(bytes)}}};

@@ -245,6 +245,10 @@ void TraceEmitter::emit_step() {
       emit_sparse_tile(k, cs, tile);
       continue;
     }
+    if (c.layer.kind == LayerKind::Concat) {
+      emit_concat_tile(k, cs, tile);
+      continue;
+    }
     if (c.layer.kind == LayerKind::Matmul) {
       if (std::int64_t(tile / c.tiling.bands) != cs.b_run) emit_matmul_weights(k, cs, tile);
       emit_tile(k, cs, tile);
@@ -379,24 +383,12 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   // Loads of the input band(s), one per DRAM chunk it spans (a ci share: rows of `ci`
   // bytes, `in.c` apart); the first waits for the producers and for this core's NRAM.
   const bool multiplies = l.kind == LayerKind::Conv || l.kind == LayerKind::Fc || matmul;
-  std::vector<std::pair<std::uint64_t, DependencyMode>> loads;  // staged for the piece that starts a band
+  BandWriters loads;
   for (std::size_t i = 0; i < band_inputs; ++i) {
     const std::uint64_t row = std::uint64_t(image) * l.in.h + band.in_row0;
-    for (const WindowPiece& piece :
-         window_pieces(core, c.inputs[i], row, band.in_rows, l.in.w, l.in.c, first_ci, ci)) {
-      Instruction load = make("load", "load", core);
-      load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
-      load.inputs[0].pitch = piece.pitch;
-      load.outputs = {tensor(AddressSpace::Nram, base + i * t.in_bytes + piece.offset, piece.shape, DType::Int8)};
-      depend(load, cs.in_reader[slot]);
-      if (!cs.loaded_ifmap) {
-        depend(load, cs.last_store);
-        wait_for_producers(load);
-      }
-      // A band the matrix unit takes as one row is read whole by its first tile.
-      const bool staged = piece.starts && !(multiplies && positions_in_one_row(l));
-      loads.emplace_back(push(std::move(load)), staged ? DependencyMode::Staged : DependencyMode::Full);
-    }
+    // A band the matrix unit takes as one row is read whole by its first tile.
+    emit_band_loads(core, cs, window_pieces(core, c.inputs[i], row, band.in_rows, l.in.w, l.in.c, first_ci, ci),
+                    base + i * t.in_bytes, cs.in_reader[slot], !(multiplies && positions_in_one_row(l)), loads);
   }
   cs.loaded_ifmap = true;
 
@@ -476,12 +468,57 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
     if (accumulates) cs.acc_reader[slot] = std::int64_t(result);
   }
 
-  emit_band_store(core, cs, result, out_at, slot, tile, first_co, co);
+  emit_band_store(core, cs, {{result, DependencyMode::Staged}}, out_at, slot, tile, first_co, co);
+}
+
+void TraceEmitter::emit_band_loads(std::uint32_t core, CoreState& cs, const std::vector<WindowPiece>& pieces,
+                                   std::uint64_t at, std::int64_t reader, bool row_by_row, BandWriters& loads) {
+  for (const WindowPiece& piece : pieces) {
+    Instruction load = make("load", "load", core);
+    load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
+    load.inputs[0].pitch = piece.pitch;
+    load.outputs = {tensor(AddressSpace::Nram, at + piece.offset, piece.shape, DType::Int8)};
+    depend(load, reader);
+    if (!cs.loaded_ifmap) {
+      depend(load, cs.last_store);
+      wait_for_producers(load);
+    }
+    const bool staged = piece.starts && row_by_row;
+    loads.emplace_back(push(std::move(load)), staged ? DependencyMode::Staged : DependencyMode::Full);
+  }
+}
+
+// All of the band's loads first, so that none waits behind a store. Each input's stores
+// start once the one before has read its NRAM bytes (two-phase), so the band's last
+// store finishing frees the whole slot (the next loads into it wait for that one).
+void TraceEmitter::emit_concat_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile) {
+  const CompiledLayer& c = layers_[layer_];
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  const auto band = t.band_tile(l, tile);
+  const std::uint32_t slot = std::uint32_t(cs.emitted++ % t.buffers);
+  const std::uint64_t base = t.fixed_bytes + slot * t.slot_bytes;
+  const std::uint64_t row = std::uint64_t(band.image) * l.in.h + band.row0;
+  std::vector<BandWriters> loads(c.inputs.size());
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    const std::uint32_t ci = l.concat_channels[i];
+    emit_band_loads(core, cs, window_pieces(core, c.inputs[i], row, band.rows, l.in.w, ci, 0, ci),
+                    base + concat_region_offset(l, t.rows, i), cs.in_reader[slot], true, loads[i]);
+  }
+  cs.loaded_ifmap = true;
+  std::uint32_t first_c = 0;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    if (i > 0) loads[i].emplace_back(std::uint64_t(cs.last_store), DependencyMode::TwoPhase);
+    emit_band_store(core, cs, loads[i], base + concat_region_offset(l, t.rows, i), slot, tile, first_c,
+                    l.concat_channels[i]);
+    first_c += l.concat_channels[i];
+  }
+  cs.in_reader[slot] = cs.last_store;
 }
 
 // A channel block lands in its channels of the NHWC output: rows of `co` bytes, `out.c`
 // apart; one store per DRAM chunk the band spans, the first released row by row.
-void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, std::uint64_t result, std::uint64_t out_at,
+void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, const BandWriters& writers, std::uint64_t out_at,
                                    std::uint32_t slot, std::uint64_t tile, std::uint32_t first_co, std::uint32_t co) {
   const CompiledLayer& c = layers_[layer_];
   const Layer& l = c.layer;
@@ -493,7 +530,7 @@ void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, std::uint6
     store.inputs = {tensor(AddressSpace::Nram, out_at + piece.offset, piece.shape, DType::Int8)};
     store.outputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
     store.outputs[0].pitch = piece.pitch;
-    depend(store, std::int64_t(result), piece.starts ? DependencyMode::Staged : DependencyMode::Full);
+    for (const auto& [id, mode] : writers) depend(store, std::int64_t(id), piece.starts ? mode : DependencyMode::Full);
     // Readers wait for the band's last store only; with DMA instructions in flight it
     // could land before an earlier piece, so each piece also waits for the one before.
     if (previous != kNone) depend(store, previous);

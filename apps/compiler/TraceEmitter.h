@@ -131,12 +131,22 @@ class TraceEmitter : public InstructionSource {
   // first), loaded from where its producer stored it.
   void emit_matmul_weights(std::uint32_t core, CoreState& cs, std::uint64_t tile);
   void emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
+  // Instructions that wrote a band's bytes in NRAM, each with the mode the piece of a
+  // load or store that starts the band may follow it in (staged: row by row).
+  using BandWriters = std::vector<std::pair<std::uint64_t, DependencyMode>>;
+  // Loads of `pieces` into NRAM at `at` (after `reader` has read it), appended to `loads`;
+  // a layer's first loads on a core wait for its producers and for the core's last store.
+  void emit_band_loads(std::uint32_t core, CoreState& cs, const std::vector<WindowPiece>& pieces, std::uint64_t at,
+                       std::int64_t reader, bool row_by_row, BandWriters& loads);
+  // Concat (pure data movement): per input, its band rows into a region of the slot, then
+  // stored into the input's channels of the output.
+  void emit_concat_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
   // Model-ci (seed002 Example 1): the partial sums of one band reduced pairwise between
   // the layer's cores through the exchange level, then requantized and stored by the first.
   void emit_reduction(std::uint64_t tile);
   // Records a store DMA instruction of a core (its last store, and the ones still in flight).
   static void remember_store(CoreState& cs, std::int64_t id);
-  void emit_band_store(std::uint32_t core, CoreState& cs, std::uint64_t result, std::uint64_t out_at,
+  void emit_band_store(std::uint32_t core, CoreState& cs, const BandWriters& writers, std::uint64_t out_at,
                        std::uint32_t slot, std::uint64_t tile, std::uint32_t first_co, std::uint32_t co);
   // Where `sender` leaves partial sums of `slot` for a core of `receiver_cluster`.
   TensorOperand exchange_slot(std::uint32_t sender, std::uint32_t slot, const std::vector<std::uint64_t>& shape) const;

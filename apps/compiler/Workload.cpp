@@ -16,6 +16,7 @@ const char* layer_kind_name(LayerKind k) {
     case LayerKind::Softmax: return "softmax";
     case LayerKind::LayerNorm: return "layernorm";
     case LayerKind::Gelu: return "gelu";
+    case LayerKind::Concat: return "concat";
   }
   return "?";
 }

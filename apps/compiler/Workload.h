@@ -9,9 +9,10 @@
 namespace npusim {
 
 // A network as `npusim compile` sees it (docs/workload-format.md). Feature maps are
-// NHWC int8; every layer reads one or two earlier tensors and writes one new tensor.
+// NHWC int8; every layer reads one or two earlier tensors (a concat two or more) and
+// writes one new tensor.
 
-enum class LayerKind { Conv, Depthwise, Fc, Pool, Add, Relu, Matmul, Softmax, LayerNorm, Gelu };
+enum class LayerKind { Conv, Depthwise, Fc, Pool, Add, Relu, Matmul, Softmax, LayerNorm, Gelu, Concat };
 const char* layer_kind_name(LayerKind k);
 
 // A feature map of one image: h x w x c (the batch is the workload's).
@@ -37,6 +38,7 @@ struct Layer {
   std::vector<std::string> inputs;  // tensor names: "input" or earlier layers
   MapShape in;                      // shape of inputs[0]
   MapShape in_b;                    // shape of inputs[1] (add, matmul)
+  std::vector<std::uint32_t> concat_channels;  // concat: each input's channels, in `inputs` order
   MapShape out;
   // Window layers (conv, depthwise, pool); fc is a 1x1 conv over m positions.
   std::uint32_t kh = 1, kw = 1, sh = 1, sw = 1, dilation = 1;

@@ -238,6 +238,23 @@ void read_row_op(const Json& obj, Layer& l, const Place& place) {
   l.out = l.in;
 }
 
+// Concat: the inputs' channels one after the other, at every position of one h x w map.
+void read_concat(Layer& l, const std::map<std::string, MapShape>& shapes, const Place& place) {
+  if (l.relu) place.fail("relu", "is not fused into a concat (it only moves data); follow it with a relu layer");
+  std::uint64_t channels = 0;
+  for (const auto& name : l.inputs) {
+    const MapShape& s = shapes.at(name);
+    if (s.h != l.in.h || s.w != l.in.w)
+      place.fail("inputs", fmt::format("'{}' is {}x{} (h x w) but '{}' is {}x{}; a concat joins the channels of maps "
+                                       "of one size", name, s.h, s.w, l.inputs[0], l.in.h, l.in.w));
+    l.concat_channels.push_back(s.c);
+    channels += s.c;
+  }
+  if (channels > kMaxExtent)
+    place.fail("inputs", fmt::format("the output would have {} channels, more than {}", channels, kMaxExtent));
+  l.out = {l.in.h, l.in.w, std::uint32_t(channels)};
+}
+
 const std::map<std::string, std::vector<std::string>>& layer_keys() {
   static const std::vector<std::string> common = {"name", "type", "input", "dtype", "relu", "weight_sparsity",
                                                   "activation_sparsity"};
@@ -248,6 +265,7 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
       {"gemm", {"m", "n", "k", "weights", "shift", "engine", "split"}},
       {"pool", {"mode", "k", "kh", "kw", "stride", "sh", "sw", "padding", "global"}},
       {"add", {"inputs"}},
+      {"concat", {"inputs"}},
       {"relu", {}},
       {"matmul", {"inputs", "heads", "transpose_b", "kv_cache_tokens", "m", "k", "n", "shift"}},
       {"softmax", {"heads", "frac_bits"}},
@@ -291,8 +309,8 @@ class JsonReader {
     const std::string type = text(obj, "type", place, "");
     const auto keys = layer_keys().find(type);
     if (keys == layer_keys().end())
-      place.fail("type", fmt::format("must be one of conv, fc, gemm, pool, add, relu, matmul, softmax, layernorm, "
-                                     "gelu; got '{}'", type));
+      place.fail("type", fmt::format("must be one of conv, fc, gemm, pool, add, concat, relu, matmul, softmax, "
+                                     "layernorm, gelu; got '{}'", type));
     reject_unknown_keys(obj, keys->second, place);
     check_dtype(obj, place);
     l.inputs = read_inputs(obj, type, place);
@@ -318,6 +336,9 @@ class JsonReader {
     } else if (type == "matmul") {
       l.kind = LayerKind::Matmul;
       read_matmul(obj, l, place);
+    } else if (type == "concat") {
+      l.kind = LayerKind::Concat;
+      read_concat(l, shapes_, place);
     } else if (type == "softmax" || type == "layernorm" || type == "gelu") {
       l.kind = type == "softmax" ? LayerKind::Softmax : type == "gelu" ? LayerKind::Gelu : LayerKind::LayerNorm;
       read_row_op(obj, l, place);
@@ -349,19 +370,26 @@ class JsonReader {
   }
 
  private:
+  // "input": one tensor (default: the previous layer's); add and matmul read "inputs":
+  // [a, b], concat "inputs": [a, b, ...].
   std::vector<std::string> read_inputs(const Json& obj, const std::string& type, const Place& place) {
     std::vector<std::string> names;
-    const std::size_t count = type == "add" || type == "matmul" ? 2 : 1;
-    const char* key = count == 2 ? "inputs" : "input";
+    const bool pair = type == "add" || type == "matmul", listed = pair || type == "concat";
+    const char* key = listed ? "inputs" : "input";
+    const char* form = pair ? "[a, b]" : "[a, b, ...]";
     if (!obj.contains(key)) {
-      if (count == 2) place.fail("inputs", fmt::format("{} needs \"inputs\": [a, b]", type));
+      if (listed) place.fail("inputs", fmt::format("{} needs \"inputs\": {}", type, form));
       return {previous_};
     }
     const Json& v = obj.at(key);
-    if (count == 1 && v.is_string()) names = {v.get<std::string>()};
-    if (count == 2 && v.is_array() && v.size() == 2 && v[0].is_string() && v[1].is_string())
-      names = {v[0].get<std::string>(), v[1].get<std::string>()};
-    if (names.empty()) place.fail(key, count == 2 ? "must be a list of two tensor names" : "must be a tensor name");
+    if (!listed && v.is_string()) names = {v.get<std::string>()};
+    if (listed && v.is_array() && (pair ? v.size() == 2 : v.size() >= 2) &&
+        std::all_of(v.begin(), v.end(), [](const Json& e) { return e.is_string(); }))
+      for (const Json& e : v) names.push_back(e.get<std::string>());
+    if (names.empty())
+      place.fail(key, !listed ? "must be a tensor name"
+                      : pair  ? "must be a list of two tensor names"
+                              : "must be a list of two or more tensor names");
     for (const auto& n : names)
       if (!shapes_.count(n)) place.fail(key, fmt::format("'{}' is neither 'input' nor an earlier layer", n));
     return names;

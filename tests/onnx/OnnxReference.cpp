@@ -121,6 +121,27 @@ struct Evaluator {
     return y;
   }
 
+  // The inputs one after the other along `axis`: per index of the axes before it, each
+  // input's block of the axes from it on.
+  Value concat(const onnx::NodeProto& n) {
+    Value y = values.at(n.input(0));
+    std::int64_t a = attr(n, "axis", {0})[0];
+    const auto axis = std::size_t(a < 0 ? a + std::int64_t(y.dims.size()) : a);
+    std::int64_t outer = 1, inner = 1;
+    for (std::size_t d = 0; d < axis; ++d) outer *= y.dims[d];
+    for (std::size_t d = axis + 1; d < y.dims.size(); ++d) inner *= y.dims[d];
+    y.v.clear(), y.bound.clear(), y.dims[axis] = 0;
+    for (const auto& name : n.input()) y.dims[axis] += values.at(name).dims[axis];
+    for (std::int64_t o = 0; o < outer; ++o)
+      for (const auto& name : n.input()) {
+        const Value& x = values.at(name);
+        const auto block = std::size_t(x.dims[axis] * inner), from = std::size_t(o) * block;
+        y.v.insert(y.v.end(), x.v.begin() + std::ptrdiff_t(from), x.v.begin() + std::ptrdiff_t(from + block));
+        y.bound.insert(y.bound.end(), x.bound.begin() + std::ptrdiff_t(from), x.bound.begin() + std::ptrdiff_t(from + block));
+      }
+    return y;
+  }
+
   void run(const onnx::NodeProto& n) {
     const std::string& op = n.op_type();
     const Value& x = values.at(n.input(0));
@@ -146,6 +167,8 @@ struct Evaluator {
       y = pool(n, x, false);
     } else if (op == "Flatten") {
       y.dims = {x.dims[0], std::int64_t(x.v.size()) / x.dims[0]};
+    } else if (op == "Concat") {
+      y = concat(n);
     } else if (op == "Gemm" || op == "MatMul") {
       const auto& w = constants.at(n.input(1));
       const std::int64_t k = x.dims.back(), nout = std::int64_t(w.size()) / k;

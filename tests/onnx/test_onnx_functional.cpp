@@ -46,15 +46,19 @@ struct Comparison {
   std::size_t elements = 0, nonzero = 0;
 };
 
-Comparison run_and_compare(OnnxTestGraph& g, bool batch_norm, bool exact) {
-  const auto layers = small_cnn(g, batch_norm);
-  const std::string dir = scratch_dir(exact ? "onnx-int8" : "onnx-float");
+// Runs the graph `layers` were built into (layer name -> ONNX value) in functional mode and
+// compares every layer with the reference.
+Comparison run_and_compare(OnnxTestGraph& g, const std::map<std::string, std::string>& layers, bool exact,
+                           const std::string& name) {
+  const std::string dir = scratch_dir(name);
   const auto r = run_npusim({"run", "--quiet", "--functional", "--workload", g.save(dir + "/m.onnx"), "--out",
                              dir + "/run"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   const npusim::NpyArray input = npusim::read_npy(dir + "/run/tensors/input.npy");
-  OnnxReference::Value x{{2, 3, 12, 12}, nchw(input), std::vector<double>(input.data.size(), 0.0)};
+  OnnxTestGraph::Dims dims;
+  for (const auto& d : g.model.graph().input(0).type().tensor_type().shape().dim()) dims.push_back(d.dim_value());
+  OnnxReference::Value x{dims, nchw(input), std::vector<double>(input.data.size(), 0.0)};
   const OnnxReference ref(g.model, x, exact);
   Comparison c;
   double error_sum = 0, bound_sum = 0;
@@ -86,7 +90,7 @@ Comparison run_and_compare(OnnxTestGraph& g, bool batch_norm, bool exact) {
 TEST_CASE("onnx: a small CNN in functional mode equals the float graph within the quantization bound",
           "[onnx][e2e]") {
   OnnxTestGraph g({2, 3, 12, 12});
-  const Comparison c = run_and_compare(g, true, false);
+  const Comparison c = run_and_compare(g, small_cnn(g, true), false, "onnx-float");
   INFO("max error " << c.max_error << ", mean error " << c.mean_error << ", mean bound " << c.mean_bound);
   CHECK(c.nonzero > c.elements / 4);  // not a graph of zeros (ReLUs zero about half)
   CHECK(c.max_error > 0);             // float weights do lose something
@@ -96,7 +100,29 @@ TEST_CASE("onnx: a small CNN in functional mode equals the float graph within th
 TEST_CASE("onnx: a small CNN whose weights are int8 times 2^-10 is computed exactly", "[onnx][e2e]") {
   OnnxTestGraph g({2, 3, 12, 12});
   g.weight = [](std::mt19937& rng) { return float(std::uniform_int_distribution<int>(-127, 127)(rng)) / 1024.0f; };
-  const Comparison c = run_and_compare(g, false, true);
+  const Comparison c = run_and_compare(g, small_cnn(g, false), true, "onnx-int8");
+  CHECK(c.nonzero > c.elements / 4);
+  CHECK(c.max_error == 0);
+}
+
+TEST_CASE("onnx: an Inception-like block (branches of different widths concatenated) is computed exactly",
+          "[onnx][concat][e2e]") {
+  OnnxTestGraph g({2, 3, 10, 10});
+  g.weight = [](std::mt19937& rng) { return float(std::uniform_int_distribution<int>(-127, 127)(rng)) / 1024.0f; };
+  const std::string stem = g.unary("Relu", "stem_r", g.conv("stem", "input", 3, 8, 3, 1, 1));
+  const std::string a = g.unary("Relu", "a_r", g.conv("a", stem, 8, 6, 1));
+  const std::string b = g.unary("Relu", "b_r", g.conv("b", stem, 8, 10, 3, 1, 1));
+  const std::string p = g.pool("MaxPool", "p", stem, 3, 1, 1);
+  auto& join = g.node("Concat", "mixed", {a, b, p});
+  auto* axis = join.add_attribute();
+  axis->set_name("axis"), axis->set_type(onnx::AttributeProto::INT), axis->set_i(1);
+  // A Relu after the concat stays a layer of its own (a concat has no fused ReLU).
+  const std::string mixed = join.output(0), relu = g.unary("Relu", "mixed_r", mixed);
+  const std::string head = g.conv("head", relu, 24, 8, 3, 1, 1);
+  g.output(head);
+  const Comparison c = run_and_compare(
+      g, {{"stem", stem}, {"a", a}, {"b", b}, {"p", p}, {"mixed", mixed}, {"mixed_r", relu}, {"head", head}}, true,
+      "onnx-inception");
   CHECK(c.nonzero > c.elements / 4);
   CHECK(c.max_error == 0);
 }

@@ -160,7 +160,7 @@ int OnnxGraphImporter::emit(const Node& n, nlohmann::json layer, const OnnxValue
   const int index = int(layers.size());
   layers.push_back(layer);
   std::string output = n.output(0);
-  if (layer.value("type", "") != "pool") output = fuse_relu(index, output);
+  if (layer.value("type", "") != "pool" && layer.value("type", "") != "concat") output = fuse_relu(index, output);
   if (in.affine && out.affine != in.affine) unapplied_affine(n);
   out.tensor = layer["name"].get<std::string>();
   out.layer = index;

@@ -29,6 +29,7 @@ class OnnxGraphImporter {
   void gemm(const Node& n);
   void matmul(const Node& n);
   void add(const Node& n);
+  void concat(const Node& n);
   void relu(const Node& n);
   void max_pool(const Node& n);
   void average_pool(const Node& n);

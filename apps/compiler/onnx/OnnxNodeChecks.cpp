@@ -24,7 +24,8 @@ std::optional<int> rank_of(const Ranks& ranks, const onnx::NodeProto& n, int inp
 // The rank of a node's first output, where the op makes it plain; unknown otherwise.
 std::optional<int> output_rank(const OnnxModel& m, const Ranks& ranks, const onnx::NodeProto& n) {
   static const std::set<std::string> same = {"Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
-                                             "Relu", "Clip", "BatchNormalization", "Identity", "Dropout", "Transpose"};
+                                             "Relu", "Clip", "BatchNormalization", "Identity", "Dropout", "Transpose",
+                                             "Concat"};
   const std::string& op = n.op_type();
   if (same.count(op)) return rank_of(ranks, n, 0);
   if (op == "Flatten" || op == "Gemm") return 2;

@@ -55,7 +55,7 @@ const std::map<std::string, OnnxGraphImporter::Handler>& OnnxGraphImporter::hand
       {"Gather", &OnnxGraphImporter::gather},
       {"ReduceMean", &OnnxGraphImporter::reduce_mean},
       {"Erf", &OnnxGraphImporter::refused},
-      {"Concat", &OnnxGraphImporter::refused},
+      {"Concat", &OnnxGraphImporter::concat},
   };
   return table;
 }
@@ -170,6 +170,49 @@ void OnnxGraphImporter::add(const Node& n) {
     fail(n, "the two inputs must have the same shape and layout (no broadcasting)");
   scale_within(n, a.exponent - b.exponent, 0, 0, "the difference of the two inputs' scale exponents");
   emit(n, {{"type", "add"}, {"inputs", {a.tensor, b.tensor}}}, a, a);
+}
+
+// Maps ([N, C, H, W], axis 1) or matrices ([N, ..., C], the last axis) joined along
+// their channels, all of the same positions and scale.
+void OnnxGraphImporter::concat(const Node& n) {
+  for (int i = 0; i < n.input_size(); ++i)
+    if (has_input(n, i) && model_.constant(n.input(i)))
+      fail(n, fmt::format("input {} ('{}') is a constant; only a Concat of activations is supported (for a ViT's "
+                          "class token, average the tokens instead, as scripts/export_onnx.py's TinyViT does)",
+                          i, n.input(i)));
+  const OnnxValue& first = activation(n, 0);
+  const auto rank = std::int64_t(first.dims.size());
+  std::int64_t axis = integer(n, "axis", 0);
+  if (axis < 0) axis += rank;
+  const bool maps = is_nchw(first) && axis == 1, matrices = !maps && is_rows(first) && axis == rank - 1;
+  if (!maps && !matrices)
+    fail(n, fmt::format("a Concat along axis {} of [{}] is not supported: the concat layer joins channels only (axis 1 "
+                        "of [N, C, H, W] maps, the last axis of [N, ..., C] matrices), not positions (for a ViT's "
+                        "class token, average the tokens instead, as scripts/export_onnx.py's TinyViT does)",
+                        axis, fmt::join(dims(n, n.input(0)), ", ")));
+  if (n.input_size() == 1) return alias(n, first);
+  nlohmann::json inputs = nlohmann::json::array();
+  std::uint32_t channels = 0;
+  bool affine = false;
+  for (int i = 0; i < n.input_size(); ++i) {
+    const OnnxValue& v = activation(n, i);
+    const bool alike = maps ? is_nchw(v) : is_rows(v) && std::equal(v.dims.begin(), v.dims.end() - 1,
+                                                                    first.dims.begin(), first.dims.end() - 1);
+    if (!alike || v.map.h != first.map.h || v.map.w != first.map.w || v.batch != first.batch)
+      fail(n, fmt::format("input {} ('{}') is not {} of the same positions as input 0", i, n.input(i),
+                          maps ? "an [N, C, H, W] map" : "a [N, ..., C] matrix"));
+    scale_within(n, v.exponent - first.exponent, 0, 0, "the difference of the inputs' scale exponents");
+    affine = affine || v.affine;
+    inputs.push_back(v.tensor);
+    channels += v.map.c;
+  }
+  if (affine) unapplied_affine(n);
+  OnnxValue in = first, out = maps ? nchw_value("", -1, batch_, {first.map.h, first.map.w, channels})
+                                   : rows_value("", -1, batch_, {first.map.h, first.map.w, channels},
+                                                dims(n, n.output(0)));
+  in.affine = nullptr;  // reported above, for every input
+  out.exponent = first.exponent;
+  emit(n, {{"type", "concat"}, {"inputs", inputs}}, in, out);
 }
 
 void OnnxGraphImporter::relu(const Node& n) {

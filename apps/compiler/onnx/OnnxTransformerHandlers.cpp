@@ -286,9 +286,6 @@ void OnnxGraphImporter::bias_add(const Node& n, int constant_input) {
 
 void OnnxGraphImporter::refused(const Node& n) {
   const std::string& op = n.op_type();
-  if (op == "Concat")
-    fail(n, "a Concat of activations is not supported: npusim has no concat layer (for a ViT's class token, "
-            "average the tokens instead, as scripts/export_onnx.py's TinyViT does)");
   if (op == "Erf") fail(n, "Erf is supported only inside the GELU pattern x * (1 + erf(x / sqrt(2))) * 0.5");
   std::string activation_input;
   for (const auto& in : n.input())

@@ -36,6 +36,13 @@ Cycles BandwidthPort::reserve(Cycles now, Cycles earliest, std::uint64_t bytes, 
 // gaps it fills join the intervals they lie between, so the calendar is updated with one
 // range replacement whatever the number of gaps.
 Cycles BandwidthPort::fill_free_cycles(Cycles earliest, Cycles duration) {
+  // Most bookings land at or after the start of the last interval (a private link, a
+  // stream of segments): no gap can lie ahead of them but the one after the last interval.
+  if (busy_.size() == live_ || earliest >= busy_.back().first) {
+    if (busy_.size() > live_ && earliest <= busy_.back().second) return busy_.back().second += duration;
+    busy_.push_back({earliest, earliest + duration});
+    return earliest + duration;
+  }
   Cycles at = earliest, left = duration, first = earliest;
   auto it = std::partition_point(busy_.begin() + live_, busy_.end(),
                                  [at](const auto& interval) { return interval.second <= at; });
@@ -70,6 +77,7 @@ Cycles BandwidthPort::fill_free_cycles(Cycles earliest, Cycles duration) {
 
 // Intervals over before `now` are skipped, and dropped once they are half the calendar.
 void BandwidthPort::forget_before(Cycles now) {
+  if (live_ == busy_.size() || busy_[live_].second > now) return;  // nothing newly over
   const auto first_live = std::partition_point(busy_.begin() + live_, busy_.end(),
                                                [now](const auto& interval) { return interval.second <= now; });
   live_ = std::size_t(first_live - busy_.begin());

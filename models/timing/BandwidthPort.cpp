@@ -23,8 +23,11 @@ Cycles BandwidthPort::transfer_cycles(std::uint64_t bytes) const {
 }
 
 Cycles BandwidthPort::reserve(Cycles now, Cycles earliest, std::uint64_t bytes, bool write) {
+  return reserve_cycles(now, earliest, bytes, transfer_cycles(bytes), write);
+}
+
+Cycles BandwidthPort::reserve_cycles(Cycles now, Cycles earliest, std::uint64_t bytes, Cycles duration, bool write) {
   (write ? stats_.bytes_written : stats_.bytes_read) += bytes;
-  Cycles duration = transfer_cycles(bytes);
   if (duration == 0) return std::max(now, earliest);
   forget_before(now);
   stats_.busy += duration;

@@ -22,6 +22,10 @@ class BandwidthPort {
   // Books `bytes` starting no earlier than `earliest`; `now` lets the calendar
   // forget intervals that are over. Returns the cycle after the last byte.
   Cycles reserve(Cycles now, Cycles earliest, std::uint64_t bytes, bool write);
+  // The same for a batch of requests from one cycle that together hold the port `cycles`
+  // cycles (each rounded up to whole cycles on its own): exactly what booking them one
+  // by one from `earliest` would give.
+  Cycles reserve_cycles(Cycles now, Cycles earliest, std::uint64_t bytes, Cycles cycles, bool write);
 
   // Cycles the port needs for `bytes` when it is free.
   Cycles transfer_cycles(std::uint64_t bytes) const;

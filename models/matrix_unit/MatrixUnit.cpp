@@ -52,6 +52,7 @@ MatrixUnit::MatrixUnit(sc_core::sc_module_name name, EngineSetup setup, const Ma
     const std::string slave = "slave" + std::to_string(s);
     slaves_.push_back(std::make_unique<SlaveCircuit>(
         slave.c_str(), s, port_name(setup, (slave + ".distribution_link").c_str()), cfg.distribution_bus.bytes_per_cycle));
+    leader_.push_back(s);
   }
   register_counters();
 }
@@ -197,6 +198,7 @@ std::vector<ReadStep> MatrixUnit::read_steps(const Instruction& inst) {
 Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vector<TileTimes>& times,
                                           const Instruction& inst) {
   const Cycles start = now_cycles();
+  regroup_links(start);
   const std::uint64_t tiles = times.size();
   const std::uint64_t sets = third_buffer_sets(plan, cfg_);
   const TensorOperand& ifmap = inst.inputs.at(0);
@@ -271,19 +273,48 @@ const std::vector<TileTimes>& MatrixUnit::tile_times(const WfoldPlan& plan, cons
 
 // A slave's share of a round's weight rows follows its real co (round-robin
 // dealing), so when the round's co is not a multiple of ns some links carry more.
+// The links are private and equally wide, so a link that has seen the same bookings as
+// another since both were idle has the same calendar: it mirrors that one (leader_) and
+// only counts its traffic, until a booking of a different length parts them.
 Cycles MatrixUnit::distribute_weights(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes, Cycles now,
                                       Cycles earliest) {
   Cycles arrived = earliest;
   if (plan.co_blocks.empty() || bytes == 0) return arrived;
   const CoBlock& block = plan.co_blocks[round];
+  const std::size_t n = slaves_.size();
+  shares_.resize(n);
+  link_cycles_.resize(n);
   std::uint64_t before = 0;  // co of the round on the slaves so far
-  for (const auto& slave : slaves_) {
-    const std::uint64_t co = plan.co_on_slave(block, slave->index());
-    const std::uint64_t share = bytes * (before + co) / block.count - bytes * before / block.count;
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::uint64_t co = plan.co_on_slave(block, slaves_[s]->index());
+    shares_[s] = bytes * (before + co) / block.count - bytes * before / block.count;
+    link_cycles_[s] = slaves_[s]->link().transfer_cycles(shares_[s]);
     before += co;
-    if (share > 0) arrived = std::max(arrived, slave->receive_weights(now, earliest, share));
+  }
+  // Part from the leader before it books: the follower takes its calendar as it is now.
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::size_t l = leader_[s];
+    if (l != s && link_cycles_[s] != link_cycles_[l]) {
+      slaves_[s]->link().copy_calendar(slaves_[l]->link());
+      leader_[s] = s;
+    }
+  }
+  for (std::size_t s = 0; s < n; ++s) {
+    if (shares_[s] == 0) continue;
+    BandwidthPort& link = slaves_[s]->link();
+    if (leader_[s] == s) {
+      arrived = std::max(arrived, link.reserve_cycles(now, earliest, shares_[s], link_cycles_[s], false));
+    } else {
+      link.add_mirrored(shares_[s], link_cycles_[s], false);  // its leader's booking ended no earlier
+    }
   }
   return arrived;
+}
+
+// Links idle from `now` answer every later booking alike: all follow the first again.
+void MatrixUnit::regroup_links(Cycles now) {
+  const bool idle = std::all_of(slaves_.begin(), slaves_.end(), [now](const auto& s) { return s->link().idle_from(now); });
+  if (idle) std::fill(leader_.begin(), leader_.end(), 0);
 }
 
 void MatrixUnit::account_slaves(const WfoldPlan& plan, Cycles cycles) {

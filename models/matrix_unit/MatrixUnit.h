@@ -45,6 +45,7 @@ class MatrixUnit : public Engine {
   // Sends a tile's weight rows of co round `round` to the slaves; returns when all have them.
   Cycles distribute_weights(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes, Cycles now,
                             Cycles earliest);
+  void regroup_links(Cycles now);
   void account_slaves(const WfoldPlan& plan, Cycles cycles);
   void compute(const WfoldPlan& plan, const Instruction& inst);
 
@@ -66,6 +67,11 @@ class MatrixUnit : public Engine {
   Scratchpad* wram_ = nullptr;
   BroadcastBus broadcast_bus_;
   std::vector<std::unique_ptr<SlaveCircuit>> slaves_;
+  // The slave whose link calendar each slave's link mirrors (itself: its own); see
+  // distribute_weights. Scratch per booking: each slave's bytes and link cycles.
+  std::vector<std::size_t> leader_;
+  std::vector<std::uint64_t> shares_;
+  std::vector<Cycles> link_cycles_;
   LayerStats layer_stats_;
   std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
   std::vector<std::int32_t> accumulators_;  // functional runs that requantize on the result path

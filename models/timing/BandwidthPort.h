@@ -30,6 +30,17 @@ class BandwidthPort {
   // Cycles the port needs for `bytes` when it is free.
   Cycles transfer_cycles(std::uint64_t bytes) const;
 
+  // No booking ends after `now`: every port of the same width in this state answers
+  // later bookings alike.
+  bool idle_from(Cycles now) const { return busy_.size() == live_ || busy_.back().second <= now; }
+  // For ports that mirror another of the same width (MatrixUnit's slave links): take over
+  // its calendar, or count a booking the mirrored port made on this one's behalf.
+  void copy_calendar(const BandwidthPort& other) { busy_ = other.busy_, live_ = other.live_; }
+  void add_mirrored(std::uint64_t bytes, Cycles cycles, bool write) {
+    (write ? stats_.bytes_written : stats_.bytes_read) += bytes;
+    stats_.busy += cycles;
+  }
+
   // Books its bytes read and written as energy actions of one component named after it.
   void add_energy(EnergyLedger& ledger, const EnergyAction& read, const EnergyAction& write) const;
 

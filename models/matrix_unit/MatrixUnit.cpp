@@ -199,6 +199,7 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
                                           const Instruction& inst) {
   const Cycles start = now_cycles();
   regroup_links(start);
+  splits_.clear();
   const std::uint64_t tiles = times.size();
   const std::uint64_t sets = third_buffer_sets(plan, cfg_);
   const TensorOperand& ifmap = inst.inputs.at(0);
@@ -280,35 +281,48 @@ Cycles MatrixUnit::distribute_weights(const WfoldPlan& plan, std::uint64_t round
                                       Cycles earliest) {
   Cycles arrived = earliest;
   if (plan.co_blocks.empty() || bytes == 0) return arrived;
-  const CoBlock& block = plan.co_blocks[round];
   const std::size_t n = slaves_.size();
-  shares_.resize(n);
-  link_cycles_.resize(n);
-  std::uint64_t before = 0;  // co of the round on the slaves so far
-  for (std::size_t s = 0; s < n; ++s) {
-    const std::uint64_t co = plan.co_on_slave(block, slaves_[s]->index());
-    shares_[s] = bytes * (before + co) / block.count - bytes * before / block.count;
-    link_cycles_[s] = slaves_[s]->link().transfer_cycles(shares_[s]);
-    before += co;
-  }
+  const SlaveShares& split = slave_shares(plan, round, bytes);
+  const std::vector<std::uint64_t>& shares = split.bytes;
+  const std::vector<Cycles>& cycles = split.cycles;
   // Part from the leader before it books: the follower takes its calendar as it is now.
   for (std::size_t s = 0; s < n; ++s) {
     const std::size_t l = leader_[s];
-    if (l != s && link_cycles_[s] != link_cycles_[l]) {
+    if (l != s && cycles[s] != cycles[l]) {
       slaves_[s]->link().copy_calendar(slaves_[l]->link());
       leader_[s] = s;
     }
   }
   for (std::size_t s = 0; s < n; ++s) {
-    if (shares_[s] == 0) continue;
+    if (shares[s] == 0) continue;
     BandwidthPort& link = slaves_[s]->link();
     if (leader_[s] == s) {
-      arrived = std::max(arrived, link.reserve_cycles(now, earliest, shares_[s], link_cycles_[s], false));
+      arrived = std::max(arrived, link.reserve_cycles(now, earliest, shares[s], cycles[s], false));
     } else {
-      link.add_mirrored(shares_[s], link_cycles_[s], false);  // its leader's booking ended no earlier
+      link.add_mirrored(shares[s], cycles[s], false);  // its leader's booking ended no earlier
     }
   }
   return arrived;
+}
+
+// Each slave's bytes and link cycles of a tile's weights. Tiles of one instruction repeat
+// the same few (round, bytes), so the splits are kept until the next instruction.
+const MatrixUnit::SlaveShares& MatrixUnit::slave_shares(const WfoldPlan& plan, std::uint64_t round,
+                                                        std::uint64_t bytes) {
+  for (const SlaveShares& known : splits_)
+    if (known.round == round && known.total == bytes) return known;
+  const CoBlock& block = plan.co_blocks[round];
+  SlaveShares split{round, bytes, {}, {}};
+  std::uint64_t before = 0;  // co of the round on the slaves so far
+  for (const auto& slave : slaves_) {
+    const std::uint64_t co = plan.co_on_slave(block, slave->index());
+    split.bytes.push_back(bytes * (before + co) / block.count - bytes * before / block.count);
+    split.cycles.push_back(slave->link().transfer_cycles(split.bytes.back()));
+    before += co;
+  }
+  if (splits_.size() >= 16) splits_.erase(splits_.begin());
+  splits_.push_back(std::move(split));
+  return splits_.back();
 }
 
 // Links idle from `now` answer every later booking alike: all follow the first again.

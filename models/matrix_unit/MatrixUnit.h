@@ -45,6 +45,12 @@ class MatrixUnit : public Engine {
   // Sends a tile's weight rows of co round `round` to the slaves; returns when all have them.
   Cycles distribute_weights(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes, Cycles now,
                             Cycles earliest);
+  struct SlaveShares {
+    std::uint64_t round = 0, total = 0;
+    std::vector<std::uint64_t> bytes;  // per slave
+    std::vector<Cycles> cycles;        // on its link
+  };
+  const SlaveShares& slave_shares(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes);
   void regroup_links(Cycles now);
   void account_slaves(const WfoldPlan& plan, Cycles cycles);
   void compute(const WfoldPlan& plan, const Instruction& inst);
@@ -68,10 +74,9 @@ class MatrixUnit : public Engine {
   BroadcastBus broadcast_bus_;
   std::vector<std::unique_ptr<SlaveCircuit>> slaves_;
   // The slave whose link calendar each slave's link mirrors (itself: its own); see
-  // distribute_weights. Scratch per booking: each slave's bytes and link cycles.
+  // distribute_weights. The instruction's weight splits so far (slave_shares).
   std::vector<std::size_t> leader_;
-  std::vector<std::uint64_t> shares_;
-  std::vector<Cycles> link_cycles_;
+  std::vector<SlaveShares> splits_;
   LayerStats layer_stats_;
   std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
   std::vector<std::int32_t> accumulators_;  // functional runs that requantize on the result path

@@ -9,6 +9,8 @@ BandwidthPort::BandwidthPort(std::string name, std::string kind, double bytes_pe
   stats_.name = std::move(name);
   stats_.kind = std::move(kind);
   stats_.bytes_per_cycle = bytes_per_cycle;
+  if (bytes_per_cycle >= 1 && bytes_per_cycle <= 1e9 && bytes_per_cycle == std::floor(bytes_per_cycle))
+    whole_bytes_per_cycle_ = static_cast<std::uint64_t>(bytes_per_cycle);
 }
 
 void BandwidthPort::add_energy(EnergyLedger& ledger, const EnergyAction& read, const EnergyAction& write) const {
@@ -17,7 +19,7 @@ void BandwidthPort::add_energy(EnergyLedger& ledger, const EnergyAction& read, c
   ledger.add_source(c, write, &stats_.bytes_written, "bytes_written");
 }
 
-Cycles BandwidthPort::transfer_cycles(std::uint64_t bytes) const {
+Cycles BandwidthPort::fractional_transfer_cycles(std::uint64_t bytes) const {
   if (bytes == 0) return 0;
   return static_cast<Cycles>(std::ceil(static_cast<double>(bytes) / stats_.bytes_per_cycle));
 }

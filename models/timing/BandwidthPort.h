@@ -27,8 +27,11 @@ class BandwidthPort {
   // by one from `earliest` would give.
   Cycles reserve_cycles(Cycles now, Cycles earliest, std::uint64_t bytes, Cycles cycles, bool write);
 
-  // Cycles the port needs for `bytes` when it is free.
-  Cycles transfer_cycles(std::uint64_t bytes) const;
+  // Cycles the port needs for `bytes` when it is free: ⌈bytes / bandwidth⌉.
+  Cycles transfer_cycles(std::uint64_t bytes) const {
+    if (whole_bytes_per_cycle_ == 0) return fractional_transfer_cycles(bytes);
+    return (bytes + whole_bytes_per_cycle_ - 1) / whole_bytes_per_cycle_;
+  }
 
   // No booking ends after `now`: every port of the same width in this state answers
   // later bookings alike.
@@ -50,10 +53,14 @@ class BandwidthPort {
   const PortStats& stats() const { return stats_; }
 
  private:
+  Cycles fractional_transfer_cycles(std::uint64_t bytes) const;
   Cycles fill_free_cycles(Cycles earliest, Cycles duration);
   void forget_before(Cycles now);
 
   PortStats stats_;
+  // The bandwidth when it is a whole number of bytes (the usual case): integer arithmetic
+  // gives the same ⌈bytes / bandwidth⌉ as the floating-point form, faster. 0 otherwise.
+  std::uint64_t whole_bytes_per_cycle_ = 0;
   std::vector<std::pair<Cycles, Cycles>> busy_;  // sorted, disjoint, never touching [start, end)
   std::size_t live_ = 0;                          // busy_[0, live_) are over
 };

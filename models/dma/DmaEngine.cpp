@@ -109,6 +109,7 @@ std::vector<ReadStep> DmaEngine::read_steps(const Instruction& inst) {
   const std::uint64_t segment = segment_for(src.bytes());
   for (std::uint64_t offset = 0; offset < src.bytes(); offset += segment) {
     ReadStep step;
+    if (!src.dense()) step.reads.reserve(segment / src.row_bytes() + 2);
     for_each_run(src, offset, std::min(src.bytes(), offset + segment),
                  [&](std::uint64_t address, std::uint64_t, std::uint64_t count) {
                    step.reads.push_back({&src, address, address + count});

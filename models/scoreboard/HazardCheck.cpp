@@ -41,9 +41,8 @@ bool may_read(const Progress& reader, const Progress& writer) {
   if (!writer.writes || other_cores_memory(reader, writer)) return false;
   const TensorOperand& out = writer.output;
   const std::uint32_t memory = memory_of(out, writer.at);
-  const std::uint64_t end = out.end();
   return std::any_of(reader.read_extents.begin(), reader.read_extents.end(), [&](const ReadExtent& e) {
-    return e.space == out.space && e.memory == memory && e.begin < end && e.end > out.offset;
+    return e.space == out.space && e.memory == memory && e.begin < writer.output_end && e.end > out.offset;
   });
 }
 

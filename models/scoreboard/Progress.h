@@ -66,6 +66,7 @@ struct Progress {
   std::vector<ProgressPoint> written; // increasing in both fields
   std::vector<ReadStep> steps;
   std::vector<ReadExtent> read_extents;  // of `steps`, one per memory (Scoreboard::publish)
+  std::uint64_t output_end = 0;          // output.end(), kept by Scoreboard::publish
   Cycles release = 0;
   Cycles done = 0;
 

@@ -57,6 +57,7 @@ void Scoreboard::retire(std::uint64_t id) {
 
 void Scoreboard::publish(Progress p) {
   p.read_extents = read_extents_of(p);
+  p.output_end = p.output.end();
   check_hazards(p, KnownWriters{published_, retired_});
   for (const Dependency& d : p.deps)
     if (auto it = awaited_.find(d.producer); it != awaited_.end() && --it->second == 0) awaited_.erase(it);

@@ -122,7 +122,15 @@ void MatrixUnit::add_report_sections(nlohmann::json& sections) const {
   }
 }
 
+// read_steps and execute both ask for the plan of the same instruction: keep the last one.
 const WfoldPlan& MatrixUnit::plan_for(const Instruction& inst) {
+  if (last_plan_ && last_plan_id_ == inst.id) return *last_plan_;
+  last_plan_ = &find_plan(inst);
+  last_plan_id_ = inst.id;
+  return *last_plan_;
+}
+
+const WfoldPlan& MatrixUnit::find_plan(const Instruction& inst) {
   const ConvShape layer = conv_shape_of(inst);
   const bool requantize = requantizes(inst);
   auto& slot = plans_[wfold_plan_key(layer, requantize)];

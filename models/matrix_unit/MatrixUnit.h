@@ -35,6 +35,7 @@ class MatrixUnit : public Engine {
 
  private:
   const WfoldPlan& plan_for(const Instruction& inst);
+  const WfoldPlan& find_plan(const Instruction& inst);
   struct TilePlace {
     std::uint64_t image = 0, round = 0, rounds = 1, row = 0;
     bool last_round = true, last_in_row = true;
@@ -79,6 +80,8 @@ class MatrixUnit : public Engine {
   std::vector<SlaveShares> splits_;
   LayerStats layer_stats_;
   std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
+  const WfoldPlan* last_plan_ = nullptr;                       // of instruction last_plan_id_
+  std::uint64_t last_plan_id_ = 0;
   std::vector<std::int32_t> accumulators_;  // functional runs that requantize on the result path
   std::vector<std::uint8_t> transposed_;    // functional runs with transposed weights: the [co, ci] copy
   // --matrix-model cycle-stepped: tile times per plan (timing runs), or of this instruction.

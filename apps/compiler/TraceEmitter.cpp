@@ -139,14 +139,6 @@ void TraceEmitter::add_bindings() {
   }
 }
 
-std::uint64_t TraceEmitter::count_instructions() const {
-  TraceEmitter copy(*this);
-  Instruction inst;
-  std::uint64_t n = 0;
-  while (copy.next(inst)) ++n;
-  return n;
-}
-
 std::size_t TraceEmitter::layer_of(std::uint64_t id) const {
   auto it = std::upper_bound(first_ids_.begin(), first_ids_.end(), id);
   return std::size_t(it - first_ids_.begin()) - 1;

@@ -61,8 +61,6 @@ class TraceEmitter : public InstructionSource {
   const LayerTraffic& traffic(std::size_t layer) const { return traffic_.at(layer); }
   // Whether instruction `id` moves or adds partial sums of a model-ci reduction.
   bool in_reduction(std::uint64_t id) const { return reduction_ids_.contains(id); }
-  // Counts the instructions by compiling a copy, for the progress bar.
-  std::uint64_t count_instructions() const;
 
  private:
   static constexpr std::int64_t kNone = -1;

@@ -19,7 +19,10 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
   std::ostream* summary = request.summary;
   request.source = &emitter;
   request.source_header = &emitter.header();
-  if (request.show_progress) request.expected_instructions = emitter.count_instructions();
+  // The bar counts layers: counting the instructions up front would compile the workload twice.
+  request.progress_total = emitter.layers().size();
+  request.progress_unit = "layers";
+  request.progress_done = [&emitter](std::uint64_t dispatched) { return emitter.layer_of(dispatched - 1); };
   request.on_record = [&layers](const InstructionRecord& r) { layers.record(r); };
   request.energy_group = [&emitter](const Instruction& inst) { return emitter.layer_of(inst.id); };
   request.annotate = [&layers, &workload, &emitter, &request](const RunStats& stats, ReportContext& ctx) {

@@ -10,20 +10,22 @@ namespace npusim {
 // at most a few times a second so it costs nothing measurable.
 class ProgressMeter {
  public:
-  // `total` is 0 when the amount of work is not known in advance.
-  ProgressMeter(std::string label, std::uint64_t total, bool enabled);
+  // `total` units of work named `unit` ("layers"); 0 when not known in advance, and
+  // then only the instructions dispatched are shown.
+  ProgressMeter(std::string label, std::uint64_t total, std::string unit, bool enabled);
   ~ProgressMeter();
 
-  void update(std::uint64_t done, std::uint64_t cycles);
+  void update(std::uint64_t done, std::uint64_t instructions, std::uint64_t cycles);
   void finish();
 
   static bool terminal_attached();
 
  private:
-  void draw(std::uint64_t done, std::uint64_t cycles);
+  void draw(std::uint64_t done, std::uint64_t instructions, std::uint64_t cycles);
 
   std::string label_;
   std::uint64_t total_;
+  std::string unit_;
   bool enabled_;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point last_draw_;

@@ -49,9 +49,10 @@ RunStats simulate_trace(const SimulationRequest& request) {
         if (request.on_record) request.on_record(r);
       },
       request.energy_group);
-  ProgressMeter progress("simulating", request.expected_instructions, request.show_progress);
-  chip.controller().on_dispatch = [&progress](std::uint64_t n) {
-    if ((n & 1023) == 0) progress.update(n, now_cycles());
+  ProgressMeter progress("simulating", request.progress_total, request.progress_unit, request.show_progress);
+  chip.controller().on_dispatch = [&progress, &request](std::uint64_t n) {
+    if ((n & 1023) != 0) return;
+    progress.update(request.progress_done ? request.progress_done(n) : n, n, now_cycles());
   };
   if (request.functional) preload_inputs(chip, header);
   chip.scoreboard().scheduling().set_override(request.hardware.core.controller.dependency_mode);

@@ -26,7 +26,12 @@ struct SimulationRequest {
   // then only the name shown in reports). The header gives its functional bindings.
   InstructionSource* source = nullptr;
   const TraceHeader* source_header = nullptr;
-  std::uint64_t expected_instructions = 0;  // for the progress bar; 0 = unknown
+  // The progress bar's measure: `progress_done(n)` of `progress_total` units named
+  // `progress_unit` are done once n instructions were dispatched (a workload's layers);
+  // total 0 = unknown, the bar then shows the instructions dispatched.
+  std::uint64_t progress_total = 0;
+  std::string progress_unit;
+  std::function<std::uint64_t(std::uint64_t)> progress_done;
   std::function<void(const InstructionRecord&)> on_record;      // extra per-record observer
   std::function<void(const RunStats&, ReportContext&)> annotate;  // adds report extras
   // Groups instructions for the energy account (a workload's layers); empty = one group.

@@ -58,10 +58,41 @@ tlm::tlm_fw_transport_if<>& DmaEngine::port_for(AddressSpace space) {
 
 Cycles DmaEngine::transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd,
                            std::uint64_t address, std::uint64_t bytes, std::uint64_t bounce_at,
-                           Cycles earliest) {
-  ++*transactions_;
-  return tlm_transfer(port, cmd, address, bytes, bounce_.empty() ? nullptr : bounce_.data() + bounce_at, earliest,
-                      name());
+                           Cycles earliest, std::uint64_t rows, std::uint64_t pitch) {
+  *transactions_ += rows;
+  std::uint8_t* data = bounce_.empty() ? nullptr : bounce_.data() + bounce_at;
+  if (rows == 1) return tlm_transfer(port, cmd, address, bytes, data, earliest, name());
+  PitchedRows pitched;
+  pitched.rows = rows;
+  pitched.row_bytes = bytes / rows;
+  pitched.pitch = pitch;
+  return tlm_transfer(port, cmd, address, bytes, data, earliest, name(), &pitched);
+}
+
+// One transaction per contiguous run; the whole rows of a pitched DRAM window go as one
+// pitched transaction (PitchedRows), which the interconnect and the DRAM book exactly as
+// its rows one by one. Cut rows at the segment's ends go alone.
+Cycles DmaEngine::transfer_runs(const Route& route, tlm::tlm_command cmd, const TensorOperand& t,
+                                std::uint64_t begin, std::uint64_t bytes, Cycles earliest, Cycles floor) {
+  Cycles done = floor;
+  const std::uint64_t end = begin + bytes, row = t.row_bytes();
+  auto send = [&](std::uint64_t at, std::uint64_t count, std::uint64_t rows) {
+    done = std::max(done, transfer(*route.port, cmd, t.address_of(at), count, at - begin, earliest, rows,
+                                   t.row_pitch()) +
+                              route.hop_cycles);
+  };
+  if (t.dense() || t.space != AddressSpace::Dram) {
+    for_each_run(t, begin, end, [&](std::uint64_t, std::uint64_t first, std::uint64_t count) { send(first, count, 1); });
+    return done;
+  }
+  for (std::uint64_t at = begin; at < end;) {
+    const std::uint64_t in_row = at % row;
+    const std::uint64_t rows = in_row == 0 ? (end - at) / row : 0;
+    const std::uint64_t count = rows > 0 ? rows * row : std::min(end, at - in_row + row) - at;
+    send(at, count, std::max<std::uint64_t>(rows, 1));
+    at += count;
+  }
+  return done;
 }
 
 std::uint64_t DmaEngine::segment_for(std::uint64_t total) const {
@@ -78,6 +109,7 @@ std::vector<ReadStep> DmaEngine::read_steps(const Instruction& inst) {
   const std::uint64_t segment = segment_for(src.bytes());
   for (std::uint64_t offset = 0; offset < src.bytes(); offset += segment) {
     ReadStep step;
+    if (!src.dense()) step.reads.reserve(segment / src.row_bytes() + 2);
     for_each_run(src, offset, std::min(src.bytes(), offset + segment),
                  [&](std::uint64_t address, std::uint64_t, std::uint64_t count) {
                    step.reads.push_back({&src, address, address + count});
@@ -87,25 +119,13 @@ std::vector<ReadStep> DmaEngine::read_steps(const Instruction& inst) {
   return steps;
 }
 
-// Moves tensor bytes [begin, begin + bytes) of src to dst, one TLM transaction per
-// contiguous run on each side; returns when the last write lands. `arrived`
-// receives when the last read has left the source.
+// Moves tensor bytes [begin, begin + bytes) of src to dst; returns when the last write
+// lands. `arrived` receives when the last read has left the source.
 Cycles DmaEngine::move_segment(const TensorOperand& src, const TensorOperand& dst, std::uint64_t begin,
                                std::uint64_t bytes, Cycles issue, Cycles& arrived) {
-  arrived = issue;
   const Route from = route_for(src), to = route_for(dst);
-  for_each_run(src, begin, begin + bytes, [&](std::uint64_t address, std::uint64_t first, std::uint64_t count) {
-    arrived = std::max(arrived, transfer(*from.port, tlm::TLM_READ_COMMAND, address, count, first - begin,
-                                         issue + from.hop_cycles) +
-                                    from.hop_cycles);
-  });
-  Cycles done = arrived;
-  for_each_run(dst, begin, begin + bytes, [&](std::uint64_t address, std::uint64_t first, std::uint64_t count) {
-    done = std::max(done, transfer(*to.port, tlm::TLM_WRITE_COMMAND, address, count, first - begin,
-                                   arrived + to.hop_cycles) +
-                              to.hop_cycles);
-  });
-  return done;
+  arrived = transfer_runs(from, tlm::TLM_READ_COMMAND, src, begin, bytes, issue + from.hop_cycles, issue);
+  return transfer_runs(to, tlm::TLM_WRITE_COMMAND, dst, begin, bytes, arrived + to.hop_cycles, arrived);
 }
 
 Engine::Work DmaEngine::execute(const Instruction& inst) {

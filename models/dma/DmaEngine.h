@@ -16,7 +16,8 @@ namespace npusim {
 // at the DMA's own rate; every segment is TLM reads from the source followed by
 // TLM writes to the destination, so DRAM channels, routing hops and the
 // scratchpad port all shape the time. The DRAM side may be a pitched window of
-// a wider tensor (a channel block of an NHWC map): one transaction per row.
+// a wider tensor (a channel block of an NHWC map): one request per row, the whole
+// rows of a segment handed to the memory system as one pitched transaction.
 // Up to `max_outstanding` instructions are in flight at once; they share the
 // issue slot, so what overlaps is one transfer's latency with the next's issue.
 class DmaEngine : public Engine {
@@ -47,8 +48,13 @@ class DmaEngine : public Engine {
   };
   Route route_for(const TensorOperand& t);
   tlm::tlm_fw_transport_if<>& port_for(AddressSpace space);
-  Cycles transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd,
-                  std::uint64_t address, std::uint64_t bytes, std::uint64_t bounce_at, Cycles earliest);
+  Cycles transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd, std::uint64_t address,
+                  std::uint64_t bytes, std::uint64_t bounce_at, Cycles earliest, std::uint64_t rows = 1,
+                  std::uint64_t pitch = 0);
+  // Moves tensor bytes [begin, begin + bytes) of `t` in or out over `route`; returns
+  // when the last transaction completes, no earlier than `floor`.
+  Cycles transfer_runs(const Route& route, tlm::tlm_command cmd, const TensorOperand& t, std::uint64_t begin,
+                       std::uint64_t bytes, Cycles earliest, Cycles floor);
   // The segment length for a transfer of `total` bytes (DmaConfig::max_segments).
   std::uint64_t segment_for(std::uint64_t total) const;
   Cycles move_segment(const TensorOperand& src, const TensorOperand& dst, std::uint64_t begin, std::uint64_t bytes,

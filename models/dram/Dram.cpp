@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/kernel/SimTime.h"
+#include "models/kernel/TlmTransfer.h"
 
 namespace npusim {
 
@@ -14,25 +15,42 @@ Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg, bool functional)
     channels_.emplace_back("dram.ch" + std::to_string(ch), "dram_channel", cfg.bytes_per_cycle);
 }
 
+// A pitched transaction (PitchedRows) books each channel once for the cycles its rows
+// would have held it one by one: every row's share is rounded up to whole cycles.
 void Dram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   const std::uint64_t address = trans.get_address();
   const std::uint64_t bytes = trans.get_data_length();
+  const PitchedRows* pitched = trans.get_extension<PitchedRows>();
+  PitchedRows rows;
+  if (pitched) rows = *pitched; else rows.row_bytes = rows.pitch = bytes;
   const bool write = trans.is_write();
-  if (address + bytes > cfg_.capacity_bytes) {
+  if (rows.rows == 0 || rows.row_address(address, rows.rows - 1) + rows.row_bytes > cfg_.capacity_bytes) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
   const Cycles now = now_cycles(), earliest = now + to_cycles(delay);
   shares_.assign(channels_.size(), 0);
-  map_.add_channel_shares(address, bytes, shares_);
+  cycles_.assign(channels_.size(), 0);
+  for (std::uint64_t r = 0; r < rows.rows; ++r) {
+    row_shares_.assign(channels_.size(), 0);
+    map_.add_channel_shares(rows.row_address(address, r), rows.row_bytes, row_shares_);
+    for (std::size_t ch = 0; ch < channels_.size(); ++ch) {
+      if (row_shares_[ch] == 0) continue;
+      shares_[ch] += row_shares_[ch];
+      cycles_[ch] += channels_[ch].transfer_cycles(row_shares_[ch]);
+    }
+  }
   Cycles done = earliest;
   for (std::size_t ch = 0; ch < channels_.size(); ++ch)
-    if (shares_[ch] > 0) done = std::max(done, channels_[ch].reserve(now, earliest, shares_[ch], write));
+    if (shares_[ch] > 0) done = std::max(done, channels_[ch].reserve_cycles(now, earliest, shares_[ch], cycles_[ch], write));
   if (functional_ && trans.get_data_ptr()) {
-    if (write)
-      storage_.write(address, trans.get_data_ptr(), bytes);
-    else
-      storage_.read(address, trans.get_data_ptr(), bytes);
+    for (std::uint64_t r = 0; r < rows.rows; ++r) {
+      std::uint8_t* data = trans.get_data_ptr() + r * rows.row_bytes;
+      if (write)
+        storage_.write(rows.row_address(address, r), data, rows.row_bytes);
+      else
+        storage_.read(rows.row_address(address, r), data, rows.row_bytes);
+    }
   }
   delay = cycles_to_time(done + cfg_.latency - now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);

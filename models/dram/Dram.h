@@ -38,7 +38,10 @@ class Dram : public sc_core::sc_module {
   bool functional_;
   DramStorage storage_;
   std::vector<BandwidthPort> channels_;
-  std::vector<std::uint64_t> shares_;  // per channel, of the transaction being served
+  // Per channel, of the transaction being served: bytes, cycles, and one row's bytes.
+  std::vector<std::uint64_t> shares_;
+  std::vector<Cycles> cycles_;
+  std::vector<std::uint64_t> row_shares_;
 };
 
 }  // namespace npusim

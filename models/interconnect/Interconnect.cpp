@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/kernel/SimTime.h"
+#include "models/kernel/TlmTransfer.h"
 
 namespace npusim {
 
@@ -54,13 +55,16 @@ BandwidthPort& Interconnect::inter_cluster_link(std::uint32_t a, std::uint32_t b
 }
 
 // A piece may cross its links from the cycle it enters the fabric, alongside the
-// channel (cut-through); returns the cycle the last link has passed it.
-Cycles Interconnect::cross_links(std::uint32_t cluster, std::uint32_t channel, std::uint64_t bytes, bool write,
-                                 Cycles entered) {
+// channel (cut-through); returns the cycle the last link has passed it. A link passes
+// one request a cycle: each of the piece's `rows` holds it for whole cycles.
+Cycles Interconnect::cross_links(std::uint32_t cluster, std::uint32_t channel, std::uint64_t bytes,
+                                 std::uint64_t rows, bool write, Cycles entered) {
   const Cycles now = now_cycles();
-  Cycles through = cluster_links_.at(cluster).reserve(now, entered, bytes, write);
-  if (remote(cluster, channel))
-    through = std::max(through, inter_cluster_link(cluster, home_cluster(channel)).reserve(now, entered, bytes, write));
+  auto book = [&](BandwidthPort& link) {
+    return link.reserve_cycles(now, entered, bytes, rows * link.transfer_cycles(bytes / rows), write);
+  };
+  Cycles through = book(cluster_links_.at(cluster));
+  if (remote(cluster, channel)) through = std::max(through, book(inter_cluster_link(cluster, home_cluster(channel))));
   return through;
 }
 
@@ -68,41 +72,65 @@ void Interconnect::b_transport(int port, tlm::tlm_generic_payload& trans, sc_cor
   const std::uint32_t cluster = cluster_of_port_.at(static_cast<std::size_t>(port));
   const Cycles now = now_cycles();
   const Cycles entered = now + to_cycles(delay);
-  std::uint64_t address = trans.get_address();
-  std::uint64_t remaining = trans.get_data_length();
-  unsigned char* data = trans.get_data_ptr();
-  Cycles finished = entered;
-  tlm::tlm_generic_payload piece;
-  piece.set_command(trans.get_command());
-  piece.set_streaming_width(0);
-  // One piece per run of equal path: the whole transfer on an SMP fabric (the DRAM books
-  // each channel once for its share), one channel block at a time on a NUMA one.
+  const PitchedRows* pitched = trans.get_extension<PitchedRows>();
   const bool numa = cfg_.interconnect.topology == Topology::Numa;
-  while (remaining > 0) {
-    const std::uint64_t bytes = numa ? std::min(remaining, map_.bytes_in_block(address)) : remaining;
-    const std::uint32_t channel = map_.channel_of(address);
-    const Cycles path = Cycles(hops(cluster, channel)) * cfg_.interconnect.hop_latency;
-    sc_core::sc_time piece_delay = delay + cycles_to_time(path);
-    piece.set_address(address);
-    piece.set_data_length(static_cast<unsigned int>(bytes));
-    piece.set_streaming_width(static_cast<unsigned int>(bytes));
-    piece.set_data_ptr(data);
-    piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    to_dram->b_transport(piece, piece_delay);
-    if (piece.is_response_error()) {
-      trans.set_response_status(piece.get_response_status());
-      return;
+  Cycles finished = entered;
+  bool ok = true;
+  if (pitched && !numa) {
+    // Every row takes the same path: the rows go on as one pitched piece.
+    ok = send_piece(trans, cluster, trans.get_address(), trans.get_data_length(), trans.get_data_ptr(), pitched,
+                    delay, entered, finished);
+  } else {
+    const std::uint64_t rows = pitched ? pitched->rows : 1;
+    const std::uint64_t row_bytes = pitched ? pitched->row_bytes : trans.get_data_length();
+    unsigned char* data = trans.get_data_ptr();
+    for (std::uint64_t r = 0; r < rows && ok; ++r) {
+      std::uint64_t address = pitched ? pitched->row_address(trans.get_address(), r) : trans.get_address();
+      std::uint64_t remaining = row_bytes;
+      // One piece per run of equal path: the whole row on an SMP fabric (the DRAM books
+      // each channel once for its share), one channel block at a time on a NUMA one.
+      while (remaining > 0 && ok) {
+        const std::uint64_t bytes = numa ? std::min(remaining, map_.bytes_in_block(address)) : remaining;
+        ok = send_piece(trans, cluster, address, bytes, data, nullptr, delay, entered, finished);
+        address += bytes;
+        remaining -= bytes;
+        if (data) data += bytes;
+      }
     }
-    // Through when both the channel and every link on the path are; then the hops back.
-    const Cycles through = std::max(now + to_cycles(piece_delay),
-                                    cross_links(cluster, channel, bytes, trans.is_write(), entered));
-    finished = std::max(finished, through + path);
-    address += bytes;
-    remaining -= bytes;
-    if (data) data += bytes;
   }
+  if (!ok) return;
   delay = cycles_to_time(finished - now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// Sends one piece to its channel and books the links on its path; `finished` becomes at
+// least the cycle it is through both ways. False (with `trans` given the DRAM's error) if
+// the DRAM refused it.
+bool Interconnect::send_piece(tlm::tlm_generic_payload& trans, std::uint32_t cluster, std::uint64_t address,
+                              std::uint64_t bytes, unsigned char* data, const PitchedRows* pitched,
+                              const sc_core::sc_time& delay, Cycles entered, Cycles& finished) {
+  const std::uint32_t channel = map_.channel_of(address);
+  const Cycles path = Cycles(hops(cluster, channel)) * cfg_.interconnect.hop_latency;
+  sc_core::sc_time piece_delay = delay + cycles_to_time(path);
+  tlm::tlm_generic_payload piece;
+  piece.set_command(trans.get_command());
+  piece.set_address(address);
+  piece.set_data_length(static_cast<unsigned int>(bytes));
+  piece.set_streaming_width(static_cast<unsigned int>(bytes));
+  piece.set_data_ptr(data);
+  piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  if (pitched) piece.set_extension(new PitchedRows(*pitched));  // the piece owns and frees it
+  to_dram->b_transport(piece, piece_delay);
+  if (piece.is_response_error()) {
+    trans.set_response_status(piece.get_response_status());
+    return false;
+  }
+  // Through when both the channel and every link on the path are; then the hops back.
+  const Cycles through = std::max(now_cycles() + to_cycles(piece_delay),
+                                  cross_links(cluster, channel, bytes, pitched ? pitched->rows : 1,
+                                              trans.is_write(), entered));
+  finished = std::max(finished, through + path);
+  return true;
 }
 
 unsigned int Interconnect::transport_dbg(int, tlm::tlm_generic_payload& trans) {

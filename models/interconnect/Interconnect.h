@@ -13,6 +13,7 @@
 namespace npusim {
 
 class EnergyLedger;
+struct PitchedRows;
 // The cluster whose local memory a DRAM channel is (channel c belongs to cluster
 // floor(c * clusters / channels)), and the routing nodes a core of `cluster` crosses
 // to reach `channel`: smp_hops on an SMP chip; on a NUMA chip numa_local_hops to its
@@ -51,7 +52,11 @@ class Interconnect : public sc_core::sc_module {
   unsigned int transport_dbg(int port, tlm::tlm_generic_payload& trans);
   bool remote(std::uint32_t cluster, std::uint32_t channel) const;  // NUMA, another cluster's memory
   BandwidthPort& inter_cluster_link(std::uint32_t a, std::uint32_t b);
-  Cycles cross_links(std::uint32_t cluster, std::uint32_t channel, std::uint64_t bytes, bool write, Cycles entered);
+  Cycles cross_links(std::uint32_t cluster, std::uint32_t channel, std::uint64_t bytes, std::uint64_t rows, bool write,
+                     Cycles entered);
+  bool send_piece(tlm::tlm_generic_payload& trans, std::uint32_t cluster, std::uint64_t address, std::uint64_t bytes,
+                  unsigned char* data, const PitchedRows* pitched, const sc_core::sc_time& delay, Cycles entered,
+                  Cycles& finished);
 
   ChipConfig cfg_;
   DramAddressMap map_;

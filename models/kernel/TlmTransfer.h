@@ -7,11 +7,30 @@
 
 namespace npusim {
 
+// Marks a transaction whose data are `rows` equal rows of `row_bytes`, `pitch` bytes
+// apart from the transaction's address on (a window of a wider tensor in DRAM): one
+// request per row, handed over at once. data_length is rows x row_bytes (the rows
+// packed). A target that honours it books exactly what the rows sent one by one from
+// the same cycle would book; a transaction without it is one contiguous range.
+struct PitchedRows : tlm::tlm_extension<PitchedRows> {
+  std::uint64_t rows = 1;
+  std::uint64_t row_bytes = 0;
+  std::uint64_t pitch = 0;
+
+  tlm::tlm_extension_base* clone() const override { return new PitchedRows(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const PitchedRows&>(other);
+  }
+  std::uint64_t row_address(std::uint64_t first, std::uint64_t row) const { return first + row * pitch; }
+};
+
 // One blocking TLM read or write of `bytes` at `address`, starting no earlier than
 // `earliest`; returns the cycle it completes. `data` may be null in timing-only
-// runs. A memory that answers with an error means a model bug (the trace reader
-// has checked every address), so it throws std::logic_error naming `who`.
+// runs. `rows`, when given, makes it a pitched transfer (PitchedRows; `bytes` is then
+// rows x row_bytes). A memory that answers with an error means a model bug (the trace
+// reader has checked every address), so it throws std::logic_error naming `who`.
 Cycles tlm_transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd, std::uint64_t address,
-                    std::uint64_t bytes, std::uint8_t* data, Cycles earliest, const char* who);
+                    std::uint64_t bytes, std::uint8_t* data, Cycles earliest, const char* who,
+                    const PitchedRows* rows = nullptr);
 
 }  // namespace npusim

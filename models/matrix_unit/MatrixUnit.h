@@ -35,6 +35,7 @@ class MatrixUnit : public Engine {
 
  private:
   const WfoldPlan& plan_for(const Instruction& inst);
+  const WfoldPlan& find_plan(const Instruction& inst);
   struct TilePlace {
     std::uint64_t image = 0, round = 0, rounds = 1, row = 0;
     bool last_round = true, last_in_row = true;
@@ -45,6 +46,13 @@ class MatrixUnit : public Engine {
   // Sends a tile's weight rows of co round `round` to the slaves; returns when all have them.
   Cycles distribute_weights(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes, Cycles now,
                             Cycles earliest);
+  struct SlaveShares {
+    std::uint64_t round = 0, total = 0;
+    std::vector<std::uint64_t> bytes;  // per slave
+    std::vector<Cycles> cycles;        // on its link
+  };
+  const SlaveShares& slave_shares(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes);
+  void regroup_links(Cycles now);
   void account_slaves(const WfoldPlan& plan, Cycles cycles);
   void compute(const WfoldPlan& plan, const Instruction& inst);
 
@@ -66,8 +74,14 @@ class MatrixUnit : public Engine {
   Scratchpad* wram_ = nullptr;
   BroadcastBus broadcast_bus_;
   std::vector<std::unique_ptr<SlaveCircuit>> slaves_;
+  // The slave whose link calendar each slave's link mirrors (itself: its own); see
+  // distribute_weights. The instruction's weight splits so far (slave_shares).
+  std::vector<std::size_t> leader_;
+  std::vector<SlaveShares> splits_;
   LayerStats layer_stats_;
   std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
+  const WfoldPlan* last_plan_ = nullptr;                       // of instruction last_plan_id_
+  std::uint64_t last_plan_id_ = 0;
   std::vector<std::int32_t> accumulators_;  // functional runs that requantize on the result path
   std::vector<std::uint8_t> transposed_;    // functional runs with transposed weights: the [co, ci] copy
   // --matrix-model cycle-stepped: tile times per plan (timing runs), or of this instruction.

@@ -30,6 +30,7 @@ class SlaveCircuit : public sc_core::sc_module {
   Cycles receive_weights(Cycles now, Cycles earliest, std::uint64_t bytes) {
     return link_.reserve(now, earliest, bytes, false);
   }
+  BandwidthPort& link() { return link_; }
   void account(std::uint64_t output_channels, std::uint64_t useful_macs, Cycles cycles);
 
   const Stats& stats() const { return stats_; }

@@ -34,9 +34,21 @@ bool other_cores_memory(const Progress& reader, const Progress& writer) {
   return s != AddressSpace::Dram && s != AddressSpace::Cluster && reader.at.core != writer.at.core;
 }
 
+// Whether some step of `reader` may read bytes of `writer`'s output: its read extent in
+// the output's memory overlaps the output's span. Most pairs in flight on a many-core chip
+// share nothing, and this answers for them without walking the reader's steps.
+bool may_read(const Progress& reader, const Progress& writer) {
+  if (!writer.writes || other_cores_memory(reader, writer)) return false;
+  const TensorOperand& out = writer.output;
+  const std::uint32_t memory = memory_of(out, writer.at);
+  return std::any_of(reader.read_extents.begin(), reader.read_extents.end(), [&](const ReadExtent& e) {
+    return e.space == out.space && e.memory == memory && e.begin < writer.output_end && e.end > out.offset;
+  });
+}
+
 // `reader` steps must not read bytes of `writer` before they are final.
 void check_reads(const Progress& reader, const Progress& writer) {
-  if (!writer.writes || other_cores_memory(reader, writer)) return;
+  if (!may_read(reader, writer)) return;
   const TensorOperand& out = writer.output;
   for (const ReadStep& step : reader.steps) {
     for (const ReadRange& r : step.reads) {
@@ -63,7 +75,7 @@ struct Overwrite {
 };
 
 std::optional<Overwrite> overwrite_before_read(const Progress& writer, const Progress& reader) {
-  if (!writer.writes || other_cores_memory(reader, writer)) return std::nullopt;
+  if (!may_read(reader, writer)) return std::nullopt;
   const TensorOperand& out = writer.output;
   for (const ReadStep& step : reader.steps) {
     for (const ReadRange& r : step.reads) {
@@ -125,6 +137,22 @@ void check_clobbered(const Progress& reader, const Progress& writer, const Known
 }
 
 }  // namespace
+
+std::vector<ReadExtent> read_extents_of(const Progress& p) {
+  std::vector<ReadExtent> extents;
+  for (const ReadStep& step : p.steps)
+    for (const ReadRange& r : step.reads) {
+      const AddressSpace space = r.operand->space;
+      const std::uint32_t memory = memory_of(*r.operand, p.at);
+      auto it = std::find_if(extents.begin(), extents.end(),
+                             [&](const ReadExtent& e) { return e.space == space && e.memory == memory; });
+      if (it == extents.end())
+        extents.push_back({space, memory, r.begin, r.end});
+      else
+        it->begin = std::min(it->begin, r.begin), it->end = std::max(it->end, r.end);
+    }
+  return extents;
+}
 
 void check_hazards(const Progress& incoming, const KnownWriters& known) {
   for (const auto& [id, other] : known.in_flight) {

@@ -32,4 +32,8 @@ struct KnownWriters {
 // the value the reader lost.
 void check_hazards(const Progress& incoming, const KnownWriters& known);
 
+// The span `p`'s steps read in each memory: check_hazards expects every reader it sees
+// to carry them (Progress::read_extents).
+std::vector<ReadExtent> read_extents_of(const Progress& p);
+
 }  // namespace npusim

@@ -17,13 +17,16 @@ Cycles Progress::time_written(std::uint64_t bytes) const {
   return it == written.end() ? done : it->at;
 }
 
-bool same_memory(const TensorOperand& a, Viewpoint va, const TensorOperand& b, Viewpoint vb) {
-  if (a.space != b.space) return false;
-  switch (a.space) {
-    case AddressSpace::Dram: return true;
-    case AddressSpace::Cluster: return a.cluster.value_or(va.cluster) == b.cluster.value_or(vb.cluster);
-    default: return va.core == vb.core;
+std::uint32_t memory_of(const TensorOperand& t, Viewpoint v) {
+  switch (t.space) {
+    case AddressSpace::Dram: return 0;
+    case AddressSpace::Cluster: return t.cluster.value_or(v.cluster);
+    default: return v.core;
   }
+}
+
+bool same_memory(const TensorOperand& a, Viewpoint va, const TensorOperand& b, Viewpoint vb) {
+  return a.space == b.space && memory_of(a, va) == memory_of(b, vb);
 }
 
 std::uint64_t granule_bytes(const TensorOperand& t, const std::string& granularity, std::uint64_t tile_bytes) {

@@ -41,6 +41,15 @@ struct Viewpoint {
   std::uint32_t cluster = 0;
 };
 
+// The span of addresses an instruction's steps read in one memory (space, and the core
+// or cluster whose it is): the hazard checker's first test, before it walks the steps.
+struct ReadExtent {
+  AddressSpace space = AddressSpace::Dram;
+  std::uint32_t memory = 0;
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+};
+
 struct Progress {
   std::uint64_t id = 0;
   Viewpoint at;
@@ -56,6 +65,8 @@ struct Progress {
   std::uint64_t tile_bytes = 0;       // the engine's own step: the "tiles" granule
   std::vector<ProgressPoint> written; // increasing in both fields
   std::vector<ReadStep> steps;
+  std::vector<ReadExtent> read_extents;  // of `steps`, one per memory (Scoreboard::publish)
+  std::uint64_t output_end = 0;          // output.end(), kept by Scoreboard::publish
   Cycles release = 0;
   Cycles done = 0;
 
@@ -68,6 +79,9 @@ struct Progress {
 // True when the two operands can share bytes: same space, and for scratchpads
 // the same core, for the cluster cache the same cluster.
 bool same_memory(const TensorOperand& a, Viewpoint va, const TensorOperand& b, Viewpoint vb);
+// Which memory of its space an operand seen from `v` names: 0 for DRAM, the cluster for a
+// cluster cache, the core for its scratchpads (same_memory compares these).
+std::uint32_t memory_of(const TensorOperand& t, Viewpoint v);
 
 // Bytes of one granule of `granularity` along `shape`: "batch" and "channels"
 // cut the outermost dimension (N of NHWC, Co of weights), "rows" the next one

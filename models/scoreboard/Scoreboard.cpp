@@ -51,10 +51,13 @@ void Scoreboard::retire(std::uint64_t id) {
   if (it == published_.end() || !it->second.writes || !needed(id)) return;
   Progress kept = std::move(it->second);
   kept.steps.clear();  // only its output and when it was written matter now
+  kept.read_extents.clear();
   retired_.push_back(std::move(kept));
 }
 
 void Scoreboard::publish(Progress p) {
+  p.read_extents = read_extents_of(p);
+  p.output_end = p.output.end();
   check_hazards(p, KnownWriters{published_, retired_});
   for (const Dependency& d : p.deps)
     if (auto it = awaited_.find(d.producer); it != awaited_.end() && --it->second == 0) awaited_.erase(it);

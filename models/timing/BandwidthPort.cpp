@@ -9,6 +9,8 @@ BandwidthPort::BandwidthPort(std::string name, std::string kind, double bytes_pe
   stats_.name = std::move(name);
   stats_.kind = std::move(kind);
   stats_.bytes_per_cycle = bytes_per_cycle;
+  if (bytes_per_cycle >= 1 && bytes_per_cycle <= 1e9 && bytes_per_cycle == std::floor(bytes_per_cycle))
+    whole_bytes_per_cycle_ = static_cast<std::uint64_t>(bytes_per_cycle);
 }
 
 void BandwidthPort::add_energy(EnergyLedger& ledger, const EnergyAction& read, const EnergyAction& write) const {
@@ -17,14 +19,17 @@ void BandwidthPort::add_energy(EnergyLedger& ledger, const EnergyAction& read, c
   ledger.add_source(c, write, &stats_.bytes_written, "bytes_written");
 }
 
-Cycles BandwidthPort::transfer_cycles(std::uint64_t bytes) const {
+Cycles BandwidthPort::fractional_transfer_cycles(std::uint64_t bytes) const {
   if (bytes == 0) return 0;
   return static_cast<Cycles>(std::ceil(static_cast<double>(bytes) / stats_.bytes_per_cycle));
 }
 
 Cycles BandwidthPort::reserve(Cycles now, Cycles earliest, std::uint64_t bytes, bool write) {
+  return reserve_cycles(now, earliest, bytes, transfer_cycles(bytes), write);
+}
+
+Cycles BandwidthPort::reserve_cycles(Cycles now, Cycles earliest, std::uint64_t bytes, Cycles duration, bool write) {
   (write ? stats_.bytes_written : stats_.bytes_read) += bytes;
-  Cycles duration = transfer_cycles(bytes);
   if (duration == 0) return std::max(now, earliest);
   forget_before(now);
   stats_.busy += duration;
@@ -36,6 +41,13 @@ Cycles BandwidthPort::reserve(Cycles now, Cycles earliest, std::uint64_t bytes, 
 // gaps it fills join the intervals they lie between, so the calendar is updated with one
 // range replacement whatever the number of gaps.
 Cycles BandwidthPort::fill_free_cycles(Cycles earliest, Cycles duration) {
+  // Most bookings land at or after the start of the last interval (a private link, a
+  // stream of segments): no gap can lie ahead of them but the one after the last interval.
+  if (busy_.size() == live_ || earliest >= busy_.back().first) {
+    if (busy_.size() > live_ && earliest <= busy_.back().second) return busy_.back().second += duration;
+    busy_.push_back({earliest, earliest + duration});
+    return earliest + duration;
+  }
   Cycles at = earliest, left = duration, first = earliest;
   auto it = std::partition_point(busy_.begin() + live_, busy_.end(),
                                  [at](const auto& interval) { return interval.second <= at; });
@@ -70,6 +82,7 @@ Cycles BandwidthPort::fill_free_cycles(Cycles earliest, Cycles duration) {
 
 // Intervals over before `now` are skipped, and dropped once they are half the calendar.
 void BandwidthPort::forget_before(Cycles now) {
+  if (live_ == busy_.size() || busy_[live_].second > now) return;  // nothing newly over
   const auto first_live = std::partition_point(busy_.begin() + live_, busy_.end(),
                                                [now](const auto& interval) { return interval.second <= now; });
   live_ = std::size_t(first_live - busy_.begin());

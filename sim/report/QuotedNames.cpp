@@ -1,12 +1,22 @@
 #include "sim/report/QuotedNames.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace npusim {
 
 namespace {
 
-std::string json_literal(const std::string& name) { return nlohmann::json(name).dump(); }
+// A printable ASCII name with nothing to escape (the usual case) is only quoted; anything
+// else goes through the JSON library (escapes, UTF-8 checks).
+std::string json_literal(const std::string& name) {
+  const bool plain = std::all_of(name.begin(), name.end(), [](char c) {
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  });
+  if (plain) return '"' + name + '"';
+  return nlohmann::json(name).dump();
+}
 
 std::string csv_field(const std::string& name) {
   if (name.find_first_of(",\"\r\n") == std::string::npos) return name;

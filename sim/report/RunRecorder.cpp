@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
@@ -51,16 +52,22 @@ RunRecorder::~RunRecorder() {
   if (!finished_) remove_temporaries();
 }
 
+// Rows are formatted into a buffer with compiled format strings, then written at once:
+// a run writes millions of them.
 void RunRecorder::record(const InstructionRecord& r) {
-  fmt::format_to(std::ostreambuf_iterator<char>(csv_), "{},{},{},{},{},{},{},{},{},{}\n", r.id,
+  line_.clear();
+  fmt::format_to(std::back_inserter(line_), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{}\n"), r.id,
                  names_.csv(r.op), names_.csv(r.engine), r.core, r.dispatch, r.start, r.end,
                  r.stall, r.bytes, r.macs);
+  csv_.write(line_.data(), std::streamsize(line_.size()));
   // Each JSON row carries its own leading separator so finish() can copy the file as is.
-  fmt::format_to(std::ostreambuf_iterator<char>(rows_),
-                 "{}\n    {{\"id\":{},\"op\":{},\"engine\":{},\"core\":{},\"dispatch\":{},"
-                 "\"start\":{},\"end\":{},\"stall_cycles\":{},\"bytes\":{},\"macs\":{}}}",
+  line_.clear();
+  fmt::format_to(std::back_inserter(line_),
+                 FMT_COMPILE("{}\n    {{\"id\":{},\"op\":{},\"engine\":{},\"core\":{},\"dispatch\":{},"
+                             "\"start\":{},\"end\":{},\"stall_cycles\":{},\"bytes\":{},\"macs\":{}}}"),
                  recorded_ == 0 ? "" : ",", r.id, names_.json(r.op), names_.json(r.engine),
                  r.core, r.dispatch, r.start, r.end, r.stall, r.bytes, r.macs);
+  rows_.write(line_.data(), std::streamsize(line_.size()));
   timeline_.add_complete(r);
   ++recorded_;
 }

@@ -3,6 +3,8 @@
 #include <fstream>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "sim/common/Cycles.h"
 #include "sim/report/OutputDirectory.h"
 #include "sim/report/QuotedNames.h"
@@ -46,6 +48,7 @@ class RunRecorder {
   std::ofstream rows_;
   TimelineWriter timeline_;
   QuotedNames names_;
+  fmt::memory_buffer line_;  // the row being formatted
   std::uint64_t recorded_ = 0;
   bool finished_ = false;
 };

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -90,7 +91,13 @@ std::size_t TimelineWriter::seen_index(const std::string& engine) {
 }
 
 std::string TimelineWriter::microseconds(Cycles c) const {
-  return fmt::format("{:.6f}", cycles_to_us(c, clock_mhz_));
+  return fmt::format(FMT_COMPILE("{:.6f}"), cycles_to_us(c, clock_mhz_));
+}
+
+// Events are formatted into a buffer with compiled format strings, then written at once.
+void TimelineWriter::write_line() {
+  events_.write(line_.data(), std::streamsize(line_.size()));
+  line_.clear();
 }
 
 void TimelineWriter::add_complete(const InstructionRecord& r) {
@@ -98,23 +105,25 @@ void TimelineWriter::add_complete(const InstructionRecord& r) {
   const std::string state = r.state.empty() ? "" : ",\"state\":" + names_.json(r.state);
   // Overlapping instructions of one engine go on tracks of their own: slices on a track must nest.
   const std::string track = r.lane == 0 ? r.engine : r.engine + ".lane" + std::to_string(r.lane);
-  fmt::format_to(std::ostreambuf_iterator<char>(events_),
-                 "{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{},"
-                 "\"args\":{{\"id\":{},\"stall\":{}{}}}}}\n",
+  fmt::format_to(std::back_inserter(line_),
+                 FMT_COMPILE("{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{},"
+                             "\"args\":{{\"id\":{},\"stall\":{}{}}}}}\n"),
                  seen_index(track), names_.json(r.op), microseconds(r.start),
                  microseconds(duration), r.id, r.stall, state);
+  write_line();
 }
 
 void TimelineWriter::add_span(const std::string& track, const std::string& name, Cycles start, Cycles end) {
   if (end <= start) return;  // nothing to show, and no track for it
-  fmt::format_to(std::ostreambuf_iterator<char>(events_), "{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{}}}\n",
+  fmt::format_to(std::back_inserter(line_), FMT_COMPILE("{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{}}}\n"),
                  seen_index(track), names_.json(name), microseconds(start), microseconds(end - start));
+  write_line();
 }
 
 void TimelineWriter::add_instant(const std::string& engine, const std::string& name, Cycles at) {
-  fmt::format_to(std::ostreambuf_iterator<char>(events_),
-                 "{}\t\"ph\":\"i\",\"s\":\"t\",\"name\":{},\"ts\":{}}}\n", seen_index(engine),
-                 names_.json(name), microseconds(at));
+  fmt::format_to(std::back_inserter(line_), FMT_COMPILE("{}\t\"ph\":\"i\",\"s\":\"t\",\"name\":{},\"ts\":{}}}\n"),
+                 seen_index(engine), names_.json(name), microseconds(at));
+  write_line();
 }
 
 std::vector<std::size_t> TimelineWriter::track_ids(

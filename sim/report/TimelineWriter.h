@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "sim/common/Cycles.h"
 #include "sim/report/QuotedNames.h"
 #include "sim/report/RunStats.h"
@@ -33,10 +35,12 @@ class TimelineWriter {
   std::size_t seen_index(const std::string& engine);
   std::vector<std::size_t> track_ids(const std::vector<std::string>& sorted_engines) const;
   std::string microseconds(Cycles c) const;
+  void write_line();
 
   std::string temp_path_;
   double clock_mhz_;
   std::ofstream events_;
+  fmt::memory_buffer line_;  // the event being formatted
   QuotedNames names_;
   std::unordered_map<std::string, std::size_t> seen_;
   std::vector<std::string> seen_order_;

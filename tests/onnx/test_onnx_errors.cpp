@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "e2e/NpusimProcess.h"
+#include "e2e/RefusedInput.h"
 #include "onnx/OnnxTestGraph.h"
 
 namespace {
@@ -16,13 +17,6 @@ NpusimResult validate(const std::string& model, std::vector<std::string> extra =
   std::vector<std::string> args = {"validate", model};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_npusim(args);
-}
-
-void check_refused(const NpusimResult& r, const std::vector<std::string>& phrases) {
-  INFO(r.output);
-  CHECK(r.status == 2);
-  CHECK(r.output.rfind("error: ", 0) == 0);
-  for (const auto& p : phrases) CHECK(r.output.find(p) != std::string::npos);
 }
 
 }  // namespace

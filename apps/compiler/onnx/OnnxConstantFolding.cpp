@@ -30,8 +30,6 @@ struct Folded {
 
 std::int64_t count(const Dims& d) { return saturating_product(d); }
 
-const onnx::AttributeProto* attribute(const Node& n, const char* name) { return onnx_attribute(n, name); }
-
 class Folder {
  public:
   explicit Folder(OnnxModel& m) : m_(m) {}
@@ -71,8 +69,8 @@ class Folder {
     if (it == m_.shapes.end()) return std::nullopt;
     const auto rank = std::int64_t(it->second.size());
     std::int64_t start = 0, end = rank;
-    if (const auto* a = attribute(n, "start")) start = a->i();
-    if (const auto* a = attribute(n, "end")) end = a->i();
+    if (const auto* a = onnx_attribute(n, "start")) start = a->i();
+    if (const auto* a = onnx_attribute(n, "end")) end = a->i();
     start = std::clamp(start < 0 ? start + rank : start, std::int64_t(0), rank);
     end = std::clamp(end < 0 ? end + rank : end, std::int64_t(0), rank);
     Folded f{onnx::TensorProto::INT64, {std::max(end - start, std::int64_t(0))}, {}};
@@ -81,7 +79,7 @@ class Folder {
   }
 
   std::int64_t axis(const Node& n, std::int64_t rank, std::int64_t fallback = 0) const {
-    const auto* a = attribute(n, "axis");
+    const auto* a = onnx_attribute(n, "axis");
     std::int64_t v = a ? a->i() : fallback;
     if (v < 0) v += rank;
     if (v < 0 || v >= std::max(rank, std::int64_t(1))) fail(n, fmt::format("axis {} is outside rank {}", v, rank));
@@ -161,7 +159,7 @@ class Folder {
   }
 
   std::optional<Folded> cast(const Node& n, Folded in) {
-    const auto* to = attribute(n, "to");
+    const auto* to = onnx_attribute(n, "to");
     if (!to) fail(n, "a Cast needs 'to'");
     in.type = int(to->i());
     if (in.type != onnx::TensorProto::FLOAT && in.type != onnx::TensorProto::DOUBLE &&

@@ -15,7 +15,6 @@ namespace npusim {
 
 namespace {
 
-constexpr int kMaxShift = 31;  // the requantization shift's range (docs/workload-format.md)
 
 // [N, C, H, W] is an image; [N, S, D] a sequence, one token per row (h = S, w = 1, as
 // the bundled transformer workloads have them); [N, K] a vector. An image's int8 steps
@@ -129,9 +128,8 @@ const OnnxGraphImporter::Node* OnnxGraphImporter::sole_consumer(const std::strin
   if (count == consumers_.end() || count->second != 1) return nullptr;
   for (const auto& out : model_.graph().output())
     if (out.name() == value) return nullptr;
-  for (const auto& n : model_.graph().node())
-    if (std::find(n.input().begin(), n.input().end(), value) != n.input().end()) return &n;
-  return nullptr;
+  const auto r = readers(value);
+  return r.empty() ? nullptr : r.front();
 }
 
 std::string OnnxGraphImporter::layer_name(const Node& n) {

@@ -10,6 +10,8 @@
 
 namespace npusim {
 
+constexpr int kMaxShift = 31;  // the requantization shift's range (docs/workload-format.md)
+
 // Walks the graph's nodes in order (ONNX keeps them topologically sorted), turning
 // each into a JSON workload layer, a fusion into the layer before it (BatchNormalization
 // into a Conv, Relu into a Conv, Gemm or Add) or a new view of an existing tensor

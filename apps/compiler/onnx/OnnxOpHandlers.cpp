@@ -13,12 +13,6 @@ namespace {
 
 using Node = onnx::NodeProto;
 
-const onnx::AttributeProto* attribute(const Node& n, const char* name) { return onnx_attribute(n, name); }
-std::vector<std::int64_t> ints(const Node& n, const char* name, std::vector<std::int64_t> fallback) {
-  return onnx_ints(n, name, std::move(fallback));
-}
-std::int64_t integer(const Node& n, const char* name, std::int64_t fallback) { return onnx_int(n, name, fallback); }
-
 // Kernel, strides and pads of a 2-D window op in the JSON layer; ONNX pads are
 // [top, left, bottom, right], JSON's [top, bottom, left, right].
 struct Window {
@@ -65,8 +59,8 @@ namespace {
 // The window attributes every 2-D window op shares; auto_pad other than NOTSET or
 // VALID, and 1-D or 3-D windows, are refused by the caller's message.
 Window window(const Node& n, std::vector<std::int64_t> kernel, std::string& problem) {
-  Window w{kernel, ints(n, "strides", {1, 1}), ints(n, "pads", {0, 0, 0, 0}), ints(n, "dilations", {1, 1})};
-  const auto* pad_mode = attribute(n, "auto_pad");
+  Window w{kernel, onnx_ints(n, "strides", {1, 1}), onnx_ints(n, "pads", {0, 0, 0, 0}), onnx_ints(n, "dilations", {1, 1})};
+  const auto* pad_mode = onnx_attribute(n, "auto_pad");
   if (pad_mode && pad_mode->s() != "NOTSET" && pad_mode->s() != "VALID")
     problem = fmt::format("auto_pad {} is not supported (give explicit pads)", pad_mode->s());
   if (w.kernel.size() != 2 || w.strides.size() != 2 || w.pads.size() != 4 || w.dilations.size() != 2)
@@ -94,7 +88,7 @@ void OnnxGraphImporter::conv(const Node& n) {
     fail(n, fmt::format("dilations {}x{} differ; only the same dilation both ways is supported", w.dilations[0],
                         w.dilations[1]));
   const auto co = std::uint32_t(wd[0]), kh = std::uint32_t(wd[2]), kw = std::uint32_t(wd[3]);
-  const std::int64_t group = integer(n, "group", 1);
+  const std::int64_t group = onnx_int(n, "group", 1);
   const bool depthwise = group > 1 && group == map->c && co == map->c;
   if (group != 1 && !depthwise)
     fail(n, fmt::format("group {} is not supported: only 1 (a plain conv) or depthwise (group = input channels = "
@@ -119,13 +113,13 @@ void OnnxGraphImporter::conv(const Node& n) {
 void OnnxGraphImporter::gemm(const Node& n) {
   const OnnxValue& in = activation(n, 0);
   const auto& ad = dims(n, n.input(0));
-  if (integer(n, "transA", 0) != 0) fail(n, "transA = 1 is not supported");
+  if (onnx_int(n, "transA", 0) != 0) fail(n, "transA = 1 is not supported");
   for (const char* scale : {"alpha", "beta"})
-    if (const auto* a = attribute(n, scale); a && a->f() != 1.0f)
+    if (const auto* a = onnx_attribute(n, scale); a && a->f() != 1.0f)
       fail(n, fmt::format("{} = {} is not supported (only 1)", scale, a->f()));
   if (!is_rows(in) || ad.size() != 2) fail(n, "input A is not a matrix [N, K] laid out with its last axis as channels");
   const auto& bd = dims(n, n.input(1));
-  const bool trans_b = integer(n, "transB", 0) != 0;
+  const bool trans_b = onnx_int(n, "transB", 0) != 0;
   if (bd.size() != 2) fail(n, "the constant operand B must be 2-D");
   const auto k = std::uint32_t(trans_b ? bd[1] : bd[0]), co = std::uint32_t(trans_b ? bd[0] : bd[1]);
   if (k != in.map.c) fail(n, fmt::format("B takes {} input features, A has {}", k, in.map.c));
@@ -182,7 +176,7 @@ void OnnxGraphImporter::concat(const Node& n) {
                           i, n.input(i)));
   const OnnxValue& first = activation(n, 0);
   const auto rank = std::int64_t(first.dims.size());
-  std::int64_t axis = integer(n, "axis", 0);
+  std::int64_t axis = onnx_int(n, "axis", 0);
   if (axis < 0) axis += rank;
   const bool maps = is_nchw(first) && axis == 1, matrices = !maps && is_rows(first) && axis == rank - 1;
   if (!maps && !matrices)
@@ -227,10 +221,10 @@ void OnnxGraphImporter::max_pool(const Node& n) {
   const OnnxValue& in = activation(n, 0);
   if (!is_nchw(in)) fail(n, "the input is not an [N, C, H, W] map");
   std::string problem;
-  const Window w = window(n, ints(n, "kernel_shape", {}), problem);
+  const Window w = window(n, onnx_ints(n, "kernel_shape", {}), problem);
   if (!problem.empty()) fail(n, problem);
   if (w.dilations != std::vector<std::int64_t>{1, 1}) fail(n, "dilated pooling is not supported");
-  if (integer(n, "storage_order", 0) != 0) fail(n, "storage_order 1 is not supported");
+  if (onnx_int(n, "storage_order", 0) != 0) fail(n, "storage_order 1 is not supported");
   if (n.output_size() > 1 && !n.output(1).empty()) fail(n, "the Indices output is not supported");
   const auto& od = dims(n, n.output(0));
   if (std::uint64_t(od[2]) != window_outputs(in.map.h, w.pads[0], w.pads[2], w.kernel[0], w.strides[0]) ||
@@ -245,8 +239,8 @@ void OnnxGraphImporter::max_pool(const Node& n) {
 }
 
 void OnnxGraphImporter::average_pool(const Node& n) {
-  const auto pads = ints(n, "pads", {0, 0, 0, 0});
-  if (integer(n, "count_include_pad", 0) != 0 && std::any_of(pads.begin(), pads.end(), [](auto p) { return p != 0; }))
+  const auto pads = onnx_ints(n, "pads", {0, 0, 0, 0});
+  if (onnx_int(n, "count_include_pad", 0) != 0 && std::any_of(pads.begin(), pads.end(), [](auto p) { return p != 0; }))
     fail(n, "count_include_pad = 1 with padding is not supported (npusim averages over the real positions)");
   max_pool(n);
 }
@@ -272,7 +266,7 @@ void OnnxGraphImporter::transpose(const Node& n) {
   const auto& from = dims(n, n.input(0));
   std::vector<std::int64_t> reverse;
   for (std::size_t i = from.size(); i-- > 0;) reverse.push_back(std::int64_t(i));
-  const auto perm = ints(n, "perm", reverse);
+  const auto perm = onnx_ints(n, "perm", reverse);
   std::vector<std::int64_t> sorted = perm;
   std::sort(sorted.begin(), sorted.end());
   for (std::size_t i = 0; i < sorted.size(); ++i)

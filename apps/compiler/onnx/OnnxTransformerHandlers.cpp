@@ -17,7 +17,6 @@ namespace {
 
 using Node = onnx::NodeProto;
 
-constexpr int kMaxShift = 31;
 constexpr int kSoftmaxOutExponent = -7;    // probabilities in steps of 1/128
 constexpr int kLayerNormOutExponent = -5;  // normalized values in steps of 1/32
 
@@ -218,7 +217,7 @@ OnnxValue OnnxGraphImporter::channel_part(const Node& n, const OnnxValue& part, 
   out.map.c = block->count;
   out.strides = block->strides;
   out.offset = 0;
-  result_.origins[name] = {n.op_type() == "Split" ? n.output(index) : n.output(0), out.exponent};
+  result_.origins[name] = {n.op_type() == "Split" ? n.output(index) : n.output(0), out.exponent, false, ""};
   return out;
 }
 

@@ -1,8 +1,14 @@
 #include "apps/cli/Cli.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "sim/common/InputError.h"
 #include "sim/common/Interruption.h"
@@ -27,6 +33,20 @@ const char* kFooter =
     "  npusim diff runs/a runs/b --tolerance 1       exit 1 when something moved by more than 1%\n"
     "\nRun `npusim COMMAND --help` for the options of one command.\n"
     "Exit status: 0 ok, 1 difference found (diff), 2 bad input, 3 internal error.\n";
+// A summary lost on the way to stdout (a full disk, a closed pipe) is a failure too.
+void check_standard_output() {
+  std::cout.flush();
+  if (std::cout && std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
+  throw InputError("standard output", "", fmt::format("cannot write: {}", std::strerror(errno ? errno : EIO)));
+}
+
+// The file system refused a path the user gave or a place they chose: a name too
+// long, a link loop, a read-only place. Their setup to fix, not a bug of npusim's.
+std::string file_system_refusal(const std::filesystem::filesystem_error& e) {
+  const std::string path = e.path1().empty() ? std::string("a file") : e.path1().string();
+  return shortened_for_message(fmt::format("{}: {}", path, e.code().message()));
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -47,6 +67,7 @@ int run_cli(int argc, char** argv) {
   add_sweep_command(app);
   try {
     app.parse(argc, argv);
+    check_standard_output();
     return kExitOk;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -61,6 +82,12 @@ int run_cli(int argc, char** argv) {
     return kExitBadInput;
   } catch (const InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "error: " << file_system_refusal(e) << "\n";
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory: this input needs more memory than the machine (or ulimit -v) gives npusim\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << shortened_for_message(e.what()) << "\n";

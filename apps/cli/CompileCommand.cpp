@@ -14,6 +14,7 @@
 #include "sim/config/ConfigLoader.h"
 #include "sim/common/AtomicFile.h"
 #include "sim/report/OutputOwnership.h"
+#include "sim/report/PlaceLock.h"
 
 namespace npusim {
 
@@ -51,6 +52,10 @@ void check_trace_target(const CompileOptions& opt) {
 }
 
 void compile(const CompileOptions& opt) {
+  check_trace_target(opt);
+  // One compile into one file at a time; a killed one's temporaries go.
+  const PlaceLock::Handle claim = PlaceLock::claim(opt.trace, opt.trace, "-o");
+  remove_leftover_files(opt.trace);
   check_trace_target(opt);
   const HardwareConfig hw = load_hardware_config(bundled_file(opt.config));
   const Workload workload = read_workload(bundled_file(opt.workload), workload_options(opt.input_shapes, false));

@@ -58,7 +58,10 @@ void run(const RunOptions& opt) {
       bundled_file(compile ? (opt.workload.empty() ? "traces/workloads/resnet50.json" : opt.workload) : opt.trace);
   request.trace_path = input;
   request.functional = opt.functional;
-  request.out_dir = opt.out.empty() ? fresh_run_directory("runs", std::filesystem::path(input).stem().string()) : opt.out;
+  // A default name is claimed now, so concurrent runs each get their own number.
+  FreshRunDirectory fresh;
+  if (opt.out.empty()) fresh = fresh_run_directory("runs", std::filesystem::path(input).stem().string());
+  request.out_dir = opt.out.empty() ? fresh.path : opt.out;
   request.show_progress = !opt.quiet && ProgressMeter::terminal_attached();
   request.summary = opt.quiet ? nullptr : &std::cout;
   if (compile) {

@@ -41,7 +41,7 @@ nlohmann::json binding_json(const DataBinding& b, const std::string& trace_dir) 
 }  // namespace
 
 nlohmann::json header_line(const TraceHeader& header, const std::string& trace_dir) {
-  nlohmann::json j = {{"format", kTraceFormat}, {"version", kTraceVersion}};
+  nlohmann::json j = {{"format", kTraceFormat}, {"version", kTraceVersion}, {"compiled_by", kCompiledBy}};
   j["inputs"] = nlohmann::json::array();
   j["outputs"] = nlohmann::json::array();
   for (const auto& b : header.inputs) j["inputs"].push_back(binding_json(b, trace_dir));
@@ -112,7 +112,9 @@ bool is_npusim_trace(const std::string& path) {
     first.append(block, 0, static_cast<std::size_t>(in.gcount()));
   }
   const auto line = nlohmann::json::parse(first.substr(0, first.find('\n')), nullptr, /*allow_exceptions=*/false);
-  return line.is_object() && line.value("format", "") == kTraceFormat;
+  // Only what `compile` wrote says so: a hand-written trace is the user's.
+  return line.is_object() && line.contains("compiled_by") && line["compiled_by"] == kCompiledBy &&
+         line.contains("format") && line["format"] == kTraceFormat;
 }
 
 }  // namespace npusim

@@ -66,14 +66,18 @@ ChildResult spawn(const std::string& binary, bool search_path, std::vector<std::
   std::vector<char*> argv;
   for (auto& a : argv_storage) argv.push_back(a.data());
   argv.push_back(nullptr);
-  // The child starts with SIGINT and SIGTERM unblocked (this process leaves them to
-  // its watcher thread, and a spawned child inherits the mask).
+  // The child starts with SIGINT, SIGTERM and SIGHUP unblocked (this process leaves
+  // them to its watcher thread, and a spawned child inherits the mask) and SIGXFSZ
+  // at its default (this process ignores it; an ignored signal is inherited too).
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  sigset_t none;
+  sigset_t none, file_size;
   sigemptyset(&none);
+  sigemptyset(&file_size);
+  sigaddset(&file_size, SIGXFSZ);
   posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setsigdefault(&attributes, &file_size);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
   const int spawned = search_path ? posix_spawnp(&pid, binary.c_str(), &actions, &attributes, argv.data(), environ)
                                   : posix_spawn(&pid, binary.c_str(), &actions, &attributes, argv.data(), environ);

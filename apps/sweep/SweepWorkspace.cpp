@@ -155,9 +155,12 @@ const SweepWorkspace::PointPlan& SweepWorkspace::plan(std::size_t i) const {
 }
 
 void SweepWorkspace::prepare() const {
-  // A sweep directory is resumed only if a sweep made it (or it is empty).
-  check_output_place(out_arg_, OutputKind::Sweep, "--out");
+  // A sweep directory is resumed only if a sweep made it (or it is empty), and by
+  // one sweep at a time: a second one is refused, naming the first one's pid.
+  check_place_name(out_arg_, OutputKind::Sweep, "--out");
   create_parents(out_, out_arg_);
+  lock_ = PlaceLock::claim(out_, out_arg_, "--out");
+  check_output_place(out_arg_, OutputKind::Sweep, "--out");
   {
     CreationGuard guard;
     fs::create_directories(out_);

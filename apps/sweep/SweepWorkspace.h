@@ -9,6 +9,7 @@
 
 #include "apps/sweep/SweepPoints.h"
 #include "apps/sweep/SweepSpec.h"
+#include "sim/report/PlaceLock.h"
 
 namespace npusim {
 
@@ -22,8 +23,9 @@ class SweepWorkspace {
   // about, so an array task plans only its own. Writes nothing.
   SweepWorkspace(const SweepSpec& spec, const std::string& out);
 
-  // Checks that `out` may hold this sweep (empty, missing, or a sweep directory) and
-  // creates it with its marker, points/ and .inputs/.
+  // Claims `out` for this process until the workspace dies (PlaceLock), checks that it
+  // may hold this sweep (empty, missing, or a sweep directory) and creates it with its
+  // marker, points/ and .inputs/.
   void prepare() const;
 
   std::size_t size() const { return plans_.size(); }
@@ -63,6 +65,7 @@ class SweepWorkspace {
   std::vector<SweepPoint> points_;
   nlohmann::json base_, workload_;
   mutable std::vector<std::unique_ptr<PointPlan>> plans_;
+  mutable PlaceLock::Handle lock_;
 };
 
 }  // namespace npusim

@@ -10,7 +10,7 @@ namespace npusim {
 // A file that appears whole or not at all. Bytes go to a hidden temporary beside the
 // target, created exclusively under a unique name (O_EXCL | O_NOFOLLOW: a planted
 // link is never followed), and commit() renames it over the target. Until then
-// the temporary is removed on every way out: an exception, SIGINT or SIGTERM.
+// the temporary is removed on every way out: an exception, SIGINT, SIGTERM or SIGHUP.
 // Whether the target may be replaced is the caller's decision.
 class AtomicFile {
  public:
@@ -33,7 +33,7 @@ class AtomicFile {
   std::string buffer_;
   int fd_ = -1;
   bool committed_ = false;
-  std::optional<OnInterrupt> interrupt_;  // removes the temporary on SIGINT/SIGTERM
+  std::optional<OnInterrupt> interrupt_;  // removes the temporary on SIGINT/SIGTERM/SIGHUP
 };
 
 }  // namespace npusim

@@ -28,6 +28,7 @@ sigset_t interruption_signals() {
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);  // the terminal closed: clean up as for SIGTERM
   return set;
 }
 
@@ -46,7 +47,7 @@ sigset_t interruption_signals() {
     }
     if (!it->second.what.empty()) removed += (removed.empty() ? "; removed " : ", ") + it->second.what;
   }
-  const char* name = signal == SIGINT ? "SIGINT" : "SIGTERM";
+  const char* name = signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM";
   std::fprintf(stderr, "\nnpusim: interrupted by %s%s\n", name, removed.c_str());
   std::fflush(stderr);
   _exit(128 + signal);
@@ -57,6 +58,9 @@ sigset_t interruption_signals() {
 void install_interruption_handling() {
   static std::once_flag once;
   std::call_once(once, [] {
+    // Past a file size limit (ulimit -f) a write then fails with EFBIG and is reported
+    // like a full disk, instead of the signal killing npusim with its files half written.
+    signal(SIGXFSZ, SIG_IGN);
     sigset_t set = interruption_signals();
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     std::thread(watch, set).detach();

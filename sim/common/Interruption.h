@@ -5,10 +5,11 @@
 
 namespace npusim {
 
-// SIGINT and SIGTERM end npusim cleanly. install_interruption_handling() blocks
-// both in every thread and leaves them to one watcher thread, which runs the
+// SIGINT, SIGTERM and SIGHUP end npusim cleanly. install_interruption_handling()
+// blocks them in every thread and leaves them to one watcher thread, which runs the
 // cleanups registered at that moment (newest first), prints one line naming what
-// it removed and exits with 130 (SIGINT) or 143 (SIGTERM). Cleaning up in a normal
+// it removed and exits with 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP). SIGXFSZ is
+// ignored, so a file size limit is a failed write reported like a full disk. Cleaning up in a normal
 // thread, not a signal handler, lets it remove whole directories safely.
 // SIGKILL cannot be caught: its leftovers are removed by the next run (OutputDirectory).
 void install_interruption_handling();

@@ -1,13 +1,15 @@
 #include "sim/report/OutputDirectory.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
 
 #include <fmt/format.h>
 
-#include "sim/common/InputError.h"
 #include "sim/common/AtomicFile.h"
+#include "sim/common/InputError.h"
 #include "sim/common/Interruption.h"
 
 namespace npusim {
@@ -18,47 +20,66 @@ namespace {
 
 fs::path parent_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
 
-// A hidden sibling of `p` with a suffix, e.g. runs/.a.partial for runs/a.
-fs::path hidden_sibling(const fs::path& p, const std::string& suffix) {
-  return parent_of(p) / ("." + p.filename().string() + suffix);
+bool present(const fs::path& p) {
+  std::error_code ec;
+  return fs::exists(fs::symlink_status(p, ec));
 }
 
-// Removes a leftover of ours (checked by check_leftover) from a crashed run.
-void remove_leftover(const fs::path& p, const std::string& given) {
-  check_leftover(p, OutputKind::Run);
-  std::error_code ec;
-  fs::remove_all(p, ec);
-  if (ec) throw InputError(given, "", fmt::format("cannot remove the leftover {}: {}", p.string(), ec.message()));
+// Moves every entry of `from` but npusim's own leftovers (staging, displaced) into
+// `to`, on the same file system.
+void move_entries(const fs::path& from, const fs::path& to, const std::string& place_name) {
+  std::vector<fs::path> entries;
+  for (const auto& entry : fs::directory_iterator(from))
+    if (!is_leftover_name(entry.path().filename().string(), place_name)) entries.push_back(entry.path());
+  for (const fs::path& p : entries) fs::rename(p, to / p.filename());
 }
 
 }  // namespace
 
 OutputDirectory::OutputDirectory(const std::string& final_path, const std::string& option)
     : given_(final_path), option_(option) {
-  check_output_place(final_path, OutputKind::Run, option);
+  check_place_name(final_path, OutputKind::Run, option);
   const fs::path final_dir = output_path(final_path);
-  const fs::path staging = hidden_sibling(final_dir, ".partial");
   create_parents(final_dir, final_path);
-  remove_leftover(staging, final_path);
+  lock_ = PlaceLock::claim(final_dir, final_path, option);
+  remove_leftovers(final_dir, OutputKind::Run);
+  check_output_place(final_path, OutputKind::Run, option);  // now that nobody else writes it
   final_path_ = final_dir.string();
-  staging_path_ = staging.string();
-  displaced_path_ = hidden_sibling(final_dir, ".old").string();
-  // Registered before the directory exists, so no moment is left uncovered.
-  interrupt_.emplace("the unfinished run directory " + staging_path_, [staging] {
-    std::error_code ignored;
-    fs::remove_all(staging, ignored);
-  });
-  std::error_code ec;
-  {
-    CreationGuard guard;
-    fs::create_directory(staging, ec);
+  in_place_ = present(final_dir);
+  create_staging(in_place_ ? final_path_ : parent_of(final_dir).string());
+  write_marker(staging_path_, OutputKind::Run);
+}
+
+// <dir>/.<name>.<pid>-<n>.partial, made exclusively: a name no other process uses.
+void OutputDirectory::create_staging(const std::string& dir) {
+  const std::string name = fs::path(final_path_).filename().string();
+  for (unsigned n = 0;; ++n) {
+    const fs::path staging = fs::path(dir) / fmt::format(".{}.{}-{}.partial", name, ::getpid(), n);
+    // Registered before the directory exists, so no moment is left uncovered.
+    interrupt_.emplace("the unfinished run directory " + staging.string(), [staging] {
+      std::error_code ignored;
+      fs::remove_all(staging, ignored);
+    });
+    std::error_code ec;
+    bool made;
+    {
+      CreationGuard guard;
+      made = fs::create_directory(staging, ec);
+    }
+    if (ec) throw InputError(given_, option_, fmt::format("cannot create the run directory: {}", ec.message()));
+    interrupt_.reset();
+    if (!made) continue;  // a leftover we may not remove, or a name in use: take the next
+    staging_path_ = staging.string();
+    interrupt_.emplace("the unfinished run directory " + staging_path_, [staging] {
+      std::error_code ignored;
+      fs::remove_all(staging, ignored);
+    });
+    return;
   }
-  if (ec) throw InputError(final_path, option, fmt::format("cannot create the run directory: {}", ec.message()));
-  write_marker(staging, OutputKind::Run);
 }
 
 OutputDirectory::~OutputDirectory() {
-  if (committed_) return;
+  if (committed_ || staging_path_.empty()) return;
   std::error_code ignored;
   fs::remove_all(staging_path_, ignored);
 }
@@ -69,33 +90,43 @@ std::string OutputDirectory::file(const std::string& name) const {
 
 void OutputDirectory::commit() {
   if (committed_) throw std::logic_error("OutputDirectory committed twice: " + final_path_);
-  // Checked again: the place may have changed while the run was simulating.
+  // Checked again: the user may have changed the place while the run was simulating.
   check_output_place(given_, OutputKind::Run, option_);
   // An interruption waits for the swap to finish: it never sees the old run moved
   // aside with the new one not yet in place.
   CreationGuard guard;
-  const bool replacing = fs::exists(fs::symlink_status(final_path_));
-  if (replacing) {
-    remove_leftover(displaced_path_, given_);
-    fs::rename(final_path_, displaced_path_);
-  }
   try {
-    fs::rename(staging_path_, final_path_);
-  } catch (...) {
-    // Put the previous run back rather than leave no directory at all.
-    std::error_code ignored;
-    if (replacing) fs::rename(displaced_path_, final_path_, ignored);
-    throw;
+    in_place_ ? commit_in_place() : commit_by_rename();
+  } catch (const fs::filesystem_error& e) {
+    throw InputError(given_, option_, fmt::format("cannot put the run directory in place: {}", e.code().message()));
   }
   committed_ = true;
   interrupt_.reset();
-  if (replacing) fs::remove_all(displaced_path_);
 }
 
-std::string fresh_run_directory(const std::string& runs_root, const std::string& stem) {
+void OutputDirectory::commit_by_rename() { fs::rename(staging_path_, final_path_); }
+
+// The final directory stays (a folder the user made, a mount point, an earlier run's):
+// an old run's files move aside into a hidden folder inside it, the new ones move up.
+void OutputDirectory::commit_in_place() {
+  const fs::path final_dir(final_path_), staging(staging_path_);
+  const fs::path displaced = final_dir / fs::path(staging).replace_extension(".old").filename();
+  const std::string name = final_dir.filename().string();
+  fs::create_directory(displaced);
+  move_entries(final_dir, displaced, name);
+  move_entries(staging, final_dir, name);
+  fs::remove(staging);
+  fs::remove_all(displaced);
+}
+
+FreshRunDirectory fresh_run_directory(const std::string& runs_root, const std::string& stem) {
+  create_parents(fs::path(runs_root) / stem, runs_root);
   for (unsigned n = 1;; ++n) {
     const fs::path candidate = fs::path(runs_root) / fmt::format("{}-{:03}", stem, n);
-    if (!fs::exists(fs::symlink_status(candidate))) return candidate.string();
+    if (present(candidate)) continue;
+    PlaceLock::Handle claim = PlaceLock::try_claim(candidate);
+    // Checked again once claimed: another run may have finished it meanwhile.
+    if (claim && !present(candidate)) return {candidate.string(), std::move(claim)};
   }
 }
 

@@ -1,10 +1,13 @@
 #include "sim/report/OutputOwnership.h"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <system_error>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/common/InputError.h"
 #include "sim/common/Interruption.h"
@@ -30,20 +33,71 @@ const char* noun(OutputKind kind) { return kKindNames[static_cast<int>(kind)].no
 const char* kindly_refuse =
     "npusim never deletes or writes into what it did not make: choose another path, or move or delete it yourself";
 
+// An entry of `dir` that a crashed or running npusim writer of `dir` itself keeps
+// there: staging inside a directory written in place (OutputDirectory).
+bool own_leftover(const fs::path& dir, const fs::path& entry) {
+  return is_leftover_name(entry.filename().string(), dir.filename().string());
+}
+
+// Empty but for npusim's own staging leftovers.
 bool empty_directory(const fs::path& p) {
   std::error_code ec;
-  return fs::is_directory(fs::symlink_status(p, ec)) && fs::is_empty(p, ec) && !ec;
+  if (!fs::is_directory(fs::symlink_status(p, ec))) return false;
+  for (fs::directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec))
+    if (!own_leftover(p, it->path())) return false;
+  return !ec;
+}
+
+// What a run writes into its directory (and a sweep beside it in a point's); the
+// only files a replaced run directory may hold, so nothing a user added is lost.
+constexpr const char* kRunFiles[] = {"report.json", "instructions.csv", "timeline.json", "point.json",
+                                     "config.json", "workload.json",    "error.txt"};
+
+bool run_file(const fs::path& relative, bool is_dir) {
+  const std::string top = relative.begin()->string();
+  if (top == "tensors") return is_dir ? relative == "tensors" : relative.extension() == ".npy";
+  if (is_dir) return false;
+  if (relative == marker_name(OutputKind::Run)) return true;
+  return std::find(std::begin(kRunFiles), std::end(kRunFiles), top) != std::end(kRunFiles) && relative == top;
+}
+
+// The first entries inside a run directory that npusim does not write, relative to it.
+std::vector<std::string> foreign_entries(const fs::path& dir) {
+  std::vector<std::string> foreign;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end && foreign.size() < 4; it.increment(ec)) {
+    if (it.depth() == 0 && own_leftover(dir, it->path())) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    const fs::path relative = it->path().lexically_relative(dir);
+    const bool is_dir = it->is_directory(ec) && !it->is_symlink(ec);
+    if (!run_file(relative, is_dir)) foreign.push_back(relative.string());
+  }
+  if (ec) foreign.push_back(fmt::format("(cannot list it: {})", ec.message()));
+  return foreign;
+}
+
+std::string foreign_refusal(const fs::path& dir) {
+  const std::vector<std::string> foreign = foreign_entries(dir);
+  if (foreign.empty()) return "";
+  return fmt::format("it is a run directory of npusim's, but it also holds files npusim did not write ({}{}), "
+                     "which replacing it would delete",
+                     fmt::join(foreign, ", "), foreign.size() >= 4 ? ", ..." : "");
 }
 
 // Why `p` (which exists) cannot be taken, or "" when it can.
-std::string refusal(const fs::path& p, OutputKind kind) {
+// `whole`: the directory is to be replaced, so it must hold only npusim's files; a
+// staging leftover is judged by its marker alone (it holds half-written files).
+std::string refusal(const fs::path& p, OutputKind kind, bool whole) {
   std::error_code ec;
   const fs::file_status st = fs::symlink_status(p, ec);
   if (ec) return "cannot inspect it: " + ec.message();
   if (fs::is_symlink(st)) return "it is a symbolic link";
   if (fs::is_regular_file(st)) return "it is an existing file";
   if (!fs::is_directory(st)) return "it is a device, pipe or socket";
-  if (has_marker(p, kind) || empty_directory(p)) return "";
+  if (empty_directory(p)) return "";
+  if (has_marker(p, kind)) return whole && kind == OutputKind::Run ? foreign_refusal(p) : "";
   return fmt::format("it is a directory that npusim did not make (no {} marker inside)", marker_name(kind));
 }
 
@@ -72,23 +126,83 @@ fs::path output_path(const std::string& given) {
   return p.has_filename() ? p : p.parent_path();  // "runs/a/" and "runs/a" are one place
 }
 
-void check_output_place(const std::string& given, OutputKind kind, const std::string& option) {
+void check_place_name(const std::string& given, OutputKind kind, const std::string& option) {
   const fs::path p = output_path(given);
   const std::string last = p.filename().string();
   if (given.empty() || p.empty() || last.empty() || last == "." || last == "..")
     throw InputError(given, option,
                      fmt::format("not a place for a {}: give a path that names a new directory, e.g. runs/mine",
                                  noun(kind)));
+}
+
+void check_output_place(const std::string& given, OutputKind kind, const std::string& option) {
+  check_place_name(given, kind, option);
+  const fs::path p = output_path(given);
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(p, ec))) return;
-  const std::string why = refusal(p, kind);
+  const std::string why = refusal(p, kind, true);
   if (!why.empty()) throw InputError(given, option, fmt::format("{}; {}", why, kindly_refuse));
+}
+
+bool is_leftover_name(const std::string& entry, const std::string& name) {
+  const std::string head = "." + name + ".";
+  if (entry.size() <= head.size() || entry.compare(0, head.size(), head) != 0) return false;
+  std::string rest = entry.substr(head.size());
+  for (const char* suffix : {".partial", ".old"}) {
+    const std::string tail = suffix;
+    if (rest == tail.substr(1)) return true;  // ".<name>.partial" of npusim before private staging
+    if (rest.size() > tail.size() && rest.compare(rest.size() - tail.size(), tail.size(), tail) == 0) {
+      const std::string id = rest.substr(0, rest.size() - tail.size());  // <pid>-<n>
+      const auto dash = id.find('-');
+      const auto digits = [](const std::string& t) {
+        return !t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); });
+      };
+      return dash != std::string::npos && digits(id.substr(0, dash)) && digits(id.substr(dash + 1));
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// The entries of `dir` that are leftovers of a crashed writer of a place called `name`.
+std::vector<fs::path> leftovers_in(const fs::path& dir, const std::string& name) {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (is_leftover_name(it->path().filename().string(), name)) found.push_back(it->path());
+  return found;
+}
+
+}  // namespace
+
+void remove_leftovers(const fs::path& place, OutputKind kind) {
+  const std::string name = place.filename().string();
+  std::vector<fs::path> found = leftovers_in(place.has_parent_path() ? place.parent_path() : fs::path("."), name);
+  std::error_code ec;
+  if (fs::is_directory(fs::symlink_status(place, ec))) {  // staging inside a directory written in place
+    const std::vector<fs::path> inside = leftovers_in(place, name);
+    found.insert(found.end(), inside.begin(), inside.end());
+  }
+  for (const fs::path& p : found) {
+    check_leftover(p, kind);
+    fs::remove_all(p, ec);
+    if (ec) throw InputError(p.string(), "", fmt::format("cannot remove this leftover of a crashed run: {}", ec.message()));
+  }
+}
+
+void remove_leftover_files(const fs::path& target) {
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  for (const fs::path& p : leftovers_in(dir, target.filename().string())) {
+    std::error_code ec;
+    if (fs::is_regular_file(fs::symlink_status(p, ec))) fs::remove(p, ec);
+  }
 }
 
 void check_leftover(const fs::path& path, OutputKind kind) {
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(path, ec))) return;
-  const std::string why = refusal(path, kind);
+  const std::string why = refusal(path, kind, false);
   if (!why.empty())
     throw InputError(path.string(), "",
                      fmt::format("npusim needs this name for its staging area, but {}; {}", why, kindly_refuse));

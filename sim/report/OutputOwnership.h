@@ -22,12 +22,25 @@ std::filesystem::path output_path(const std::string& given);
 
 // InputError naming `given` (as the user typed it, for option `option`) unless it
 // names a place npusim may write: not ".", "..", "/" or empty, and either absent,
-// an empty directory, or a directory with the kind's marker.
+// an empty directory, or a directory with the kind's marker (a run directory:
+// holding nothing but the files npusim writes into one).
 void check_output_place(const std::string& given, OutputKind kind, const std::string& option);
+// Only the first part of that: InputError unless `given` names a place at all.
+void check_place_name(const std::string& given, OutputKind kind, const std::string& option);
 
 // InputError unless `path` is absent, an empty directory or marked with `kind`: for
 // npusim's own hidden siblings (staging, displaced), which a crash may leave behind.
 void check_leftover(const std::filesystem::path& path, OutputKind kind);
+
+// Removes what a crashed writer of `place` left beside it: its staging and displaced
+// directories (.<name>.partial, .<name>.<pid>-<n>.partial, .<name>.old, ...), each only
+// if check_leftover accepts it. Call it only while holding the place's PlaceLock.
+void remove_leftovers(const std::filesystem::path& place, OutputKind kind);
+// The same for a single file written through AtomicFile (`compile -o`): removes the
+// regular files .<name>.<pid>-<n>.partial a killed writer left beside `target`.
+void remove_leftover_files(const std::filesystem::path& target);
+// True for the names remove_leftovers removes beside a place called `name`.
+bool is_leftover_name(const std::string& entry, const std::string& name);
 
 // Creates the parents of `path`; an InputError naming `path` when that fails
 // (a parent is a regular file, the place is read-only, ...).

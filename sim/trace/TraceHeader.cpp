@@ -200,7 +200,8 @@ TraceHeader parse_trace_header(const nlohmann::json& line, const HardwareConfig&
                                const std::string& trace_dir) {
   if (!line.is_object()) place.fail(fmt::format("missing header: the first line must be a header such as {}", kHeaderExample));
   check_format_and_version(line, place);
-  reject_unknown_keys(line, {"format", "version", "inputs", "outputs"}, place, "");
+  reject_unknown_keys(line, {"format", "version", "compiled_by", "inputs", "outputs"}, place, "");
+  if (line.contains("compiled_by")) read_string(line.at("compiled_by"), place, "compiled_by");
   TraceHeader h;
   h.version = kTraceVersion;
   h.inputs = read_bindings(line, "inputs", cfg, place, [&](const nlohmann::json& v, const std::string& field) {

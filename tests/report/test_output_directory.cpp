@@ -1,10 +1,18 @@
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "ReportFixture.h"
 #include "sim/common/InputError.h"
 #include "sim/report/OutputDirectory.h"
+#include "sim/report/PlaceLock.h"
 
 using namespace npusim;
 using namespace npusim::test;
@@ -61,19 +69,20 @@ std::string refusal(const std::string& path) {
 TEST_CASE("commit publishes the directory and replaces an existing one", "[report]") {
   ScratchDir scratch("replace");
   const fs::path final_dir = scratch.path / "run";
-  previous_run(final_dir, "stale.txt");
+  previous_run(final_dir, "timeline.json");
 
   {
     OutputDirectory out(final_dir.string());
-    std::ofstream(out.file("fresh.txt")) << "new run";
-    CHECK(fs::exists(final_dir / "stale.txt"));  // old run untouched until commit
+    std::ofstream(out.file("report.json")) << "new run";
+    CHECK(fs::exists(final_dir / "timeline.json"));  // old run untouched until commit
     out.commit();
     CHECK(out.committed());
   }
-  CHECK(slurp(final_dir / "fresh.txt") == "new run");
-  CHECK_FALSE(fs::exists(final_dir / "stale.txt"));
-  // Only the final directory remains: no staging or displaced copies.
+  CHECK(slurp(final_dir / "report.json") == "new run");
+  CHECK_FALSE(fs::exists(final_dir / "timeline.json"));
+  // Only the final directory remains: no staging or displaced copies, beside or inside.
   CHECK(std::distance(fs::directory_iterator(scratch.path), fs::directory_iterator()) == 1);
+  CHECK(std::distance(fs::directory_iterator(final_dir), fs::directory_iterator()) == 2);
 }
 
 TEST_CASE("a staging directory left by a crash is cleared", "[report]") {
@@ -127,24 +136,110 @@ TEST_CASE("an empty directory is taken as a run directory", "[report][ownership]
 TEST_CASE("fresh_run_directory numbers runs from 001 and takes the first gap", "[report]") {
   ScratchDir scratch("fresh");
   const std::string root = scratch.path.string();
-  CHECK(fresh_run_directory(root, "conv") == (scratch.path / "conv-001").string());
-  CHECK(fresh_run_directory(root, "conv") == (scratch.path / "conv-001").string());
+  const auto fresh = [&](const std::string& stem) { return fresh_run_directory(root, stem).path; };
+  CHECK(fresh("conv") == (scratch.path / "conv-001").string());
+  CHECK(fresh("conv") == (scratch.path / "conv-001").string());
   fs::create_directory(scratch.path / "conv-001");
-  CHECK(fresh_run_directory(root, "conv") == (scratch.path / "conv-002").string());
+  CHECK(fresh("conv") == (scratch.path / "conv-002").string());
   fs::create_directory(scratch.path / "conv-003");
-  CHECK(fresh_run_directory(root, "conv") == (scratch.path / "conv-002").string());
+  CHECK(fresh("conv") == (scratch.path / "conv-002").string());
   fs::create_directory(scratch.path / "conv-002");
-  CHECK(fresh_run_directory(root, "conv") == (scratch.path / "conv-004").string());
-  CHECK(fresh_run_directory(root, "gemm") == (scratch.path / "gemm-001").string());
+  CHECK(fresh("conv") == (scratch.path / "conv-004").string());
+  CHECK(fresh("gemm") == (scratch.path / "gemm-001").string());
 }
 
-TEST_CASE("write_file_atomically replaces contents and leaves no temporary", "[report]") {
-  ScratchDir scratch("atomic");
-  const fs::path target = scratch.path / "summary.txt";
-  write_file_atomically(target.string(), "first");
-  CHECK(slurp(target) == "first");
-  write_file_atomically(target.string(), "second, longer");
-  CHECK(slurp(target) == "second, longer");
+TEST_CASE("fresh_run_directory skips a number another holder has claimed", "[report][concurrency]") {
+  ScratchDir scratch("fresh-claimed");
+  const FreshRunDirectory first = fresh_run_directory(scratch.path.string(), "conv");
+  CHECK(first.path == (scratch.path / "conv-001").string());
+  // Inside one process a claim is shared; what another process holds shows up as a
+  // locked file. Simulate the other process with a second open file description.
+  const fs::path lock = PlaceLock::lock_file(scratch.path / "conv-002");
+  const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT, 0644);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  const FreshRunDirectory second = fresh_run_directory(scratch.path.string(), "conv");
+  ::close(fd);
+  CHECK(second.path == (scratch.path / "conv-001").string());  // our own claim is ours to use
+  CHECK(PlaceLock::try_claim(scratch.path / "conv-001") == first.claim);
+}
+
+TEST_CASE("a place locked by another process is refused naming its pid", "[report][concurrency]") {
+  ScratchDir scratch("locked");
+  const fs::path lock = PlaceLock::lock_file(scratch.path / "run");
+  const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT, 0644);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  REQUIRE(::write(fd, "4242\n", 5) == 5);
+  CHECK(PlaceLock::try_claim(scratch.path / "run") == nullptr);
+  CHECK_THAT(refusal((scratch.path / "run").string()), Contains("pid 4242") && Contains("another npusim"));
+  ::close(fd);  // the holder is gone: the place is free again
+  {
+    OutputDirectory out((scratch.path / "run").string());
+    out.commit();
+  }
+  CHECK(fs::is_directory(scratch.path / "run"));
+  CHECK_FALSE(fs::exists(lock));  // released with the claim
+}
+
+TEST_CASE("staging is private: its name carries the pid and is created exclusively", "[report][concurrency]") {
+  ScratchDir scratch("private");
+  OutputDirectory out((scratch.path / "run").string());
+  const std::string name = fs::path(out.staging_path()).filename().string();
+  CHECK(name == fmt::format(".run.{}-0.partial", ::getpid()));
+  CHECK(is_leftover_name(name, "run"));
+  CHECK_FALSE(is_leftover_name(".run.partial.txt", "run"));
+  CHECK_FALSE(is_leftover_name(".runs.1-2.partial", "run"));
+  CHECK_FALSE(is_leftover_name(".run.x-2.partial", "run"));
+}
+
+TEST_CASE("leftovers of crashed writers with other pids are cleared, foreign look-alikes refused", "[report][concurrency]") {
+  ScratchDir scratch("crash-pids");
+  for (const char* name : {".run.99999-3.partial", ".run.partial", ".run.77-0.old"}) {
+    fs::create_directories(scratch.path / name);
+    write_marker(scratch.path / name, OutputKind::Run);
+    std::ofstream(scratch.path / name / "report.json") << "{\"trunc";
+  }
+  {
+    OutputDirectory out((scratch.path / "run").string());
+    out.commit();
+  }
   CHECK(std::distance(fs::directory_iterator(scratch.path), fs::directory_iterator()) == 1);
-  CHECK_THROWS(write_file_atomically((scratch.path / "missing" / "x.txt").string(), "x"));
+  fs::create_directories(scratch.path / ".run.5-1.partial");
+  std::ofstream(scratch.path / ".run.5-1.partial" / "mine.txt") << "mine";
+  CHECK_THAT(refusal((scratch.path / "run").string()), Contains("staging area"));
+  CHECK(slurp(scratch.path / ".run.5-1.partial" / "mine.txt") == "mine");
+}
+
+TEST_CASE("an empty folder of the user's is written into and keeps its inode and mode", "[report][ownership]") {
+  ScratchDir scratch("keep-inode");
+  const fs::path dir = scratch.path / "mine";
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
+  struct stat before {};
+  REQUIRE(::stat(dir.c_str(), &before) == 0);
+  for (int run = 0; run < 2; ++run) {  // the second run replaces the first's files, not the folder
+    OutputDirectory out(dir.string());
+    CHECK(fs::path(out.staging_path()).parent_path() == dir);
+    std::ofstream(out.file("report.json")) << "run " << run;
+    out.commit();
+  }
+  struct stat after {};
+  REQUIRE(::stat(dir.c_str(), &after) == 0);
+  CHECK(after.st_ino == before.st_ino);
+  CHECK(after.st_mode == before.st_mode);
+  CHECK(slurp(dir / "report.json") == "run 1");
+  CHECK(has_marker(dir, OutputKind::Run));
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);  // marker + report
+}
+
+TEST_CASE("a run directory holding a file the user added is refused, naming it", "[report][ownership]") {
+  ScratchDir scratch("added-notes");
+  previous_run(scratch.path / "run", "report.json");
+  std::ofstream(scratch.path / "run" / "notes.md") << "my notes";
+  CHECK_THAT(refusal((scratch.path / "run").string()), Contains("notes.md") && Contains("did not write"));
+  CHECK(slurp(scratch.path / "run" / "notes.md") == "my notes");
+  fs::remove(scratch.path / "run" / "notes.md");
+  fs::create_directories(scratch.path / "run" / "tensors");
+  std::ofstream(scratch.path / "run" / "tensors" / "y.npy") << "npy";
+  std::ofstream(scratch.path / "run" / "tensors" / "plot.png") << "png";
+  CHECK_THAT(refusal((scratch.path / "run").string()), Contains("tensors/plot.png"));
 }

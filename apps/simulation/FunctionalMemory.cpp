@@ -2,11 +2,13 @@
 
 #include <cstring>
 #include <filesystem>
+#include <new>
 
 #include "models/chip/Chip.h"
 #include "sim/tensor/Npy.h"
 #include "sim/tensor/RandomTensor.h"
 #include "sim/tensor/SparseMask.h"
+#include "sim/common/InputError.h"
 #include "sim/common/Interruption.h"
 
 namespace npusim {
@@ -44,8 +46,9 @@ void write_region(Chip& chip, const DataBinding& binding, const std::vector<std:
     std::memcpy(chip.scratch_bytes(r.space, binding.core, r.offset), bytes.data(), bytes.size());
 }
 
-void preload_inputs(Chip& chip, const TraceHeader& header) {
-  for (const DataBinding& input : header.inputs) {
+namespace {
+
+void preload_input(Chip& chip, const DataBinding& input) {
     const TensorOperand& r = input.region;
     std::vector<std::uint8_t> data;
     if (input.random_seed) {
@@ -60,6 +63,18 @@ void preload_inputs(Chip& chip, const TraceHeader& header) {
     }
     if (input.dilated()) data = spread_kernel_taps(data, input.data_shape, dtype_size(r.dtype), input.dilation);
     write_region(chip, input, data);
+}
+
+}  // namespace
+
+void preload_inputs(Chip& chip, const TraceHeader& header, const std::string& trace_path) {
+  for (const DataBinding& input : header.inputs) {
+    try {
+      preload_input(chip, input);
+    } catch (const std::bad_alloc&) {
+      // Functional mode holds the tensor twice for a moment: its values and DRAM's copy.
+      fail_allocating(trace_path, "input tensor \"" + input.name + "\"", 2 * input.region.bytes());
+    }
   }
 }
 

@@ -54,7 +54,7 @@ RunStats simulate_trace(const SimulationRequest& request) {
     if ((n & 1023) != 0) return;
     progress.update(request.progress_done ? request.progress_done(n) : n, n, now_cycles());
   };
-  if (request.functional) preload_inputs(chip, header);
+  if (request.functional) preload_inputs(chip, header, request.trace_path);
   chip.scoreboard().scheduling().set_override(request.hardware.core.controller.dependency_mode);
   chip.scoreboard().on_flag = [&recorder](const std::string& engine, const std::string& name, Cycles at) {
     recorder.add_instant(engine, name, at);

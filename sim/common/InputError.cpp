@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <fmt/format.h>
+
 namespace npusim {
 
 namespace {
@@ -41,6 +43,18 @@ InputError::InputError(std::string file, std::string location, std::string reaso
 void fail_writing(const std::string& path, const std::string& what) {
   const int error = errno;
   throw InputError(path, "", what + ": " + (error != 0 ? std::strerror(error) : "unknown reason"));
+}
+
+}  // namespace npusim
+
+namespace npusim {
+
+void fail_allocating(const std::string& file, const std::string& place, std::uint64_t bytes) {
+  const double gib = static_cast<double>(bytes) / double(1ull << 30);
+  throw InputError(file, place,
+                   fmt::format("needs {} bytes ({:.2f} GiB) of memory, more than the machine (or ulimit -v) gives "
+                               "npusim",
+                               bytes, gib));
 }
 
 }  // namespace npusim

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -32,5 +33,9 @@ std::string shortened_for_message(std::string text, std::size_t limit = kMaxEcho
 // An output file that cannot be written (full disk, file size limit, read-only
 // place): an InputError naming it, with the system's reason taken from errno.
 [[noreturn]] void fail_writing(const std::string& path, const std::string& what = "cannot write the file");
+
+// A valid but huge input that does not fit in memory (std::bad_alloc while taking
+// `bytes` for it): an InputError saying how much was needed.
+[[noreturn]] void fail_allocating(const std::string& file, const std::string& place, std::uint64_t bytes);
 
 }  // namespace npusim

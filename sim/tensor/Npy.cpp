@@ -208,7 +208,11 @@ NpyArray read_npy(const std::string& path) {
   NpyArray a;
   a.dtype = h.dtype;
   a.shape = h.shape;
-  a.data.resize(h.data_bytes());
+  try {
+    a.data.resize(h.data_bytes());
+  } catch (const std::bad_alloc&) {
+    fail_allocating(path, "", h.data_bytes());
+  }
   if (!in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(a.data.size())))
     throw InputError(path, "", "read failed before the end of the data");
   return a;

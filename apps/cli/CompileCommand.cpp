@@ -45,7 +45,7 @@ void check_trace_target(const CompileOptions& opt) {
     why = fs::is_directory(st) ? "it is a directory" : fs::is_symlink(st) ? "it is a symbolic link"
                                                                           : "it is a device, pipe or socket";
   else if (!opt.overwrite && !is_npusim_trace(opt.trace))
-    why = "it is an existing file that is not an npusim trace (pass --overwrite to replace it anyway)";
+    why = "it is an existing file that npusim compile did not write (pass --overwrite to replace it anyway)";
   if (!why.empty())
     throw InputError(opt.trace, "-o", why + "; npusim never replaces what it did not write: choose another path, "
                                              "or move or delete it yourself");
@@ -105,8 +105,8 @@ void add_compile_command(CLI::App& app) {
   cmd->add_option("-o,--out", opt->trace, "Trace to write (JSON Lines)")->required();
   cmd->add_flag("-q,--quiet", opt->quiet, "Print nothing on success");
   cmd->add_flag("--overwrite", opt->overwrite,
-                "Replace an existing file at -o even if it is not an npusim trace (a trace npusim wrote is "
-                "replaced without it; directories, devices and links never are)");
+                "Replace an existing file at -o even if `compile` did not write it (a trace `compile` wrote "
+                "is replaced without it; directories, devices and links never are)");
   add_split_options(*cmd, opt->split, opt->split_strategies);
   add_input_shape_option(*cmd, opt->input_shapes);
   cmd->footer(

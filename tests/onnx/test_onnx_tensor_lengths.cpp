@@ -82,6 +82,7 @@ TEST_CASE("onnx: every bundled tensor with raw_data one byte long or short is ex
   const std::string dir = scratch_dir("onnx-tensor-lengths");
   int variants = 0;
   for (const auto& path : bundled_models()) {
+    if (run_npusim({"validate", path}).status != 0) continue;  // a fuzz seed that is itself such a mutant
     onnx::ModelProto model = load(path);
     const std::size_t tensors = raw_tensors(model).size();
     for (std::size_t i = 0; i < tensors; ++i)

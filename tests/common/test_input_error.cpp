@@ -80,3 +80,12 @@ TEST_CASE("audit: a config key or trace value with ESC or a newline is echoed es
     CHECK(r.output.find('\x1b') == std::string::npos);
   }
 }
+
+TEST_CASE("audit: a bad option value with ESC or a newline is one escaped line", "[bad-input]") {
+  // CLI11 echoed it raw, then added a second line ("Run with --help for more information.").
+  const NpusimResult r = run_npusim({"run", "--dependency-mode", "x\x1b[31m\ny"});
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, StartsWith("error: --dependency-mode: x\\x1b[31m\\ny not in {") && Contains("--help"));
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}

@@ -64,7 +64,7 @@ int run_cli(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "internal error: " << shortened_for_message(e.what()) << "\n";
+    std::cerr << "internal error: " << escaped_controls(shortened_for_message(e.what())) << "\n";
     return kExitInternal;
   }
 }

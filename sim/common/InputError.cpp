@@ -57,8 +57,10 @@ std::string escaped_controls(const std::string& text) {
     else if (c == '\r') out += "\\r";
     else if (c == '\t') out += "\\t";
     else if (c < 0x20 || c == 0x7F) append_hex(out, "\\x", c);
-    else if (c == 0xC2 && next >= 0x80 && next <= 0x9F) append_hex(out, "\\u00", next), ++i;  // U+0080 to U+009F
-    else out += char(c);
+    else if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {  // U+0080 to U+009F: C1 codes, 0x9B is CSI
+      append_hex(out, "\\u00", next);
+      ++i;
+    } else out += char(c);
   }
   return out;
 }
@@ -70,7 +72,7 @@ std::string joined_lines(const std::string& text) {
     while (end < text.size() && is_blank(text[end])) ++end;
     const bool breaks = std::any_of(text.begin() + i, text.begin() + end, is_line_break);
     if (end == i) out += text[end++];
-    else if (breaks) out += (i == 0 || end == text.size()) ? "" : " ";
+    else if (breaks) out += (i == 0 || end == text.size()) ? "" : " ";  // none at either end
     else out.append(text, i, end - i);
     i = end;
   }

@@ -10,6 +10,6 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" \
   -DCMAKE_CXX_COMPILER=clang++ \
   -DNPUSIM_SANITIZE=ON -DNPUSIM_FUZZ=ON "${launcher[@]}" >/dev/null
-targets=(npusim npusim_tests fuzz_config fuzz_trace fuzz_npy fuzz_workload fuzz_sweep_spec)
+targets=(npusim npusim_tests fuzz_config fuzz_trace fuzz_npy fuzz_workload fuzz_sweep_spec fuzz_onnx)
 [ $# -gt 0 ] && targets=("$@")
 cmake --build "$root/build-asan" -j"$(nproc)" --target "${targets[@]}"

@@ -53,9 +53,10 @@ int run_cli(int argc, char** argv) {
   install_interruption_handling();
   CLI::App app{kDescription, "npusim"};
   app.footer(kFooter);
-  // A bad option value is echoed back; one pasted by mistake may be 100 KB long.
-  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
-    return shortened_for_message(CLI::FailureMessage::simple(a, e));
+  // One line, as every refusal: a bad option value is echoed back, and one pasted by
+  // mistake may be 100 KB long or hold a newline or an escape sequence.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return "error: " + escaped_controls(shortened_for_message(e.what())) + " (see --help)\n";
   });
   app.require_subcommand(1);
   app.set_version_flag("--version", NPUSIM_VERSION);
@@ -90,7 +91,7 @@ int run_cli(int argc, char** argv) {
     std::cerr << "error: out of memory: this input needs more memory than the machine (or ulimit -v) gives npusim\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "internal error: " << shortened_for_message(e.what()) << "\n";
+    std::cerr << "internal error: " << escaped_controls(shortened_for_message(e.what())) << "\n";
     return kExitInternal;
   }
 }

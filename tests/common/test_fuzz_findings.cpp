@@ -72,3 +72,20 @@ TEST_CASE("fuzz finding: a pool with stride 0 is refused before the ONNX library
   CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "stride-zero.onnx")); }),
              Contains("node 'pool' (MaxPool)") && Contains("'strides' holds 0"));
 }
+
+TEST_CASE("fuzz finding: an int64 Constant one byte longer than its shape is refused before libonnx copies it",
+          "[fuzz][onnx]") {
+  // libonnx 1.12's ParseData<int64_t> copied 41 bytes into a vector of 5 elements
+  // (heap-buffer-overflow write, then a glibc abort) during shape inference (issue 28).
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "int64-constant-one-byte-long.onnx")); }),
+             Contains("node '/b/Constant' (Constant), attribute 'value'") &&
+                 Contains("needs 40 bytes of raw_data (5 x 8 bytes), but it holds 41"));
+}
+
+TEST_CASE("fuzz finding: an int64 Constant one byte shorter than its shape is refused before libonnx reads it",
+          "[fuzz][onnx]") {
+  // ParseData sized its vector 7 / 8 = 0 elements; shape inference then read element 0 (SIGSEGV).
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "int64-constant-one-byte-short.onnx")); }),
+             Contains("node '/b/Constant_2' (Constant), attribute 'value'") &&
+                 Contains("needs 8 bytes of raw_data (1 x 8 bytes), but it holds 7"));
+}

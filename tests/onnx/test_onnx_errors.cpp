@@ -2,6 +2,7 @@
 // exit status 2, for run, compile and validate alike.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 
@@ -158,4 +159,23 @@ TEST_CASE("onnx: compile writes weights only into a weights directory it made", 
   CHECK(failed.output.find("big.jsonl: writing failed") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir + "/big.jsonl.data"));
   CHECK_FALSE(std::filesystem::exists(dir + "/big.jsonl"));
+}
+
+TEST_CASE("onnx: a model the ONNX checker rejects gets one line, the checker's text joined and escaped",
+          "[onnx][e2e][bad-input]") {
+  // The checker's text spans lines ("...\n\n==> Context: Bad node spec ..."): 594 of
+  // 1,304 ONNX refusals of the issue 28 audit printed several lines.
+  const std::string dir = scratch_dir("onnx-checker-lines");
+  OnnxTestGraph g({1, 3, 8, 8});
+  auto& n = g.node("Relu", "r\x1b[31m\nred", {"input"});
+  auto* a = n.add_attribute();
+  a->set_name("foo");
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(1);
+  g.output(n.output(0));
+  const NpusimResult r = validate(g.save(dir + "/m.onnx"));
+  check_refused(r, {"m.onnx: the ONNX checker rejects the model: ", "Unrecognized attribute: foo for operator Relu ",
+                    "==> Context: Bad node spec", "r\\x1b[31m red"});
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  CHECK(r.output.find('\x1b') == std::string::npos);
 }

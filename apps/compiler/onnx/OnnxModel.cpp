@@ -2,6 +2,7 @@
 
 #include "apps/compiler/onnx/OnnxConstantFolding.h"
 #include "apps/compiler/onnx/OnnxNodeChecks.h"
+#include "apps/compiler/onnx/OnnxTensorChecks.h"
 
 #include <algorithm>
 
@@ -111,10 +112,11 @@ std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const std::s
     throw InputError(path, "opset_import", fmt::format("opset {} is outside the supported range {} to {}; "
                                                        "re-export with opset_version in that range",
                                                        m.opset, kMinOnnxOpset, kMaxOnnxOpset));
+  check_tensor_data(m.proto, path);  // before the library reads any of it
   try {
     onnx::checker::check_model(m.proto);
   } catch (const std::exception& e) {
-    throw InputError(path, "", fmt::format("the ONNX checker rejects the model: {}", e.what()));
+    throw InputError(path, "", fmt::format("the ONNX checker rejects the model: {}", joined_lines(e.what())));
   }
   collect_constants(m);
   auto* graph = m.proto.mutable_graph();
@@ -142,7 +144,7 @@ std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const std::s
     onnx::shape_inference::InferShapes(m.proto, onnx::OpSchemaRegistry::Instance(),
                                        onnx::ShapeInferenceOptions(true, 1, true));
   } catch (const std::exception& e) {
-    throw InputError(path, "", fmt::format("shape inference failed: {}", e.what()));
+    throw InputError(path, "", fmt::format("shape inference failed: {}", joined_lines(e.what())));
   }
   for (const auto* list : {&graph->input(), &graph->value_info(), &graph->output()})
     for (const auto& v : *list)

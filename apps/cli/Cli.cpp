@@ -44,7 +44,7 @@ void check_standard_output() {
 // long, a link loop, a read-only place. Their setup to fix, not a bug of npusim's.
 std::string file_system_refusal(const std::filesystem::filesystem_error& e) {
   const std::string path = e.path1().empty() ? std::string("a file") : e.path1().string();
-  return shortened_for_message(fmt::format("{}: {}", path, e.code().message()));
+  return escaped_controls(shortened_for_message(fmt::format("{}: {}", path, e.code().message())));
 }
 
 }  // namespace

@@ -240,7 +240,8 @@ TEST_CASE("paths the file system refuses are exit 2 naming them, not exit 3", "[
   expect_one_line_refusal(run_npusim({"diff", dir + "/" + long_name, dir}), "File name too long");
 }
 
-TEST_CASE("a huge but valid input that does not fit in memory says how much it needed", "[e2e][bad-input]") {
+TEST_CASE("a huge but valid input that does not fit in memory says how much it needed",
+          "[e2e][bad-input][memory-cap]") {
   const std::string dir = scratch_dir("huge-input");
   // 2^31 int8 values: the input tensor alone is 2 GiB, under a 1.5 GiB address-space cap.
   write_text(dir + "/huge.json",

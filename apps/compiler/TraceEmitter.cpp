@@ -45,14 +45,12 @@ TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw, c
 // Chooses how each layer's cores share it and tiles it so, then places the tensors in DRAM.
 void TraceEmitter::plan(const HardwareConfig& hw, const SplitOptions& split) {
   const SplitPlanner planner(w_, hw, split);
+  liveness_ = tensor_liveness(w_);
   for (std::size_t i = 0; i < w_.layers.size(); ++i) {
     const Layer& l = w_.layers[i];
-    std::uint32_t readers = 0;
-    for (std::size_t j = i + 1; j < w_.layers.size(); ++j)
-      readers += std::count(w_.layers[j].inputs.begin(), w_.layers[j].inputs.end(), l.name) > 0;
     CompiledLayer c;
     c.layer = l;
-    std::tie(c.tiling, c.split) = planner.plan(l, readers, i);
+    std::tie(c.tiling, c.split) = planner.plan(l, liveness_.outputs[i].readers, i);
     layers_.push_back(std::move(c));
   }
   traffic_.resize(layers_.size());

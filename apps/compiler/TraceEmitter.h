@@ -9,6 +9,7 @@
 #include "apps/compiler/DramPlacement.h"
 #include "apps/compiler/LayerTiler.h"
 #include "apps/compiler/SplitPlanner.h"
+#include "apps/compiler/TensorLiveness.h"
 #include "apps/compiler/Workload.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/trace/IdRuns.h"
@@ -163,6 +164,7 @@ class TraceEmitter : public InstructionSource {
   Workload w_;
   HardwareConfig hw_;
   std::vector<CompiledLayer> layers_;
+  WorkloadLiveness liveness_;
   TraceHeader header_;
   DramPlacement dram_;
   DramTensor network_input_;

@@ -40,6 +40,7 @@ TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw, c
     if (hw.core_of(k).blocks.has("store_dma"))
       cores_[k].store_slots = hw.core_of(k).block<DmaConfig>("store_dma").max_outstanding;
   final_stores_.assign(layers_.size(), {});
+  writes_.resize(layers_.size());
 }
 
 // Chooses how each layer's cores share it and tiles it so, then places the tensors in DRAM.
@@ -261,6 +262,7 @@ void TraceEmitter::emit_step() {
     finals.insert(finals.end(), cs.unretired_stores.begin(), cs.unretired_stores.end());
     if (cs.unretired_stores.empty() || cs.unretired_stores.back() != cs.last_store) finals.push_back(cs.last_store);
   }
+  finish_writes();
   ++layer_;
   layer_started_ = false;
 }
@@ -327,7 +329,8 @@ void TraceEmitter::emit_matmul_weights(std::uint32_t core, CoreState& cs, std::u
   std::vector<std::int64_t> readers;
   const TensorOperand to = next_wram_block(cs, readers);
   std::uint64_t packed = 0;  // bytes of the block loaded so far
-  auto load_rows = [&](const DramTensor& from, std::uint64_t row, std::uint32_t rows) {
+  // `produced`: rows of the producer's tensor (else of the KV cache, in DRAM before the run).
+  auto load_rows = [&](const DramTensor& from, std::uint64_t row, std::uint32_t rows, bool produced) {
     for (const WindowPiece& piece : window_pieces(core, from, row, rows, 1, l.in_b.c, c0, cn)) {
       Instruction load = make("load", "load", core);
       load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
@@ -337,15 +340,16 @@ void TraceEmitter::emit_matmul_weights(std::uint32_t core, CoreState& cs, std::u
       load.outputs[0].shape = piece.shape;
       for (std::int64_t id : readers) depend(load, id);
       wait_for_producers(load);
+      if (produced) wait_for_writers(load, {1, row * l.in_b.c, (row + rows) * l.in_b.c});
       cs.weights = std::int64_t(push(std::move(load)));
     }
     packed += std::uint64_t(rows) * cn;
   };
   if (r0 < s.cached_rows)
-    load_rows(c.kv_cache, std::uint64_t(image) * s.cached_rows + r0, std::min(r1, s.cached_rows) - r0);
+    load_rows(c.kv_cache, std::uint64_t(image) * s.cached_rows + r0, std::min(r1, s.cached_rows) - r0, false);
   if (r1 > s.cached_rows) {
     const std::uint32_t from = std::max(r0, s.cached_rows) - s.cached_rows;
-    load_rows(c.inputs[1], std::uint64_t(image) * s.b_rows + from, r1 - s.cached_rows - from);
+    load_rows(c.inputs[1], std::uint64_t(image) * s.b_rows + from, r1 - s.cached_rows - from, true);
   }
   cs.b_run = std::int64_t(tile / t.bands);
 }
@@ -377,8 +381,10 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   for (std::size_t i = 0; i < band_inputs; ++i) {
     const std::uint64_t row = std::uint64_t(image) * l.in.h + band.in_row0;
     // A band the matrix unit takes as one row is read whole by its first tile.
+    const std::uint64_t row_bytes = std::uint64_t(l.in.w) * l.in.c;
     emit_band_loads(core, cs, window_pieces(core, c.inputs[i], row, band.in_rows, l.in.w, l.in.c, first_ci, ci),
-                    base + i * t.in_bytes, cs.in_reader[slot], !(multiplies && positions_in_one_row(l)), loads);
+                    base + i * t.in_bytes, cs.in_reader[slot], !(multiplies && positions_in_one_row(l)),
+                    {i, row * row_bytes, (row + band.in_rows) * row_bytes}, loads);
   }
   cs.loaded_ifmap = true;
 
@@ -462,7 +468,8 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
 }
 
 void TraceEmitter::emit_band_loads(std::uint32_t core, CoreState& cs, const std::vector<WindowPiece>& pieces,
-                                   std::uint64_t at, std::int64_t reader, bool row_by_row, BandWriters& loads) {
+                                   std::uint64_t at, std::int64_t reader, bool row_by_row, const InputBytes& bytes,
+                                   BandWriters& loads) {
   for (const WindowPiece& piece : pieces) {
     Instruction load = make("load", "load", core);
     load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
@@ -473,6 +480,7 @@ void TraceEmitter::emit_band_loads(std::uint32_t core, CoreState& cs, const std:
       depend(load, cs.last_store);
       wait_for_producers(load);
     }
+    wait_for_writers(load, bytes);
     const bool staged = piece.starts && row_by_row;
     loads.emplace_back(push(std::move(load)), staged ? DependencyMode::Staged : DependencyMode::Full);
   }
@@ -492,8 +500,10 @@ void TraceEmitter::emit_concat_tile(std::uint32_t core, CoreState& cs, std::uint
   std::vector<BandWriters> loads(c.inputs.size());
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
     const std::uint32_t ci = l.concat_channels[i];
+    const std::uint64_t row_bytes = std::uint64_t(l.in.w) * ci;
     emit_band_loads(core, cs, window_pieces(core, c.inputs[i], row, band.rows, l.in.w, ci, 0, ci),
-                    base + concat_region_offset(l, t.rows, i), cs.in_reader[slot], true, loads[i]);
+                    base + concat_region_offset(l, t.rows, i), cs.in_reader[slot], true,
+                    {i, row * row_bytes, (row + band.rows) * row_bytes}, loads[i]);
   }
   cs.loaded_ifmap = true;
   std::uint32_t first_c = 0;
@@ -526,6 +536,8 @@ void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, const Band
     if (previous != kNone) depend(store, previous);
     previous = std::int64_t(push(std::move(store)));
     remember_store(cs, previous);
+    const std::uint64_t row_bytes = std::uint64_t(l.out.w) * l.out.c;
+    record_write(std::uint64_t(previous), row * row_bytes, (row + band.rows) * row_bytes);
   }
   cs.out_reader[slot] = cs.last_store;
 }
@@ -593,6 +605,8 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
                                        DType::Int8);
   fetch.outputs = {image_rf};
   fetch.params = {{"data", "ifm"}, {"image", t.positions.image}, {"positions", positions}};
+  const std::uint64_t first_row = std::uint64_t(t.positions.image) * l.hi + t.rows.first;
+  wait_for_writers(fetch, {0, first_row * row_bytes, (first_row + t.rows.count) * row_bytes});
   depend(fetch, group.ifm_reader);
   wait_for_group(fetch);
   group.fresh = false;
@@ -621,6 +635,8 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
   if (t.filters != l.co) back.outputs[0].pitch = l.co;
   back.params = {{"image", t.positions.image}, {"positions", positions}, {"filters", filters}};
   depend(back, product);
+  const std::uint64_t first_position = std::uint64_t(t.positions.image) * l.ho() * l.wo() + t.positions.first;
+  cs.held_bytes = {first_position * l.co, (first_position + t.positions.count) * l.co};
   cs.held_return = std::move(back);
   cs.held_group = gi;
   if (index + 1 == cs.end_tile) release_return(cs);  // the core's last tile of the layer
@@ -629,6 +645,7 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
 void TraceEmitter::release_return(CoreState& cs) {
   if (!cs.held_return) return;
   cs.groups[cs.held_group].result_reader = cs.last_store = std::int64_t(push(std::move(*cs.held_return)));
+  record_write(std::uint64_t(cs.last_store), cs.held_bytes.first, cs.held_bytes.second);
   cs.held_return.reset();
 }
 
@@ -638,6 +655,22 @@ void TraceEmitter::wait_for_producers(Instruction& inst) const {
   for (int p : layers_[layer_].producers)
     if (p >= 0)
       for (std::int64_t id : final_stores_[std::size_t(p)]) depend(inst, id);
+}
+
+void TraceEmitter::wait_for_writers(Instruction& inst, const InputBytes& bytes) const {
+  const int producer = layers_[layer_].producers.at(bytes.input);
+  if (producer < 0) return;  // the network input: in DRAM before the run
+  for (std::uint64_t id : writes_[std::size_t(producer)].writers(bytes.begin, bytes.end)) depend(inst, std::int64_t(id));
+}
+
+void TraceEmitter::record_write(std::uint64_t id, std::uint64_t begin, std::uint64_t end) {
+  if (liveness_.outputs[layer_].readers > 0) writes_[layer_].add(begin, end, id);
+}
+
+void TraceEmitter::finish_writes() {
+  writes_[layer_].seal();
+  for (int p : layers_[layer_].producers)
+    if (p >= 0 && liveness_.outputs[std::size_t(p)].last_reader == std::int64_t(layer_)) writes_[std::size_t(p)].clear();
 }
 
 void TraceEmitter::emit_sparse_weights(std::uint32_t core) {
@@ -664,6 +697,8 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
   pack.inputs = {tensor(AddressSpace::Dram, from, {band.in_rows, l.in.w, l.in.c}, DType::Int8)};
   pack.outputs = packed.operands();
   pack.params = {{"assumed_zeros", l.activation_sparsity}};
+  const std::uint64_t in_row = std::uint64_t(image) * l.in.h + band.in_row0, in_row_bytes = std::uint64_t(l.in.w) * l.in.c;
+  wait_for_writers(pack, {0, in_row * in_row_bytes, (in_row + band.in_rows) * in_row_bytes});
   depend(pack, cs.packed_reader[slot]);
   if (!cs.loaded_ifmap) wait_for_producers(pack);
   cs.loaded_ifmap = true;
@@ -685,6 +720,8 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
   depend(conv, packed_id);
   depend(conv, packed_weights_);
   cs.packed_reader[slot] = cs.last_store = std::int64_t(push(std::move(conv)));
+  const std::uint64_t out_row = std::uint64_t(image) * l.out.h + row0, out_row_bytes = std::uint64_t(l.out.w) * l.out.c;
+  record_write(std::uint64_t(cs.last_store), out_row * out_row_bytes, (out_row + rows) * out_row_bytes);
 }
 
 }  // namespace npusim

@@ -10,6 +10,7 @@
 #include "apps/compiler/LayerTiler.h"
 #include "apps/compiler/SplitPlanner.h"
 #include "apps/compiler/TensorLiveness.h"
+#include "apps/compiler/TensorWrites.h"
 #include "apps/compiler/Workload.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/trace/IdRuns.h"
@@ -99,6 +100,7 @@ class TraceEmitter : public InstructionSource {
     // fetch_ml runs in order, so an earlier return would hold that fetch behind its multiply.
     std::optional<Instruction> held_return;
     std::uint32_t held_group = 0;
+    std::pair<std::uint64_t, std::uint64_t> held_bytes;  // the output bytes it writes
   };
 
   void plan(const HardwareConfig& hw, const SplitOptions& split);
@@ -112,6 +114,11 @@ class TraceEmitter : public InstructionSource {
   // there (store `cluster`) and two slots per core of the cluster fit its cache.
   bool partials_in_cache(const CompiledLayer& c) const;
   std::vector<DramChunk> local_first(std::uint32_t core, std::vector<DramChunk> pieces) const;
+  // Bytes [begin, end) (element order) of the layer's input `input`.
+  struct InputBytes {
+    std::size_t input = 0;
+    std::uint64_t begin = 0, end = 0;
+  };
   struct WindowPiece {
     std::uint64_t address = 0, offset = 0;  // DRAM address, and offset in the dense NRAM copy
     std::vector<std::uint64_t> shape;
@@ -136,7 +143,7 @@ class TraceEmitter : public InstructionSource {
   // Loads of `pieces` into NRAM at `at` (after `reader` has read it), appended to `loads`;
   // a layer's first loads on a core wait for its producers and for the core's last store.
   void emit_band_loads(std::uint32_t core, CoreState& cs, const std::vector<WindowPiece>& pieces, std::uint64_t at,
-                       std::int64_t reader, bool row_by_row, BandWriters& loads);
+                       std::int64_t reader, bool row_by_row, const InputBytes& bytes, BandWriters& loads);
   // Concat (pure data movement): per input, its band rows into a region of the slot, then
   // stored into the input's channels of the output.
   void emit_concat_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
@@ -155,6 +162,13 @@ class TraceEmitter : public InstructionSource {
   void emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
   void release_return(CoreState& cs);
   void wait_for_producers(Instruction& inst) const;
+  // `inst` reads `bytes` from DRAM: it depends on every instruction that wrote them.
+  void wait_for_writers(Instruction& inst, const InputBytes& bytes) const;
+  // Instruction `id` wrote bytes [begin, end) of the current layer's output.
+  void record_write(std::uint64_t id, std::uint64_t begin, std::uint64_t end);
+  // The layer is fully emitted: its writes can be looked up, and the writes of tensors it
+  // was the last reader of are forgotten.
+  void finish_writes();
   // Sparse layers (seed001): the weights compressed once, then per band: compress the
   // input rows into one of the core's two DRAM slots, and sparse_conv them.
   void emit_sparse_weights(std::uint32_t core);
@@ -169,6 +183,7 @@ class TraceEmitter : public InstructionSource {
   DramPlacement dram_;
   DramTensor network_input_;
   std::vector<std::vector<std::int64_t>> final_stores_;  // per layer: the stores its readers wait for
+  std::vector<TensorWrites> writes_;                     // per layer: who wrote its output, while it is read
   std::vector<std::uint64_t> first_ids_;                 // per started layer
   // Compressed input bands: two DRAM slots per core, shared by every sparse layer.
   std::uint64_t packed_slots_ = 0, packed_slot_bytes_ = 0;

@@ -25,6 +25,7 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
   request.progress_done = [&emitter](std::uint64_t dispatched) { return emitter.layer_of(dispatched - 1); };
   request.on_record = [&layers](const InstructionRecord& r) { layers.record(r); };
   request.energy_group = [&emitter](const Instruction& inst) { return emitter.layer_of(inst.id); };
+  request.layer_of = [&emitter](std::uint64_t id) { return emitter.layers()[emitter.layer_of(id)].layer.name; };
   request.annotate = [&layers, &workload, &emitter, &request](const RunStats& stats, ReportContext& ctx) {
     nlohmann::json rows = layers.to_json();
     rows["constant_packets"] = packets_json(constant_packets(emitter, request.hardware.chip.cores()));

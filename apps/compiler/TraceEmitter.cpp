@@ -41,6 +41,7 @@ TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw, c
       cores_[k].store_slots = hw.core_of(k).block<DmaConfig>("store_dma").max_outstanding;
   final_stores_.assign(layers_.size(), {});
   writes_.resize(layers_.size());
+  reads_.resize(layers_.size());
 }
 
 // Chooses how each layer's cores share it and tiles it so, then places the tensors in DRAM.
@@ -57,6 +58,33 @@ void TraceEmitter::plan(const HardwareConfig& hw, const SplitOptions& split) {
   traffic_.resize(layers_.size());
   for (auto& t : traffic_) t.dram_local.assign(hw.chip.clusters, 0), t.dram_remote.assign(hw.chip.clusters, 0);
   place_tensors(hw);
+  if (!dram_.fits()) {  // a region per tensor is too much: place again, dead tensors' DRAM reused
+    forget_placement();
+    dram_.reuse_dead_tensors();
+    place_tensors(hw);
+  }
+  dram_.check_capacity(w_.file);
+  plan_overwrites();
+}
+
+void TraceEmitter::forget_placement() {
+  for (auto& c : layers_) {
+    c.inputs.clear();
+    c.producers.clear();
+    c.overwrites.clear();
+    c.kv_cache = {};
+  }
+  packed_slot_bytes_ = exchange_slot_bytes_ = 0;
+  exchange_slots_.clear();
+}
+
+// How long the emitter keeps the writers and readers of each output: while it is read,
+// and while a later output that takes its DRAM has yet to be written.
+void TraceEmitter::plan_overwrites() {
+  keep_until_.resize(layers_.size());
+  for (std::size_t i = 0; i < layers_.size(); ++i) keep_until_[i] = liveness_.outputs[i].last_reader;
+  for (std::size_t i = 0; i < layers_.size(); ++i)
+    for (int dead : layers_[i].overwrites) keep_until_[std::size_t(dead)] = std::max(keep_until_[std::size_t(dead)], std::int64_t(i));
 }
 
 void TraceEmitter::add_bindings() {
@@ -130,6 +158,8 @@ void TraceEmitter::add_bindings() {
     }
     if (!c.kv_cache.chunks.empty())  // keys or values of earlier tokens: generated like weights
       bind_input(l.name + ".kv_cache", c.kv_cache, nhwc(n, l.matmul().cached_rows, 1, l.in_b.c), "", {1, 1}, 0);
+    // Reused DRAM holds at the end only the tensors nothing read: the network's outputs.
+    if (dram_.reusing() && liveness_.outputs[std::size_t(&c - layers_.data())].readers > 0) continue;
     DataBinding out;
     out.name = l.name;
     place(out, c.output);
@@ -193,6 +223,7 @@ void TraceEmitter::start_layer() {
     cs.emitted = 0;
     cs.b_run = -1;
     cs.loaded_ifmap = false;
+    cs.wrote_output = false;
     for (auto& g : cs.groups) {
       g.fresh = true;
       g.filter_block = -1;  // another layer's filters
@@ -342,6 +373,7 @@ void TraceEmitter::emit_matmul_weights(std::uint32_t core, CoreState& cs, std::u
       wait_for_producers(load);
       if (produced) wait_for_writers(load, {1, row * l.in_b.c, (row + rows) * l.in_b.c});
       cs.weights = std::int64_t(push(std::move(load)));
+      if (produced) record_read(std::uint64_t(cs.weights), 1);
     }
     packed += std::uint64_t(rows) * cn;
   };
@@ -483,6 +515,7 @@ void TraceEmitter::emit_band_loads(std::uint32_t core, CoreState& cs, const std:
     wait_for_writers(load, bytes);
     const bool staged = piece.starts && row_by_row;
     loads.emplace_back(push(std::move(load)), staged ? DependencyMode::Staged : DependencyMode::Full);
+    record_read(loads.back().first, bytes.input);
   }
 }
 
@@ -534,6 +567,7 @@ void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, const Band
     // Readers wait for the band's last store only; with DMA instructions in flight it
     // could land before an earlier piece, so each piece also waits for the one before.
     if (previous != kNone) depend(store, previous);
+    wait_for_overwritten(store, cs);
     previous = std::int64_t(push(std::move(store)));
     remember_store(cs, previous);
     const std::uint64_t row_bytes = std::uint64_t(l.out.w) * l.out.c;
@@ -613,6 +647,7 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
   if (!cs.loaded_ifmap) wait_for_producers(fetch);
   cs.loaded_ifmap = true;
   const std::int64_t fetched = std::int64_t(push(std::move(fetch)));
+  record_read(std::uint64_t(fetched), 0);
 
   const TensorOperand results = tensor(AddressSpace::Rf, base + plan.layout.results, {t.positions.count, t.filters}, DType::Int8);
   Instruction matmul = make("ml_matmul", "shader", core);
@@ -644,6 +679,7 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
 
 void TraceEmitter::release_return(CoreState& cs) {
   if (!cs.held_return) return;
+  wait_for_overwritten(*cs.held_return, cs);
   cs.groups[cs.held_group].result_reader = cs.last_store = std::int64_t(push(std::move(*cs.held_return)));
   record_write(std::uint64_t(cs.last_store), cs.held_bytes.first, cs.held_bytes.second);
   cs.held_return.reset();
@@ -667,10 +703,29 @@ void TraceEmitter::record_write(std::uint64_t id, std::uint64_t begin, std::uint
   if (liveness_.outputs[layer_].readers > 0) writes_[layer_].add(begin, end, id);
 }
 
+void TraceEmitter::record_read(std::uint64_t id, std::size_t input) {
+  const int producer = layers_[layer_].producers.at(input);
+  if (dram_.reusing() && producer >= 0) reads_[std::size_t(producer)].push_back(id);
+}
+
+void TraceEmitter::wait_for_overwritten(Instruction& inst, CoreState& cs) const {
+  if (cs.wrote_output) return;
+  cs.wrote_output = true;
+  for (int dead : layers_[layer_].overwrites) {
+    for (std::uint64_t id : reads_[std::size_t(dead)]) depend(inst, std::int64_t(id));
+    for (std::uint64_t id : writes_[std::size_t(dead)].writers(0, ~std::uint64_t(0))) depend(inst, std::int64_t(id));
+  }
+}
+
 void TraceEmitter::finish_writes() {
   writes_[layer_].seal();
-  for (int p : layers_[layer_].producers)
-    if (p >= 0 && liveness_.outputs[std::size_t(p)].last_reader == std::int64_t(layer_)) writes_[std::size_t(p)].clear();
+  auto forget = [&](int p) {
+    if (p < 0 || keep_until_[std::size_t(p)] != std::int64_t(layer_)) return;
+    writes_[std::size_t(p)].clear();
+    reads_[std::size_t(p)] = {};
+  };
+  for (int p : layers_[layer_].producers) forget(p);
+  for (int p : layers_[layer_].overwrites) forget(p);
 }
 
 void TraceEmitter::emit_sparse_weights(std::uint32_t core) {
@@ -703,6 +758,7 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
   if (!cs.loaded_ifmap) wait_for_producers(pack);
   cs.loaded_ifmap = true;
   const std::int64_t packed_id = std::int64_t(push(std::move(pack)));
+  record_read(std::uint64_t(packed_id), 0);
 
   Instruction conv = make("sparse_conv", "sparse", core);
   conv.inputs = packed.operands();
@@ -719,6 +775,7 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
                   {{"ifm", l.activation_sparsity}, {"weights", l.weight_sparsity}, {"seed", w_.seed + layer_}}}};
   depend(conv, packed_id);
   depend(conv, packed_weights_);
+  wait_for_overwritten(conv, cs);
   cs.packed_reader[slot] = cs.last_store = std::int64_t(push(std::move(conv)));
   const std::uint64_t out_row = std::uint64_t(image) * l.out.h + row0, out_row_bytes = std::uint64_t(l.out.w) * l.out.c;
   record_write(std::uint64_t(cs.last_store), out_row * out_row_bytes, (out_row + rows) * out_row_bytes);

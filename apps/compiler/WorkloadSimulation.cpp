@@ -32,6 +32,7 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
     rows["name"] = workload.name;
     rows["batch"] = workload.batch;
     rows["file"] = file_name_only(workload.file);
+    if (emitter.reuses_dram()) rows["dram_reused"] = true;
     ctx.extra["workload"] = rows;
     if (!stats.energy.priced) return;
     nlohmann::json& energy = ctx.extra["energy"];
@@ -39,6 +40,9 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
     energy["inferences"] = workload.batch;
     energy["pj_per_inference"] = stats.energy.total().total_pj() / double(std::max<std::uint32_t>(1, workload.batch));
   };
+  if (summary && emitter.reuses_dram())
+    *summary << "note: " << workload.file << ": a DRAM region per tensor does not fit the chip, so dead tensors' "
+             << "regions hold later ones; a functional run writes only the network's outputs to tensors/\n";
   RunStats stats = simulate_trace(request);
   if (summary) layers.print_table(*summary, stats);
   return stats;

@@ -723,6 +723,7 @@ void TraceEmitter::finish_writes() {
     if (p < 0 || keep_until_[std::size_t(p)] != std::int64_t(layer_)) return;
     writes_[std::size_t(p)].clear();
     reads_[std::size_t(p)] = {};
+    final_stores_[std::size_t(p)] = {};
   };
   for (int p : layers_[layer_].producers) forget(p);
   for (int p : layers_[layer_].overwrites) forget(p);

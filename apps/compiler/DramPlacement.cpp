@@ -41,27 +41,62 @@ std::uint64_t DramPlacement::allocate(std::uint64_t bytes, std::uint32_t memory)
   return at;
 }
 
-DramTensor DramPlacement::allocate_runs(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs) {
+DramTensor DramPlacement::allocate_chunks(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs,
+                                          const std::function<std::uint64_t(std::uint64_t, std::uint32_t)>& at) {
   DramTensor t;
   std::uint64_t first = 0;
   for (const auto& [bytes, memory] : runs) {
     if (bytes == 0) continue;
-    t.chunks.push_back({first, bytes, allocate(bytes, memories_ > 1 ? memory : 0)});
+    t.chunks.push_back({first, bytes, at(bytes, memories_ > 1 ? memory : 0)});
     first += bytes;
   }
-  if (t.chunks.empty()) t.chunks.push_back({0, 0, allocate(0)});
+  if (t.chunks.empty()) t.chunks.push_back({0, 0, at(0, 0)});
   return t;
 }
 
+DramTensor DramPlacement::allocate_runs(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs) {
+  return allocate_chunks(runs, [this](std::uint64_t bytes, std::uint32_t memory) { return allocate(bytes, memory); });
+}
+
+DramTensor DramPlacement::allocate_activation(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs,
+                                              std::vector<int>& previous) {
+  if (!reusing()) return allocate_runs(runs);
+  return allocate_chunks(runs, [&](std::uint64_t bytes, std::uint32_t memory) {
+    return heaps_[memory].allocate(dram_aligned(bytes), previous);
+  });
+}
+
+void DramPlacement::reuse_dead_tensors() {
+  used_.assign(memories_, 0);
+  heaps_.clear();
+  for (std::uint32_t m = 0; m < memories_; ++m) heaps_.emplace_back(std::uint64_t(m) * slice_ + slice_);
+}
+
+void DramPlacement::release(const DramTensor& t, int owner) {
+  for (const DramChunk& c : t.chunks) heaps_.at(memory_of(c.address)).release(c.address, dram_aligned(c.bytes), owner);
+}
+
+std::uint64_t DramPlacement::needed(std::uint32_t memory) const {
+  return used_[memory] + (reusing() ? heaps_[memory].depth() : 0);
+}
+
+bool DramPlacement::fits() const {
+  for (std::uint32_t m = 0; m < memories_; ++m)
+    if (needed(m) > slice_) return false;
+  return true;
+}
+
 void DramPlacement::check_capacity(const std::string& file) const {
+  // Reusing: what is left after every dead tensor gave its bytes to later ones.
+  const char* even = reusing() ? " even with dead tensors' DRAM reused" : "";
   for (std::uint32_t m = 0; m < memories_; ++m) {
-    if (used_[m] <= slice_) continue;
+    if (needed(m) <= slice_) continue;
     if (memories_ == 1)
-      throw InputError(file, "", fmt::format("the workload's tensors need {} bytes of DRAM but the chip has {} bytes",
-                                             used_[m], chip_.dram.capacity_bytes));
-    throw InputError(file, "", fmt::format("the workload's tensors need {} bytes of memory {} (channel {}) but it holds {} "
-                                           "bytes (/chip/dram/capacity_bytes over {} channels)",
-                                           used_[m], m + 1, m, slice_, memories_));
+      throw InputError(file, "", fmt::format("the workload's tensors need {} bytes of DRAM{} but the chip has {} bytes",
+                                             needed(m), even, chip_.dram.capacity_bytes));
+    throw InputError(file, "", fmt::format("the workload's tensors need {} bytes of memory {} (channel {}){} but it "
+                                           "holds {} bytes (/chip/dram/capacity_bytes over {} channels)",
+                                           needed(m), m + 1, m, even, slice_, memories_));
   }
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "apps/compiler/ActivationHeap.h"
 #include "models/dram/DramAddressMap.h"
 #include "sim/config/HardwareConfig.h"
 
@@ -32,6 +34,10 @@ struct DramTensor {
 // uses channel floor(cluster * channels / clusters). Tensors then go to the memory of
 // the cluster that uses them. Otherwise (interleaved channels, or one) every tensor
 // is packed in workload order from address 0, 256-byte aligned.
+// When a region per tensor does not fit, the compiler places again with
+// reuse_dead_tensors: constants still grow up from the bottom of each memory, while
+// activations share an ActivationHeap at its top, where a dead activation's bytes go to
+// later ones.
 class DramPlacement {
  public:
   explicit DramPlacement(const ChipConfig& chip);
@@ -55,6 +61,16 @@ class DramPlacement {
   // A tensor stored as consecutive runs of bytes, each in the memory named next to it
   // (memory 0 for all of them when the memories are not separate).
   DramTensor allocate_runs(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs);
+  // An activation, stored as allocate_runs would: packed like the rest, or (reusing) from
+  // the heaps, with `previous` receiving the dead tensors whose bytes it takes.
+  DramTensor allocate_activation(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs,
+                                 std::vector<int>& previous);
+  // Starts over with nothing placed, activations from now on in the heaps.
+  void reuse_dead_tensors();
+  bool reusing() const { return !heaps_.empty(); }
+  // Activation `owner` (a layer index) is dead: its bytes may hold later activations.
+  void release(const DramTensor& t, int owner);
+  bool fits() const;
 
   // Throws InputError naming `file` when some memory holds more than it has.
   void check_capacity(const std::string& file) const;
@@ -65,6 +81,10 @@ class DramPlacement {
   std::uint32_t memories_ = 1;
   std::uint64_t slice_ = 0;             // bytes of one memory
   std::vector<std::uint64_t> used_;     // per memory, bytes from its start
+  std::vector<ActivationHeap> heaps_;   // per memory, when reusing
+  DramTensor allocate_chunks(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs,
+                             const std::function<std::uint64_t(std::uint64_t, std::uint32_t)>& at);
+  std::uint64_t needed(std::uint32_t memory) const;  // bytes of memory `memory` in use
   mutable std::vector<std::uint64_t> shares_;  // for_each_channel's per-channel sums
 };
 

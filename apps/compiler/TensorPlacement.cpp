@@ -47,7 +47,8 @@ std::vector<std::pair<std::uint64_t, std::uint32_t>> TraceEmitter::row_runs(cons
 // activation is cut into the rows each cluster's cores take, each run in that cluster's
 // memory (seed002 §3.4): by its first reader's bands when that reader is data
 // parallel, else by its producer's; weights by place_weights. The shader and sparse
-// paths address their tensors as one region.
+// paths address their tensors as one region. When the DRAM is reused (DramPlacement),
+// a layer's output may take the bytes of tensors whose last reader came before it.
 void TraceEmitter::place_tensors(const HardwareConfig& hw) {
   auto on_dma = [](const CompiledLayer* c) { return c && !c->tiling.on_shader && !c->tiling.on_sparse; };
   auto data = [&](const CompiledLayer* c) { return on_dma(c) && c->tiling.split == ParallelMode::Data; };
@@ -60,10 +61,12 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
       first_reader.emplace(name, &c);
     }
   }
-  // An activation of `rows` map rows of `row_bytes`, written by `producer` (or none).
+  // The runs (bytes, memory) of an activation of `rows` map rows of `row_bytes`,
+  // written by `producer` (or none).
+  using Runs = std::vector<std::pair<std::uint64_t, std::uint32_t>>;
   auto activation = [&](const std::string& name, const CompiledLayer* producer, const CompiledLayer* reader,
-                        std::uint64_t rows, std::uint64_t row_bytes) {
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> runs = {{rows, 0}};
+                        std::uint64_t rows, std::uint64_t row_bytes) -> Runs {
+    Runs runs = {{rows, 0}};
     const bool vector_input = rows * row_bytes == std::uint64_t(w_.batch) * (reader ? reader->layer.in.c : 0);
     if (dram_.separate_memories() && chunkable[name] && vector_input && on_dma(reader) &&
         reader->tiling.split == ParallelMode::ModelCi) {
@@ -73,7 +76,7 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
       for (std::size_t k = 0; k < reader->tiling.shares.size(); ++k)
         runs.emplace_back(reader->tiling.shares[k].second - reader->tiling.shares[k].first,
                           dram_.memory_of_cluster(reader->tiling.cores[k] / hw_.chip.cores_per_cluster));
-      if (w_.batch == 1) return dram_.allocate_runs(runs);
+      if (w_.batch == 1) return runs;
       runs = {{rows, 0}};
     }
     if (dram_.separate_memories() && chunkable[name] && runs.size() == 1) {
@@ -83,20 +86,21 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
         runs = row_runs(*producer, false);
     }
     for (auto& run : runs) run.first *= row_bytes;
-    return dram_.allocate_runs(runs);
+    return runs;
   };
   auto reader_of = [&](const std::string& name) { return first_reader.count(name) ? first_reader.at(name) : nullptr; };
   std::map<std::string, std::pair<int, DramTensor>> where;  // tensor -> (layer, DRAM)
   const std::uint64_t n = w_.batch;
   if (!w_.independent_layers) {
-    network_input_ = activation("input", nullptr, reader_of("input"), n * w_.input.h, std::uint64_t(w_.input.w) * w_.input.c);
+    network_input_ = dram_.allocate_runs(
+        activation("input", nullptr, reader_of("input"), n * w_.input.h, std::uint64_t(w_.input.w) * w_.input.c));
     where["input"] = {-1, network_input_};
   }
   for (std::size_t i = 0; i < layers_.size(); ++i) {
     CompiledLayer& c = layers_[i];
     const Layer& l = c.layer;
     if (w_.independent_layers) {
-      c.inputs = {activation(l.name + ".input", nullptr, &c, n * l.in.h, std::uint64_t(l.in.w) * l.in.c)};
+      c.inputs = {dram_.allocate_runs(activation(l.name + ".input", nullptr, &c, n * l.in.h, std::uint64_t(l.in.w) * l.in.c))};
       c.producers = {-1};
     }
     for (const auto& name : l.inputs) {
@@ -116,7 +120,9 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
                          ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
                          : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;
     place_weights(c);
-    c.output = activation(l.name, &c, reader_of(l.name), n * l.out.h, std::uint64_t(l.out.w) * l.out.c);
+    if (i > 0) release_dead_tensors(i - 1);
+    c.output = dram_.allocate_activation(
+        activation(l.name, &c, reader_of(l.name), n * l.out.h, std::uint64_t(l.out.w) * l.out.c), c.overwrites);
     c.output_bytes = n * l.out.elements();
     if (c.tiling.on_sparse) {
       c.packed_weights_offset = dram_.allocate(PackedRegion::bytes(c.weight_bytes));
@@ -125,9 +131,25 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
     where[l.name] = {int(i), c.output};
   }
   packed_slots_ = dram_.allocate(2 * std::uint64_t(hw.chip.cores()) * packed_slot_bytes_);
-  // Model-ci partial sums: two slots per core, in its cluster's cache when the output's
-  // tag stores them there and the layer's slots fit, else in DRAM in the core's
-  // cluster's memory (Example 2).
+  place_exchange_slots(hw);
+}
+
+// Reusing DRAM: the outputs that layer `reader` was the last to read are dead.
+void TraceEmitter::release_dead_tensors(std::size_t reader) {
+  if (!dram_.reusing()) return;
+  const auto& producers = layers_[reader].producers;
+  for (std::size_t k = 0; k < producers.size(); ++k) {
+    const int p = producers[k];
+    const bool again = std::find(producers.begin(), producers.begin() + k, p) != producers.begin() + k;
+    if (p >= 0 && !again && liveness_.outputs[std::size_t(p)].last_reader == std::int64_t(reader))
+      dram_.release(layers_[std::size_t(p)].output, p);
+  }
+}
+
+// Model-ci partial sums: two slots per core, in its cluster's cache when the output's
+// tag stores them there and the layer's slots fit, else in DRAM in the core's
+// cluster's memory (Example 2).
+void TraceEmitter::place_exchange_slots(const HardwareConfig& hw) {
   bool through_dram = false;
   for (const auto& c : layers_)
     if (c.tiling.split == ParallelMode::ModelCi) {
@@ -138,7 +160,6 @@ void TraceEmitter::place_tensors(const HardwareConfig& hw) {
     for (std::uint32_t core = 0; core < hw.chip.cores(); ++core)
       exchange_slots_.push_back(
           dram_.allocate(2 * exchange_slot_bytes_, dram_.memory_of_cluster(core / hw.chip.cores_per_cluster)));
-  dram_.check_capacity(w_.file);
 }
 
 // The DRAM side of moving `rows` map rows (from map row `row`) of an NHWC tensor with

@@ -40,24 +40,51 @@ TraceEmitter::TraceEmitter(const Workload& workload, const HardwareConfig& hw, c
     if (hw.core_of(k).blocks.has("store_dma"))
       cores_[k].store_slots = hw.core_of(k).block<DmaConfig>("store_dma").max_outstanding;
   final_stores_.assign(layers_.size(), {});
+  writes_.resize(layers_.size());
+  reads_.resize(layers_.size());
 }
 
 // Chooses how each layer's cores share it and tiles it so, then places the tensors in DRAM.
 void TraceEmitter::plan(const HardwareConfig& hw, const SplitOptions& split) {
   const SplitPlanner planner(w_, hw, split);
+  liveness_ = tensor_liveness(w_);
   for (std::size_t i = 0; i < w_.layers.size(); ++i) {
     const Layer& l = w_.layers[i];
-    std::uint32_t readers = 0;
-    for (std::size_t j = i + 1; j < w_.layers.size(); ++j)
-      readers += std::count(w_.layers[j].inputs.begin(), w_.layers[j].inputs.end(), l.name) > 0;
     CompiledLayer c;
     c.layer = l;
-    std::tie(c.tiling, c.split) = planner.plan(l, readers, i);
+    std::tie(c.tiling, c.split) = planner.plan(l, liveness_.outputs[i].readers, i);
     layers_.push_back(std::move(c));
   }
   traffic_.resize(layers_.size());
   for (auto& t : traffic_) t.dram_local.assign(hw.chip.clusters, 0), t.dram_remote.assign(hw.chip.clusters, 0);
   place_tensors(hw);
+  if (!dram_.fits()) {  // a region per tensor is too much: place again, dead tensors' DRAM reused
+    forget_placement();
+    dram_.reuse_dead_tensors();
+    place_tensors(hw);
+  }
+  dram_.check_capacity(w_.file);
+  plan_overwrites();
+}
+
+void TraceEmitter::forget_placement() {
+  for (auto& c : layers_) {
+    c.inputs.clear();
+    c.producers.clear();
+    c.overwrites.clear();
+    c.kv_cache = {};
+  }
+  packed_slot_bytes_ = exchange_slot_bytes_ = 0;
+  exchange_slots_.clear();
+}
+
+// How long the emitter keeps the writers and readers of each output: while it is read,
+// and while a later output that takes its DRAM has yet to be written.
+void TraceEmitter::plan_overwrites() {
+  keep_until_.resize(layers_.size());
+  for (std::size_t i = 0; i < layers_.size(); ++i) keep_until_[i] = liveness_.outputs[i].last_reader;
+  for (std::size_t i = 0; i < layers_.size(); ++i)
+    for (int dead : layers_[i].overwrites) keep_until_[std::size_t(dead)] = std::max(keep_until_[std::size_t(dead)], std::int64_t(i));
 }
 
 void TraceEmitter::add_bindings() {
@@ -131,6 +158,8 @@ void TraceEmitter::add_bindings() {
     }
     if (!c.kv_cache.chunks.empty())  // keys or values of earlier tokens: generated like weights
       bind_input(l.name + ".kv_cache", c.kv_cache, nhwc(n, l.matmul().cached_rows, 1, l.in_b.c), "", {1, 1}, 0);
+    // Reused DRAM holds at the end only the tensors nothing read: the network's outputs.
+    if (dram_.reusing() && liveness_.outputs[std::size_t(&c - layers_.data())].readers > 0) continue;
     DataBinding out;
     out.name = l.name;
     place(out, c.output);
@@ -194,6 +223,7 @@ void TraceEmitter::start_layer() {
     cs.emitted = 0;
     cs.b_run = -1;
     cs.loaded_ifmap = false;
+    cs.wrote_output = false;
     for (auto& g : cs.groups) {
       g.fresh = true;
       g.filter_block = -1;  // another layer's filters
@@ -263,6 +293,7 @@ void TraceEmitter::emit_step() {
     finals.insert(finals.end(), cs.unretired_stores.begin(), cs.unretired_stores.end());
     if (cs.unretired_stores.empty() || cs.unretired_stores.back() != cs.last_store) finals.push_back(cs.last_store);
   }
+  finish_writes();
   ++layer_;
   layer_started_ = false;
 }
@@ -329,7 +360,8 @@ void TraceEmitter::emit_matmul_weights(std::uint32_t core, CoreState& cs, std::u
   std::vector<std::int64_t> readers;
   const TensorOperand to = next_wram_block(cs, readers);
   std::uint64_t packed = 0;  // bytes of the block loaded so far
-  auto load_rows = [&](const DramTensor& from, std::uint64_t row, std::uint32_t rows) {
+  // `produced`: rows of the producer's tensor (else of the KV cache, in DRAM before the run).
+  auto load_rows = [&](const DramTensor& from, std::uint64_t row, std::uint32_t rows, bool produced) {
     for (const WindowPiece& piece : window_pieces(core, from, row, rows, 1, l.in_b.c, c0, cn)) {
       Instruction load = make("load", "load", core);
       load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
@@ -339,15 +371,17 @@ void TraceEmitter::emit_matmul_weights(std::uint32_t core, CoreState& cs, std::u
       load.outputs[0].shape = piece.shape;
       for (std::int64_t id : readers) depend(load, id);
       wait_for_producers(load);
+      if (produced) wait_for_writers(load, {1, row * l.in_b.c, (row + rows) * l.in_b.c});
       cs.weights = std::int64_t(push(std::move(load)));
+      if (produced) record_read(std::uint64_t(cs.weights), 1);
     }
     packed += std::uint64_t(rows) * cn;
   };
   if (r0 < s.cached_rows)
-    load_rows(c.kv_cache, std::uint64_t(image) * s.cached_rows + r0, std::min(r1, s.cached_rows) - r0);
+    load_rows(c.kv_cache, std::uint64_t(image) * s.cached_rows + r0, std::min(r1, s.cached_rows) - r0, false);
   if (r1 > s.cached_rows) {
     const std::uint32_t from = std::max(r0, s.cached_rows) - s.cached_rows;
-    load_rows(c.inputs[1], std::uint64_t(image) * s.b_rows + from, r1 - s.cached_rows - from);
+    load_rows(c.inputs[1], std::uint64_t(image) * s.b_rows + from, r1 - s.cached_rows - from, true);
   }
   cs.b_run = std::int64_t(tile / t.bands);
 }
@@ -379,8 +413,10 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
   for (std::size_t i = 0; i < band_inputs; ++i) {
     const std::uint64_t row = std::uint64_t(image) * l.in.h + band.in_row0;
     // A band the matrix unit takes as one row is read whole by its first tile.
+    const std::uint64_t row_bytes = std::uint64_t(l.in.w) * l.in.c;
     emit_band_loads(core, cs, window_pieces(core, c.inputs[i], row, band.in_rows, l.in.w, l.in.c, first_ci, ci),
-                    base + i * t.in_bytes, cs.in_reader[slot], !(multiplies && positions_in_one_row(l)), loads);
+                    base + i * t.in_bytes, cs.in_reader[slot], !(multiplies && positions_in_one_row(l)),
+                    {i, row * row_bytes, (row + band.in_rows) * row_bytes}, loads);
   }
   cs.loaded_ifmap = true;
 
@@ -464,7 +500,8 @@ void TraceEmitter::emit_tile(std::uint32_t core, CoreState& cs, std::uint64_t ti
 }
 
 void TraceEmitter::emit_band_loads(std::uint32_t core, CoreState& cs, const std::vector<WindowPiece>& pieces,
-                                   std::uint64_t at, std::int64_t reader, bool row_by_row, BandWriters& loads) {
+                                   std::uint64_t at, std::int64_t reader, bool row_by_row, const InputBytes& bytes,
+                                   BandWriters& loads) {
   for (const WindowPiece& piece : pieces) {
     Instruction load = make("load", "load", core);
     load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
@@ -475,8 +512,10 @@ void TraceEmitter::emit_band_loads(std::uint32_t core, CoreState& cs, const std:
       depend(load, cs.last_store);
       wait_for_producers(load);
     }
+    wait_for_writers(load, bytes);
     const bool staged = piece.starts && row_by_row;
     loads.emplace_back(push(std::move(load)), staged ? DependencyMode::Staged : DependencyMode::Full);
+    record_read(loads.back().first, bytes.input);
   }
 }
 
@@ -494,8 +533,10 @@ void TraceEmitter::emit_concat_tile(std::uint32_t core, CoreState& cs, std::uint
   std::vector<BandWriters> loads(c.inputs.size());
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
     const std::uint32_t ci = l.concat_channels[i];
+    const std::uint64_t row_bytes = std::uint64_t(l.in.w) * ci;
     emit_band_loads(core, cs, window_pieces(core, c.inputs[i], row, band.rows, l.in.w, ci, 0, ci),
-                    base + concat_region_offset(l, t.rows, i), cs.in_reader[slot], true, loads[i]);
+                    base + concat_region_offset(l, t.rows, i), cs.in_reader[slot], true,
+                    {i, row * row_bytes, (row + band.rows) * row_bytes}, loads[i]);
   }
   cs.loaded_ifmap = true;
   std::uint32_t first_c = 0;
@@ -526,8 +567,11 @@ void TraceEmitter::emit_band_store(std::uint32_t core, CoreState& cs, const Band
     // Readers wait for the band's last store only; with DMA instructions in flight it
     // could land before an earlier piece, so each piece also waits for the one before.
     if (previous != kNone) depend(store, previous);
+    wait_for_overwritten(store, cs);
     previous = std::int64_t(push(std::move(store)));
     remember_store(cs, previous);
+    const std::uint64_t row_bytes = std::uint64_t(l.out.w) * l.out.c;
+    record_write(std::uint64_t(previous), row * row_bytes, (row + band.rows) * row_bytes);
   }
   cs.out_reader[slot] = cs.last_store;
 }
@@ -595,12 +639,15 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
                                        DType::Int8);
   fetch.outputs = {image_rf};
   fetch.params = {{"data", "ifm"}, {"image", t.positions.image}, {"positions", positions}};
+  const std::uint64_t first_row = std::uint64_t(t.positions.image) * l.hi + t.rows.first;
+  wait_for_writers(fetch, {0, first_row * row_bytes, (first_row + t.rows.count) * row_bytes});
   depend(fetch, group.ifm_reader);
   wait_for_group(fetch);
   group.fresh = false;
   if (!cs.loaded_ifmap) wait_for_producers(fetch);
   cs.loaded_ifmap = true;
   const std::int64_t fetched = std::int64_t(push(std::move(fetch)));
+  record_read(std::uint64_t(fetched), 0);
 
   const TensorOperand results = tensor(AddressSpace::Rf, base + plan.layout.results, {t.positions.count, t.filters}, DType::Int8);
   Instruction matmul = make("ml_matmul", "shader", core);
@@ -623,6 +670,8 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
   if (t.filters != l.co) back.outputs[0].pitch = l.co;
   back.params = {{"image", t.positions.image}, {"positions", positions}, {"filters", filters}};
   depend(back, product);
+  const std::uint64_t first_position = std::uint64_t(t.positions.image) * l.ho() * l.wo() + t.positions.first;
+  cs.held_bytes = {first_position * l.co, (first_position + t.positions.count) * l.co};
   cs.held_return = std::move(back);
   cs.held_group = gi;
   if (index + 1 == cs.end_tile) release_return(cs);  // the core's last tile of the layer
@@ -630,7 +679,9 @@ void TraceEmitter::emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint
 
 void TraceEmitter::release_return(CoreState& cs) {
   if (!cs.held_return) return;
+  wait_for_overwritten(*cs.held_return, cs);
   cs.groups[cs.held_group].result_reader = cs.last_store = std::int64_t(push(std::move(*cs.held_return)));
+  record_write(std::uint64_t(cs.last_store), cs.held_bytes.first, cs.held_bytes.second);
   cs.held_return.reset();
 }
 
@@ -640,6 +691,42 @@ void TraceEmitter::wait_for_producers(Instruction& inst) const {
   for (int p : layers_[layer_].producers)
     if (p >= 0)
       for (std::int64_t id : final_stores_[std::size_t(p)]) depend(inst, id);
+}
+
+void TraceEmitter::wait_for_writers(Instruction& inst, const InputBytes& bytes) const {
+  const int producer = layers_[layer_].producers.at(bytes.input);
+  if (producer < 0) return;  // the network input: in DRAM before the run
+  for (std::uint64_t id : writes_[std::size_t(producer)].writers(bytes.begin, bytes.end)) depend(inst, std::int64_t(id));
+}
+
+void TraceEmitter::record_write(std::uint64_t id, std::uint64_t begin, std::uint64_t end) {
+  if (liveness_.outputs[layer_].readers > 0) writes_[layer_].add(begin, end, id);
+}
+
+void TraceEmitter::record_read(std::uint64_t id, std::size_t input) {
+  const int producer = layers_[layer_].producers.at(input);
+  if (dram_.reusing() && producer >= 0) reads_[std::size_t(producer)].push_back(id);
+}
+
+void TraceEmitter::wait_for_overwritten(Instruction& inst, CoreState& cs) const {
+  if (cs.wrote_output) return;
+  cs.wrote_output = true;
+  for (int dead : layers_[layer_].overwrites) {
+    for (std::uint64_t id : reads_[std::size_t(dead)]) depend(inst, std::int64_t(id));
+    for (std::uint64_t id : writes_[std::size_t(dead)].writers(0, ~std::uint64_t(0))) depend(inst, std::int64_t(id));
+  }
+}
+
+void TraceEmitter::finish_writes() {
+  writes_[layer_].seal();
+  auto forget = [&](int p) {
+    if (p < 0 || keep_until_[std::size_t(p)] != std::int64_t(layer_)) return;
+    writes_[std::size_t(p)].clear();
+    reads_[std::size_t(p)] = {};
+    final_stores_[std::size_t(p)] = {};
+  };
+  for (int p : layers_[layer_].producers) forget(p);
+  for (int p : layers_[layer_].overwrites) forget(p);
 }
 
 void TraceEmitter::emit_sparse_weights(std::uint32_t core) {
@@ -666,10 +753,13 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
   pack.inputs = {tensor(AddressSpace::Dram, from, {band.in_rows, l.in.w, l.in.c}, DType::Int8)};
   pack.outputs = packed.operands();
   pack.params = {{"assumed_zeros", l.activation_sparsity}};
+  const std::uint64_t in_row = std::uint64_t(image) * l.in.h + band.in_row0, in_row_bytes = std::uint64_t(l.in.w) * l.in.c;
+  wait_for_writers(pack, {0, in_row * in_row_bytes, (in_row + band.in_rows) * in_row_bytes});
   depend(pack, cs.packed_reader[slot]);
   if (!cs.loaded_ifmap) wait_for_producers(pack);
   cs.loaded_ifmap = true;
   const std::int64_t packed_id = std::int64_t(push(std::move(pack)));
+  record_read(std::uint64_t(packed_id), 0);
 
   Instruction conv = make("sparse_conv", "sparse", core);
   conv.inputs = packed.operands();
@@ -686,7 +776,10 @@ void TraceEmitter::emit_sparse_tile(std::uint32_t core, CoreState& cs, std::uint
                   {{"ifm", l.activation_sparsity}, {"weights", l.weight_sparsity}, {"seed", w_.seed + layer_}}}};
   depend(conv, packed_id);
   depend(conv, packed_weights_);
+  wait_for_overwritten(conv, cs);
   cs.packed_reader[slot] = cs.last_store = std::int64_t(push(std::move(conv)));
+  const std::uint64_t out_row = std::uint64_t(image) * l.out.h + row0, out_row_bytes = std::uint64_t(l.out.w) * l.out.c;
+  record_write(std::uint64_t(cs.last_store), out_row * out_row_bytes, (out_row + rows) * out_row_bytes);
 }
 
 }  // namespace npusim

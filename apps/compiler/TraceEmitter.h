@@ -9,6 +9,8 @@
 #include "apps/compiler/DramPlacement.h"
 #include "apps/compiler/LayerTiler.h"
 #include "apps/compiler/SplitPlanner.h"
+#include "apps/compiler/TensorLiveness.h"
+#include "apps/compiler/TensorWrites.h"
 #include "apps/compiler/Workload.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/trace/IdRuns.h"
@@ -28,6 +30,7 @@ struct CompiledLayer {
   std::uint64_t packed_weights_offset = 0;   // sparse layers: the compressed weights
   DramTensor output;
   DramTensor kv_cache;                       // matmul: the cached rows of B (decode), one region
+  std::vector<int> overwrites;               // dead outputs (layers) whose DRAM its output takes
   LayerSplit split;                          // how its cores share it, and its tensors' tags
   std::uint64_t input_bytes = 0, weight_bytes = 0, output_bytes = 0;  // whole batch
 };
@@ -54,6 +57,8 @@ class TraceEmitter : public InstructionSource {
 
   const Workload& workload() const { return w_; }
   const std::vector<CompiledLayer>& layers() const { return layers_; }
+  // A region per tensor did not fit: dead tensors' DRAM holds later ones (place_tensors).
+  bool reuses_dram() const { return dram_.reusing(); }
   // Functional bindings: the network input and weights (random or .npy) in, every layer out.
   const TraceHeader& header() const { return header_; }
   // Layer that emitted instruction `id` (which must have been emitted already).
@@ -74,6 +79,7 @@ class TraceEmitter : public InstructionSource {
     std::array<std::int64_t, 2> exchange_reader{kNone, kNone};  // load that last read each exchange slot
     std::vector<std::int64_t> cache_fence;  // reads of its cluster's cache slots under the previous layout
     bool loaded_ifmap = false;
+    bool wrote_output = false;                   // this layer's output, on this core
     std::array<std::int64_t, 2> in_reader{kNone, kNone}, acc_reader{kNone, kNone}, out_reader{kNone, kNone};
     std::array<std::int64_t, 2> wram_reader{kNone, kNone};
     std::uint32_t wram_half = 0;                 // half that receives the next block
@@ -98,10 +104,15 @@ class TraceEmitter : public InstructionSource {
     // fetch_ml runs in order, so an earlier return would hold that fetch behind its multiply.
     std::optional<Instruction> held_return;
     std::uint32_t held_group = 0;
+    std::pair<std::uint64_t, std::uint64_t> held_bytes;  // the output bytes it writes
   };
 
   void plan(const HardwareConfig& hw, const SplitOptions& split);
   void place_tensors(const HardwareConfig& hw);
+  void release_dead_tensors(std::size_t reader);
+  void place_exchange_slots(const HardwareConfig& hw);
+  void forget_placement();
+  void plan_overwrites();
   void place_weights(CompiledLayer& c);
   // The copy of the layer's weights in the memory of `core`'s cluster.
   std::uint64_t weights_at(std::uint32_t core) const;
@@ -111,6 +122,11 @@ class TraceEmitter : public InstructionSource {
   // there (store `cluster`) and two slots per core of the cluster fit its cache.
   bool partials_in_cache(const CompiledLayer& c) const;
   std::vector<DramChunk> local_first(std::uint32_t core, std::vector<DramChunk> pieces) const;
+  // Bytes [begin, end) (element order) of the layer's input `input`.
+  struct InputBytes {
+    std::size_t input = 0;
+    std::uint64_t begin = 0, end = 0;
+  };
   struct WindowPiece {
     std::uint64_t address = 0, offset = 0;  // DRAM address, and offset in the dense NRAM copy
     std::vector<std::uint64_t> shape;
@@ -135,7 +151,7 @@ class TraceEmitter : public InstructionSource {
   // Loads of `pieces` into NRAM at `at` (after `reader` has read it), appended to `loads`;
   // a layer's first loads on a core wait for its producers and for the core's last store.
   void emit_band_loads(std::uint32_t core, CoreState& cs, const std::vector<WindowPiece>& pieces, std::uint64_t at,
-                       std::int64_t reader, bool row_by_row, BandWriters& loads);
+                       std::int64_t reader, bool row_by_row, const InputBytes& bytes, BandWriters& loads);
   // Concat (pure data movement): per input, its band rows into a region of the slot, then
   // stored into the input's channels of the output.
   void emit_concat_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
@@ -154,6 +170,19 @@ class TraceEmitter : public InstructionSource {
   void emit_shader_tile(std::uint32_t core, CoreState& cs, std::uint64_t tile);
   void release_return(CoreState& cs);
   void wait_for_producers(Instruction& inst) const;
+  // `inst` reads `bytes` from DRAM: it depends on every instruction that wrote them.
+  void wait_for_writers(Instruction& inst, const InputBytes& bytes) const;
+  // Instruction `id` wrote bytes [begin, end) of the current layer's output.
+  void record_write(std::uint64_t id, std::uint64_t begin, std::uint64_t end);
+  // Instruction `id` read the layer's input `input` from DRAM.
+  void record_read(std::uint64_t id, std::size_t input);
+  // `inst` is the first write of the layer's output on its core (on its engine, which
+  // starts instructions in order): when the output takes dead tensors' DRAM, it waits
+  // for every read and write of them.
+  void wait_for_overwritten(Instruction& inst, CoreState& cs) const;
+  // The layer is fully emitted: its writes can be looked up, and the writes of tensors it
+  // was the last reader of are forgotten.
+  void finish_writes();
   // Sparse layers (seed001): the weights compressed once, then per band: compress the
   // input rows into one of the core's two DRAM slots, and sparse_conv them.
   void emit_sparse_weights(std::uint32_t core);
@@ -163,10 +192,15 @@ class TraceEmitter : public InstructionSource {
   Workload w_;
   HardwareConfig hw_;
   std::vector<CompiledLayer> layers_;
+  WorkloadLiveness liveness_;
   TraceHeader header_;
   DramPlacement dram_;
   DramTensor network_input_;
   std::vector<std::vector<std::int64_t>> final_stores_;  // per layer: the stores its readers wait for
+  std::vector<TensorWrites> writes_;                     // per layer: who wrote its output, while it is read
+  // Per layer, DRAM reads of its output, kept while a later output may take its bytes.
+  std::vector<std::vector<std::uint64_t>> reads_;
+  std::vector<std::int64_t> keep_until_;  // per layer: the last layer that reads or overwrites its output
   std::vector<std::uint64_t> first_ids_;                 // per started layer
   // Compressed input bands: two DRAM slots per core, shared by every sparse layer.
   std::uint64_t packed_slots_ = 0, packed_slot_bytes_ = 0;

@@ -25,12 +25,14 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
   request.progress_done = [&emitter](std::uint64_t dispatched) { return emitter.layer_of(dispatched - 1); };
   request.on_record = [&layers](const InstructionRecord& r) { layers.record(r); };
   request.energy_group = [&emitter](const Instruction& inst) { return emitter.layer_of(inst.id); };
+  request.layer_of = [&emitter](std::uint64_t id) { return emitter.layers()[emitter.layer_of(id)].layer.name; };
   request.annotate = [&layers, &workload, &emitter, &request](const RunStats& stats, ReportContext& ctx) {
     nlohmann::json rows = layers.to_json();
     rows["constant_packets"] = packets_json(constant_packets(emitter, request.hardware.chip.cores()));
     rows["name"] = workload.name;
     rows["batch"] = workload.batch;
     rows["file"] = file_name_only(workload.file);
+    if (emitter.reuses_dram()) rows["dram_reused"] = true;
     ctx.extra["workload"] = rows;
     if (!stats.energy.priced) return;
     nlohmann::json& energy = ctx.extra["energy"];
@@ -38,6 +40,9 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
     energy["inferences"] = workload.batch;
     energy["pj_per_inference"] = stats.energy.total().total_pj() / double(std::max<std::uint32_t>(1, workload.batch));
   };
+  if (summary && emitter.reuses_dram())
+    *summary << "note: " << workload.file << ": a DRAM region per tensor does not fit the chip, so dead tensors' "
+             << "regions hold later ones; a functional run writes only the network's outputs to tensors/\n";
   RunStats stats = simulate_trace(request);
   if (summary) layers.print_table(*summary, stats);
   return stats;

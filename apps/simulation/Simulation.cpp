@@ -56,6 +56,7 @@ RunStats simulate_trace(const SimulationRequest& request) {
   };
   if (request.functional) preload_inputs(chip, header, request.trace_path);
   chip.scoreboard().scheduling().set_override(request.hardware.core.controller.dependency_mode);
+  chip.scoreboard().layer_of = request.layer_of;
   chip.scoreboard().on_flag = [&recorder](const std::string& engine, const std::string& name, Cycles at) {
     recorder.add_instant(engine, name, at);
   };

@@ -36,6 +36,9 @@ struct SimulationRequest {
   std::function<void(const RunStats&, ReportContext&)> annotate;  // adds report extras
   // Groups instructions for the energy account (a workload's layers); empty = one group.
   std::function<std::size_t(const Instruction&)> energy_group;
+  // A compiler's: the layer that emitted instruction `id`, named in hazard messages
+  // instead of a trace line (Scoreboard::layer_of).
+  std::function<std::string(std::uint64_t id)> layer_of;
 };
 
 // Builds the chip from the config, streams the trace through it and writes the

@@ -12,7 +12,14 @@ namespace npusim {
 
 namespace {
 
-std::string describe(const Progress& p) { return fmt::format("instruction {} ({}, line {})", p.id, p.op, p.line); }
+// Where the instruction came from: its trace line, its layer, or both.
+std::string origin(const Progress& p) {
+  if (p.layer.empty()) return fmt::format("line {}", p.line);
+  if (p.line == 0) return fmt::format("layer '{}'", p.layer);
+  return fmt::format("line {}, layer '{}'", p.line, p.layer);
+}
+
+std::string describe(const Progress& p) { return fmt::format("instruction {} ({}, {})", p.id, p.op, origin(p)); }
 
 std::string declared(const Progress& consumer, std::uint64_t producer) {
   for (const auto& d : consumer.deps)
@@ -24,7 +31,7 @@ std::string declared(const Progress& consumer, std::uint64_t producer) {
 }
 
 [[noreturn]] void fail(const Progress& reader, const std::string& reason) {
-  throw InputError("", fmt::format("line {}", reader.line), "dependency hazard: " + reason);
+  throw InputError("", origin(reader), "dependency hazard: " + reason);
 }
 
 // A core's own memories (NRAM, WRAM, register file) are not another core's: no read of

@@ -56,7 +56,7 @@ struct Progress {
   std::string engine;                 // "core0.load"
   std::string kind;                   // "load", "vector", ...
   std::string op;
-  std::string layer;                  // params.layer when the trace names one
+  std::string layer;                  // params.layer when the trace names one, else Scoreboard::layer_of's
   std::uint64_t line = 0;             // trace line, for messages
   std::vector<Dependency> deps;       // as resolved for this run
   Cycles start = 0;

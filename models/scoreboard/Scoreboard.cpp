@@ -56,6 +56,7 @@ void Scoreboard::retire(std::uint64_t id) {
 }
 
 void Scoreboard::publish(Progress p) {
+  if (p.layer.empty() && layer_of) p.layer = layer_of(p.id);
   p.read_extents = read_extents_of(p);
   p.output_end = p.output.end();
   check_hazards(p, KnownWriters{published_, retired_});

@@ -49,6 +49,9 @@ class Scoreboard {
 
   SchedulingStats& scheduling() { return scheduling_; }
   const SchedulingStats& scheduling() const { return scheduling_; }
+  // Names the layer of an instruction the trace gave no params.layer (a compiled
+  // workload's), for hazard messages; may be empty.
+  std::function<std::string(std::uint64_t id)> layer_of;
   // Receives stage and release flags for the timeline (may be empty).
   std::function<void(const std::string& engine, const std::string& name, Cycles at)> on_flag;
 

@@ -76,6 +76,70 @@ class OpenContainers {
   std::vector<Frame> frames_;
 };
 
+// Builds the document from the parser's SAX events, passing each one to
+// OpenContainers first. Linear in the document: nlohmann's callback parser rescans the
+// enclosing array for discarded values at the end of every object, which made a
+// workload of n layers take time in n^2.
+template <class Json>
+class StrictDomBuilder {
+ public:
+  using Event = nlohmann::json::parse_event_t;
+  StrictDomBuilder(Json& root, OpenContainers& open, const std::size_t& read) : root_(root), open_(open), read_(read) {}
+
+  bool null() { return scalar(Json(nullptr)); }
+  bool boolean(bool v) { return scalar(Json(v)); }
+  bool number_integer(typename Json::number_integer_t v) { return scalar(Json(v)); }
+  bool number_unsigned(typename Json::number_unsigned_t v) { return scalar(Json(v)); }
+  bool number_float(typename Json::number_float_t v, const typename Json::string_t&) { return scalar(Json(v)); }
+  bool string(typename Json::string_t& v) { return scalar(Json(std::move(v))); }
+  bool binary(typename Json::binary_t&) { return true; }  // JSON text has none
+  bool start_object(std::size_t) { return open(Event::object_start, Json::value_t::object); }
+  bool start_array(std::size_t) { return open(Event::array_start, Json::value_t::array); }
+  bool key(typename Json::string_t& k) {
+    open_.on_event(Event::key, &k, read_);
+    key_ = k;
+    return true;
+  }
+  bool end_object() { return close(Event::object_end); }
+  bool end_array() { return close(Event::array_end); }
+  template <class Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) {
+    throw e;
+  }
+
+ private:
+  bool scalar(Json v) {
+    open_.on_event(Event::value, nullptr, read_);
+    place(std::move(v));
+    return true;
+  }
+  bool open(Event event, typename Json::value_t type) {
+    open_.on_event(event, nullptr, read_);
+    stack_.push_back(place(Json(type)));
+    return true;
+  }
+  bool close(Event event) {
+    open_.on_event(event, nullptr, read_);
+    stack_.pop_back();
+    return true;
+  }
+  Json* place(Json v) {
+    if (stack_.empty()) return &(root_ = std::move(v));
+    Json& parent = *stack_.back();
+    if (parent.is_array()) {
+      parent.push_back(std::move(v));
+      return &parent.back();
+    }
+    return &(parent[key_] = std::move(v));
+  }
+
+  Json& root_;
+  OpenContainers& open_;
+  const std::size_t& read_;
+  std::vector<Json*> stack_;  // the open objects and arrays
+  typename Json::string_t key_;
+};
+
 [[noreturn]] void fail_number(std::string_view text, const std::string& file, std::size_t first_line,
                               std::size_t read);
 [[noreturn]] void fail_malformed(std::string_view text, const std::string& file, std::size_t first_line,
@@ -87,15 +151,13 @@ template <class Json>
 Json parse_strict_json(std::string_view text, const std::string& file, std::size_t first_line = 1) {
   std::size_t read = 0;
   strict_json::OpenContainers open(text, file, first_line);
-  auto watch = [&](int /*depth*/, nlohmann::json::parse_event_t event, Json& parsed) {
-    const bool is_key = event == nlohmann::json::parse_event_t::key;
-    open.on_event(event, is_key ? &parsed.template get_ref<const std::string&>() : nullptr, read);
-    return true;
-  };
+  Json parsed;
+  strict_json::StrictDomBuilder<Json> builder(parsed, open, read);
   const char* begin = text.data();
   try {
-    return Json::parse(strict_json::CountingIterator(begin, begin, &read),
-                       strict_json::CountingIterator(begin, begin + text.size(), &read), watch);
+    Json::sax_parse(strict_json::CountingIterator(begin, begin, &read),
+                    strict_json::CountingIterator(begin, begin + text.size(), &read), &builder);
+    return parsed;
   } catch (const nlohmann::json::parse_error& e) {
     strict_json::fail_malformed(text, file, first_line, e);
   } catch (const nlohmann::json::out_of_range& e) {

@@ -1,0 +1,64 @@
+// Trace lines are capped at kMaxTraceLineBytes (issue 28). A 300 MB string field used to take
+// 1.2 GB and 25 s before "unknown field", and a 300 MB array line under a memory cap aborted
+// leaving a staging folder. Now any line past 64 MiB is exit 2 at once, naming file and line.
+#include <catch2/catch.hpp>
+
+#include <sys/resource.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "e2e/NpusimProcess.h"
+#include "sim/trace/TraceReader.h"
+
+namespace {
+
+// 64 KiB of a string field's characters, or of an array's elements.
+std::string chunk_of(bool array) {
+  if (!array) return std::string(1 << 16, 'a');
+  std::string elements;
+  for (int i = 0; i < (1 << 15); ++i) elements += "0,";
+  return elements;
+}
+
+// A header and one instruction line of kMaxTraceLineBytes + 1 MiB: a string field, or an array.
+std::string write_long_line_trace(const std::string& dir, bool array) {
+  const std::string path = dir + (array ? "/array.jsonl" : "/string.jsonl");
+  std::ofstream f(path, std::ios::binary);
+  f << R"({"format":"npusim-trace","version":1})" << "\n";
+  f << (array ? R"({"id":0,"op":"load","inputs":[)" : R"({"id":0,"op":"load","note":")");
+  const std::string chunk = chunk_of(array);
+  const std::size_t body = npusim::kMaxTraceLineBytes + (std::size_t(1) << 20);
+  for (std::size_t written = 0; written < body; written += chunk.size()) f << chunk;
+  f << (array ? "0]}" : "\"}") << "\n";
+  REQUIRE(f.good());
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("a trace line longer than 64 MiB is exit 2 at once, naming the line", "[e2e][trace]") {
+  const std::string dir = scratch_dir("long-line");
+  for (bool array : {false, true}) {
+    const std::string trace = write_long_line_trace(dir, array);
+    INFO(trace);
+    const std::string expected = "error: " + trace + ": line 2: line longer than 64 MiB";
+    const NpusimResult checked = run_npusim({"validate", trace});
+    CHECK(checked.status == 2);
+    CHECK_THAT(checked.output, Catch::StartsWith(expected));
+    // Under a 1 GiB address-space cap (the line would once be read whole, then parsed).
+    NpusimLaunch capped;
+    capped.in_child = [] {
+      const rlimit limit{rlim_t(1) << 30, rlim_t(1) << 30};
+      setrlimit(RLIMIT_AS, &limit);
+    };
+    const NpusimResult ran = run_npusim({"run", "--quiet", "--trace", trace, "--out", dir + "/run"}, capped);
+    CHECK(ran.status == 2);
+    CHECK_THAT(ran.output, Catch::StartsWith(expected));
+    CHECK(ran.output.find('\n') == ran.output.size() - 1);
+    CHECK(ran.peak_rss_kib < 256 * 1024);
+    std::filesystem::remove(trace);
+  }
+  // Nothing is left behind: no run folder, no staging folder.
+  CHECK(std::filesystem::is_empty(dir));
+}

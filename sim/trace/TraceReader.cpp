@@ -29,7 +29,7 @@ TraceReader::TraceReader(const std::string& path, const HardwareConfig& cfg)
 bool TraceReader::next_line(nlohmann::json& out) {
   while (lines_.next(text_)) {
     if (is_blank(text_)) continue;
-    out = parse_strict_json<nlohmann::json>(text_, path_, lines_.line_number());
+    out = parse_strict_json<nlohmann::json>(text_, path_, lines_.line_number(), kMaxTraceLineValues);
     return true;
   }
   return false;

@@ -17,6 +17,9 @@ namespace npusim {
 // No trace line may be longer than this (docs/trace-format.md): a longer one is refused as soon
 // as its first kMaxTraceLineBytes + 1 bytes are read, never held whole.
 constexpr std::size_t kMaxTraceLineBytes = std::size_t(64) << 20;
+// Nor hold more JSON values than this (a compiled header holds thousands): a line of tiny values
+// under the byte cap would otherwise take gigabytes as a parsed document.
+constexpr std::size_t kMaxTraceLineValues = std::size_t(1) << 20;
 
 // Streams a JSON Lines trace (docs/trace-format.md) one instruction at a time,
 // so memory stays flat however long the trace is. Every line is checked against

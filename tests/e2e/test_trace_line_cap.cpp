@@ -21,14 +21,15 @@ std::string chunk_of(bool array) {
   return elements;
 }
 
-// A header and one instruction line of kMaxTraceLineBytes + 1 MiB: a string field, or an array.
-std::string write_long_line_trace(const std::string& dir, bool array) {
+// A header and one instruction line of about `body` bytes (by default kMaxTraceLineBytes + 1 MiB):
+// a string field, or an array of zeros.
+std::string write_long_line_trace(const std::string& dir, bool array,
+                                  std::size_t body = npusim::kMaxTraceLineBytes + (std::size_t(1) << 20)) {
   const std::string path = dir + (array ? "/array.jsonl" : "/string.jsonl");
   std::ofstream f(path, std::ios::binary);
   f << R"({"format":"npusim-trace","version":1})" << "\n";
   f << (array ? R"({"id":0,"op":"load","inputs":[)" : R"({"id":0,"op":"load","note":")");
   const std::string chunk = chunk_of(array);
-  const std::size_t body = npusim::kMaxTraceLineBytes + (std::size_t(1) << 20);
   for (std::size_t written = 0; written < body; written += chunk.size()) f << chunk;
   f << (array ? "0]}" : "\"}") << "\n";
   REQUIRE(f.good());
@@ -60,5 +61,27 @@ TEST_CASE("a trace line longer than 64 MiB is exit 2 at once, naming the line", 
     std::filesystem::remove(trace);
   }
   // Nothing is left behind: no run folder, no staging folder.
+  CHECK(std::filesystem::is_empty(dir));
+}
+
+// Under the byte cap, 60 MiB of "0," is 31 million values: parsed whole they took 1.4 GB, and
+// under a 1 GiB cap the run died of std::bad_alloc in the error path (SIGABRT), leaving its
+// staging folder. A line is refused once it holds more than kMaxTraceLineValues values.
+TEST_CASE("a trace line of more than 2^20 JSON values is exit 2 at once, even under a memory cap",
+          "[e2e][trace]") {
+  const std::string dir = scratch_dir("many-values");
+  const std::string trace = write_long_line_trace(dir, true, std::size_t(60) << 20);
+  NpusimLaunch capped;
+  capped.in_child = [] {
+    const rlimit limit{rlim_t(1) << 30, rlim_t(1) << 30};
+    setrlimit(RLIMIT_AS, &limit);
+  };
+  const NpusimResult ran = run_npusim({"run", "--quiet", "--trace", trace, "--out", dir + "/run"}, capped);
+  INFO(ran.output.substr(0, 2000));
+  CHECK(ran.status == 2);
+  CHECK_THAT(ran.output, Catch::StartsWith("error: " + trace + ": line 2, column ") &&
+                             Catch::Contains("more than 1048576 JSON values"));
+  CHECK(ran.output.find('\n') == ran.output.size() - 1);
+  std::filesystem::remove(trace);
   CHECK(std::filesystem::is_empty(dir));
 }

@@ -30,7 +30,7 @@ bool LineReader::next(std::string& line) {
       if (started) ++number_;
       return started;
     }
-    if (!started) started = true;
+    started = true;
     const char* from = buffer_.data() + pos_;
     const auto* newline = static_cast<const char*>(std::memchr(from, '\n', end_ - pos_));
     const std::size_t take = newline ? std::size_t(newline - from) : end_ - pos_;

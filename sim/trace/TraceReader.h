@@ -28,6 +28,9 @@ class TraceReader {
  public:
   // Opens the file and reads and checks the header line.
   TraceReader(const std::string& path, const HardwareConfig& cfg);
+  // lines_ reads from in_: a moved reader would read through a dangling stream.
+  TraceReader(const TraceReader&) = delete;
+  TraceReader& operator=(const TraceReader&) = delete;
 
   const TraceHeader& header() const { return header_; }
   // Fills `out` with the next instruction; false at the end of the file.

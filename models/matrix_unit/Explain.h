@@ -7,7 +7,7 @@
 
 namespace npusim {
 
-// Steps of the tile pipeline recurrence explain follows at most (about a quarter second). A larger
+// Steps of the tile pipeline recurrence explain follows at most (0.05 s on a 2-core VM). A larger
 // layer is explained from the closed-form figures alone, with the total cycles bounded below.
 constexpr std::uint64_t kExplainPipelineSteps = std::uint64_t(1) << 20;
 

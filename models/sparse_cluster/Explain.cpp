@@ -38,16 +38,26 @@ double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 // explain places every non-zero of the layer and forms every product, taking time and memory in
 // proportion to these; past them it refuses the layer (about half a second at the limits).
 constexpr std::uint64_t kExplainSparsePositions = std::uint64_t(1) << 20;  // input positions hi x wi
-constexpr std::uint64_t kExplainSparseElements = std::uint64_t(1) << 24;   // input or weight elements
+constexpr std::uint64_t kExplainSparseElements = std::uint64_t(1) << 21;   // input or weight elements
 constexpr std::uint64_t kExplainSparseProducts = std::uint64_t(1) << 24;   // expected non-zero products
+constexpr std::uint64_t kExplainSparseScans = std::uint64_t(1) << 25;      // kh x kw cells x co x ci visited
 
 void check_sparse_explain_limits(const ConvShape& g, const LayerSparsity& zeros) {
+  for (const auto& [key, side] : {std::pair{"hi", g.hi}, std::pair{"wi", g.wi}})
+    if (side > kMaxSparseMapSide)
+      throw InputError("layer spec", key,
+                       fmt::format("{} exceeds {}: the sparse cluster keeps rows and columns in 16 bits", side,
+                                   kMaxSparseMapSide));
   const double positions = double(g.hi) * g.wi, window = double(g.kh) * g.kw * g.ci;
   check_explain_limit(positions, kExplainSparsePositions, "input positions (hi x wi)");
   check_explain_limit(positions * g.ci, kExplainSparseElements, "input elements (hi x wi x ci)");
   check_explain_limit(window * g.co, kExplainSparseElements, "weight elements (co x kh x kw x ci)");
-  const double products = double(g.ho()) * g.wo() * g.co * window * (1 - zeros.ifm) * (1 - zeros.weights);
-  check_explain_limit(products, kExplainSparseProducts, "expected non-zero products");
+  const double dense_macs = double(g.ho()) * g.wo() * g.co * window;
+  check_explain_limit(dense_macs * (1 - zeros.ifm) * (1 - zeros.weights), kExplainSparseProducts,
+                      "expected non-zero products");
+  // Each unit visits every input channel of every kh x kw cell for every output channel.
+  check_explain_limit(dense_macs / (double(g.kh) * g.kw) / (double(g.kh) * g.kw), kExplainSparseScans,
+                      "cell channel visits (ho x wo x co x ci / (kh x kw))");
 }
 
 }  // namespace

@@ -138,6 +138,43 @@ DataRowReads make_data_row_reads(const WfoldPlan& p, const MatrixUnitConfig& cfg
   return r;
 }
 
+// Output channels in rounds, the kernel width in pieces, and the loop counts (§3.5, §3.6).
+void plan_loop_nest(WfoldPlan& p, const MatrixUnitConfig& cfg) {
+  const ConvShape& layer = p.layer;
+  p.aco = static_cast<std::uint32_t>(ceil_div(layer.co, p.ns) * p.ns);
+  check_plan_entries(ceil_div(layer.co, cfg.co_block), "co", "co rounds (co / co_block)");
+  p.co_blocks = make_co_blocks(layer.co, cfg.co_block, p.ns);
+  p.nco = p.co_blocks.front().nco;
+
+  p.kmax = (p.l1 - p.ncu) * p.ws + 1;
+  p.nkw = std::min(p.stride.folded_kw, p.kmax);
+  check_plan_entries(ceil_div(p.stride.folded_kw, p.kmax), "kw", "kernel-width pieces (folded kw / kmax)");
+  p.kw_pieces = make_kw_pieces(p.stride.folded_kw, p.kmax, p.ncu, p.ws);
+  p.nkh = layer.kh;
+  p.ncycle = std::uint64_t(p.nco) * p.nkw * p.nkh * p.bci;
+  p.ncycle_per_tile = std::uint64_t(p.nco) * p.stride.folded_kw * p.nkh * p.bci;
+}
+
+// The tiles, the second-buffer ring and the third buffer a tile's results need.
+void plan_tiles(WfoldPlan& p, const MatrixUnitConfig& cfg, bool requantize) {
+  p.wo_per_tile = p.ncu * p.ws;
+  p.wo_tiles = static_cast<std::uint32_t>(ceil_div(p.wo, p.wo_per_tile));
+  p.tiles = std::uint64_t(p.layer.n) * p.ho * p.wo_tiles * p.co_blocks.size();
+  p.second_buffer_ring = p.nco <= p.l2 ? (p.l2 / p.nco) * p.nco : p.l2;
+  p.requantized = requantize;
+  p.output_element_bytes = requantize ? 1 : WfoldPlan::kAccumulatorBytes;
+  const std::uint64_t third_buffer_need = std::uint64_t(p.nco) * p.wo_per_tile * WfoldPlan::kAccumulatorBytes;
+  p.third_buffer_bytes_needed = std::uint32_t(std::min<std::uint64_t>(third_buffer_need, UINT32_MAX));
+  if (third_buffer_need > cfg.third_buffer_bytes)
+    throw InputError(kLayerName, "co",
+                     "a round of " + std::to_string(p.co_blocks.front().count) +
+                         " output channels needs " + std::to_string(third_buffer_need) +
+                         " bytes of third buffer per slave (Nco " + std::to_string(p.nco) +
+                         " x Ncu*Ws " + std::to_string(p.wo_per_tile) +
+                         " x 4 B), but the config gives " +
+                         std::to_string(cfg.third_buffer_bytes) + " (lower co_block)");
+}
+
 // Read requests to form `rows` data rows in each of the Bci Pci blocks (one first-buffer window per block).
 std::uint64_t piece_read_requests(const WfoldPlan& p, std::uint64_t rows) {
   switch (p.reads.mode) {
@@ -356,35 +393,8 @@ WfoldPlan map_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, bo
   p.ws = p.pci.fold;
   p.bci = p.pci.blocks;
 
-  p.aco = static_cast<std::uint32_t>(ceil_div(layer.co, p.ns) * p.ns);
-  check_plan_entries(ceil_div(layer.co, cfg.co_block), "co", "co rounds (co / co_block)");
-  p.co_blocks = make_co_blocks(layer.co, cfg.co_block, p.ns);
-  p.nco = p.co_blocks.front().nco;
-
-  p.kmax = (p.l1 - p.ncu) * p.ws + 1;
-  p.nkw = std::min(p.stride.folded_kw, p.kmax);
-  check_plan_entries(ceil_div(p.stride.folded_kw, p.kmax), "kw", "kernel-width pieces (folded kw / kmax)");
-  p.kw_pieces = make_kw_pieces(p.stride.folded_kw, p.kmax, p.ncu, p.ws);
-  p.nkh = layer.kh;
-  p.ncycle = std::uint64_t(p.nco) * p.nkw * p.nkh * p.bci;
-  p.ncycle_per_tile = std::uint64_t(p.nco) * p.stride.folded_kw * p.nkh * p.bci;
-
-  p.wo_per_tile = p.ncu * p.ws;
-  p.wo_tiles = static_cast<std::uint32_t>(ceil_div(p.wo, p.wo_per_tile));
-  p.tiles = std::uint64_t(layer.n) * p.ho * p.wo_tiles * p.co_blocks.size();
-  p.second_buffer_ring = p.nco <= p.l2 ? (p.l2 / p.nco) * p.nco : p.l2;
-  p.requantized = requantize;
-  p.output_element_bytes = requantize ? 1 : WfoldPlan::kAccumulatorBytes;
-  const std::uint64_t third_buffer_need = std::uint64_t(p.nco) * p.wo_per_tile * WfoldPlan::kAccumulatorBytes;
-  p.third_buffer_bytes_needed = std::uint32_t(std::min<std::uint64_t>(third_buffer_need, UINT32_MAX));
-  if (third_buffer_need > cfg.third_buffer_bytes)
-    throw InputError(kLayerName, "co",
-                     "a round of " + std::to_string(p.co_blocks.front().count) +
-                         " output channels needs " + std::to_string(third_buffer_need) +
-                         " bytes of third buffer per slave (Nco " + std::to_string(p.nco) +
-                         " x Ncu*Ws " + std::to_string(p.wo_per_tile) +
-                         " x 4 B), but the config gives " +
-                         std::to_string(cfg.third_buffer_bytes) + " (lower co_block)");
+  plan_loop_nest(p, cfg);
+  plan_tiles(p, cfg, requantize);
 
   p.input_reuse_in_slave = p.nco;
   p.input_reuse_across_slaves = p.ns;

@@ -55,6 +55,11 @@ void check_plan_entries(std::uint64_t entries, const char* key, const char* what
                          std::to_string(kMaxPlanEntries));
 }
 
+// MACs past these would wrap the plan's 64-bit counts (the issued ones with the padding of a
+// narrow wo or co, and the bus bytes and cycles derived from them).
+constexpr double kMaxUsefulMacs = 0x1p56;
+constexpr double kMaxIssuedMacs = 0x1p58;
+
 // The plan counts channel bytes in 32 bits and MACs in 64: refuse layers whose counts would wrap.
 void check_layer_size(const ConvShape& s) {
   const std::uint64_t channel_bytes = std::uint64_t(s.sw) * s.ci * s.element_bytes;
@@ -63,7 +68,7 @@ void check_layer_size(const ConvShape& s) {
                                            " bytes per folded position; the matrix unit handles at most " +
                                            std::to_string(UINT32_MAX));
   const double macs = double(s.n) * s.ho() * s.wo() * s.co * s.kh * s.kw * s.ci;
-  if (macs > 0x1p56)
+  if (macs > kMaxUsefulMacs)
     throw InputError(kLayerName, "size", fmt::format("the layer has about {:.3g} MACs; explain and the matrix unit count at most 2^56",
                                                      macs));
 }
@@ -194,6 +199,13 @@ MacBreakdown make_mac_breakdown(const WfoldPlan& p) {
   std::uint64_t window = std::uint64_t(s.kh) * s.kw * s.ci;
   std::uint64_t folded_window = std::uint64_t(s.kh) * p.stride.folded_kw * p.stride.folded_ci;
   std::uint64_t padded_window = std::uint64_t(s.kh) * p.stride.folded_kw * p.bci * p.pci_elems;
+  // Padding multiplies the useful MACs; every other count of the plan stays below the issued ones.
+  const double issued = double(aligned_positions) * double(aligned_co) * double(padded_window);
+  if (issued > kMaxIssuedMacs)
+    throw InputError(kLayerName, "size",
+                     fmt::format("the layer issues about {:.3g} MACs with its padding; the matrix unit counts at most "
+                                 "2^58",
+                                 issued));
   MacBreakdown m;
   m.useful = positions * s.co * window;
   m.wo_alignment = (aligned_positions - positions) * s.co * window;
@@ -208,7 +220,9 @@ MacBreakdown make_mac_breakdown(const WfoldPlan& p) {
 // one after another, and the buses move their bytes at no more than their rates (the busy
 // figures round each window up to whole cycles, so they are not bounds themselves).
 Cycles busiest_resource(const WfoldPlan& p, const MatrixUnitConfig& cfg) {
-  const auto at_rate = [](double bytes, double bytes_per_cycle) { return Cycles(bytes / bytes_per_cycle); };
+  const auto at_rate = [](double bytes, double bytes_per_cycle) {
+    return Cycles(std::min(bytes / bytes_per_cycle, 0x1p63));  // a huge layer on a slow bus must not overflow
+  };
   const Cycles broadcast = at_rate(double(p.broadcast_bytes), cfg.broadcast_bus.bytes_per_cycle);
   // The busiest slave link carries at least its share of the weight bytes.
   const Cycles link = at_rate(double(p.distribution_bytes) / p.ns, cfg.distribution_bus.bytes_per_cycle);

@@ -143,4 +143,7 @@ TEST_CASE("explain bounds: layers whose plan would not fit are refused by name",
       Contains("MACs; explain and the matrix unit count at most 2^56"));
   CHECK_THROWS_WITH(explain_conv_layer(hw, parse_conv_spec("hi=4,wi=8,ci=1000000000,co=1,k=1,stride=5")),
                     Contains("bytes per folded position"));
+  // 2^52 useful MACs, but co 1 is aligned to 16 slaves and ci 1 to a Pci of 8: 2^59 issued.
+  CHECK_THROWS_WITH(explain_conv_layer(hw, parse_conv_spec("hi=67108864,wi=67108864,ci=1,co=1,k=1")),
+                    Contains("MACs with its padding; the matrix unit counts at most 2^58"));
 }

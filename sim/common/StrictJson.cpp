@@ -80,14 +80,6 @@ std::string OpenContainers::pointer_of_top() const {
   return pointer.empty() ? "/" : pointer;
 }
 
-void fail_values(std::string_view text, const std::string& file, std::size_t first_line, std::size_t read,
-                 std::size_t max_values) {
-  throw InputError(file, text_position(text, read == 0 ? 0 : read - 1, first_line),
-                   fmt::format("more than {} JSON values (objects, arrays, numbers, strings) in one document; "
-                               "npusim reads no more than that",
-                               max_values));
-}
-
 void fail_number(std::string_view text, const std::string& file, std::size_t first_line, std::size_t read) {
   throw InputError(file, text_position(text, read == 0 ? 0 : read - 1, first_line),
                    "a number too large to represent (beyond about 1.8e308)");

@@ -1,6 +1,5 @@
 #pragma once
 #include <cstddef>
-#include <cstdint>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -16,8 +15,6 @@ namespace npusim {
 // - a key given twice in one object (nlohmann would keep the last one silently),
 //   naming the lines of both;
 // - nesting deeper than kMaxJsonDepth, before anything downstream recurses into it.
-// - more than `max_values` values (objects, arrays and scalars), when the caller sets a cap: a
-//   document past it is refused as it is read, before its values take memory.
 // Malformed JSON is reported as "line L, column C".
 inline constexpr std::size_t kMaxJsonDepth = 64;
 
@@ -79,8 +76,6 @@ class OpenContainers {
   std::vector<Frame> frames_;
 };
 
-[[noreturn]] void fail_values(std::string_view text, const std::string& file, std::size_t first_line, std::size_t read,
-                              std::size_t max_values);
 [[noreturn]] void fail_number(std::string_view text, const std::string& file, std::size_t first_line,
                               std::size_t read);
 [[noreturn]] void fail_malformed(std::string_view text, const std::string& file, std::size_t first_line,
@@ -89,16 +84,11 @@ class OpenContainers {
 }  // namespace strict_json
 
 template <class Json>
-Json parse_strict_json(std::string_view text, const std::string& file, std::size_t first_line = 1,
-                       std::size_t max_values = SIZE_MAX) {
-  std::size_t read = 0, values = 0;
+Json parse_strict_json(std::string_view text, const std::string& file, std::size_t first_line = 1) {
+  std::size_t read = 0;
   strict_json::OpenContainers open(text, file, first_line);
   auto watch = [&](int /*depth*/, nlohmann::json::parse_event_t event, Json& parsed) {
     const bool is_key = event == nlohmann::json::parse_event_t::key;
-    const bool is_end = event == nlohmann::json::parse_event_t::object_end ||
-                        event == nlohmann::json::parse_event_t::array_end;
-    if (!is_key && !is_end && ++values > max_values)
-      strict_json::fail_values(text, file, first_line, read, max_values);
     open.on_event(event, is_key ? &parsed.template get_ref<const std::string&>() : nullptr, read);
     return true;
   };

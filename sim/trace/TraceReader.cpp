@@ -6,6 +6,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/common/InputFile.h"
+#include "sim/common/JsonValueCount.h"
 #include "sim/common/StrictJson.h"
 #include "sim/trace/InstructionParser.h"
 
@@ -29,7 +30,13 @@ TraceReader::TraceReader(const std::string& path, const HardwareConfig& cfg)
 bool TraceReader::next_line(nlohmann::json& out) {
   while (lines_.next(text_)) {
     if (is_blank(text_)) continue;
-    out = parse_strict_json<nlohmann::json>(text_, path_, lines_.line_number(), kMaxTraceLineValues);
+    // Valid JSON of at most kMaxTraceLineValues bytes holds at most that many values: only a
+    // longer line needs counting.
+    if (text_.size() > kMaxTraceLineValues && json_values_at_most(text_) > kMaxTraceLineValues)
+      throw InputError(path_, fmt::format("line {}", lines_.line_number()),
+                       fmt::format("more than {} JSON values in one line; npusim reads no more than that",
+                                   kMaxTraceLineValues));
+    out = parse_strict_json<nlohmann::json>(text_, path_, lines_.line_number());
     return true;
   }
   return false;

@@ -64,30 +64,3 @@ TEST_CASE("strict JSON: malformed text is placed by line and column in the file'
   CHECK_THAT(e.reason(), Contains("malformed JSON"));
   CHECK(rejection(R"({"id":0,"id":1})", 7).location() == "line 7");
 }
-
-namespace {
-// Values of a parsed document, counted on the result: every object, array and scalar.
-std::size_t values_in(const nlohmann::json& j) {
-  std::size_t n = 1;
-  if (j.is_structured())
-    for (const auto& child : j) n += values_in(child);
-  return n;
-}
-}  // namespace
-
-TEST_CASE("strict JSON: a value cap refuses a document past it, as it is read", "[json]") {
-  const std::string docs[] = {"7", "[]", "{\"a\":[1,2,{\"b\":null}],\"c\":\"x\"}", "[[[]],[],{},[0,0,0]]",
-                              "{\"k\":{\"k\":{\"k\":[true,false]}}}"};
-  for (const std::string& doc : docs) {
-    INFO(doc);
-    const std::size_t count = values_in(nlohmann::json::parse(doc));
-    CHECK(parse_strict_json<nlohmann::json>(doc, "t.jsonl", 1, count) == nlohmann::json::parse(doc));
-    try {
-      parse_strict_json<nlohmann::json>(doc, "t.jsonl", 4, count - 1);
-      FAIL("accepted with a cap of " << count - 1);
-    } catch (const InputError& e) {
-      CHECK_THAT(e.what(), Contains("t.jsonl: line 4, column ") &&
-                               Contains(": more than " + std::to_string(count - 1) + " JSON values"));
-    }
-  }
-}

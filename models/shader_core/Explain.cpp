@@ -23,9 +23,9 @@ const CoreConfig& shader_kind(const HardwareConfig& cfg) {
 double ratio(std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; }
 
 // explain lays out every register-group tile and walks each tile's datapath passes (lanes-wide
-// groups of positions); past these it refuses the layer (about half a second at the limits).
+// groups of positions); past these it refuses the layer (about a third of a second at the limits).
 constexpr std::uint64_t kExplainShaderTiles = std::uint64_t(1) << 20;
-constexpr std::uint64_t kExplainShaderPasses = std::uint64_t(1) << 26;
+constexpr std::uint64_t kExplainShaderPasses = std::uint64_t(1) << 25;
 
 ShaderConvPlan bounded_plan(const CoreConfig& core, const ShaderCoreConfig& sc, const ConvShape& layer) {
   ShaderConvPlan p = size_shader_tiles(sc, core.register_file.capacity_bytes, layer, false);

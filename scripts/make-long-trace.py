@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write an N-instruction npusim trace for memory and speed tests.
 
-Usage: make-long-trace.py N OUT
+Usage: make-long-trace.py N OUT            LOAD -> RELU -> STORE chains (any chip)
+       make-long-trace.py N OUT --sparse   N sparse_conv layers (configs/sparse.json)
 
 The trace repeats LOAD -> RELU -> STORE chains on core 0. Each chain uses one
 1x8x8x16 int8 tile; chains rotate through 16 tile slots in NRAM (32 KiB in all,
@@ -37,14 +38,41 @@ def chain_step(i):
             "deps": [i - 1]}
 
 
+# --sparse: timing-only sparse_conv layers of a 16x16x8 map and 8 3x3 filters, their compressed
+# operands at fixed DRAM places (never read in timing mode: assumed_sparsity stands in), each
+# writing one of two output regions after the layer two before it.
+SPARSE_MAP, SPARSE_CO = [16, 16, 8], 8
+SPARSE_IFM = 16 * 16 * 8
+SPARSE_WEIGHTS = SPARSE_CO * 3 * 3 * 8
+SPARSE_OUT_BYTES = 16 * 16 * SPARSE_CO * 4
+
+
+def sparse_step(i):
+    def flat(offset, count, dtype):
+        return {"space": "dram", "offset": offset, "shape": [count], "dtype": dtype}
+    weights = 5 * SPARSE_IFM
+    out = 5 * (SPARSE_IFM + SPARSE_WEIGHTS) + (i % 2) * SPARSE_OUT_BYTES
+    step = {"id": i, "op": "sparse_conv",
+            "inputs": [flat(0, SPARSE_IFM, "int8"), flat(SPARSE_IFM, SPARSE_IFM, "int32"),
+                       flat(weights, SPARSE_WEIGHTS, "int8"), flat(weights + SPARSE_WEIGHTS, SPARSE_WEIGHTS, "int32")],
+            "outputs": [{"space": "dram", "offset": out, "shape": [16, 16, SPARSE_CO], "dtype": "int32"}],
+            "params": {"ifm_shape": SPARSE_MAP, "kernel": [3, 3], "padding": [1, 1, 1, 1],
+                       "assumed_sparsity": {"ifm": 0.6, "weights": 0.7, "seed": 1}}}
+    if i >= 2:
+        step["deps"] = [i - 2]
+    return step
+
+
 def main(argv):
-    if len(argv) != 3 or not argv[1].isdigit():
-        sys.exit("usage: make-long-trace.py N OUT")
+    sparse = "--sparse" in argv[3:]
+    if len(argv) not in (3, 4) or not argv[1].isdigit() or (len(argv) == 4 and not sparse):
+        sys.exit("usage: make-long-trace.py N OUT [--sparse]")
     count, out = int(argv[1]), argv[2]
+    step = sparse_step if sparse else chain_step
     with open(out, "w") as f:
         f.write(json.dumps({"format": "npusim-trace", "version": 1}, separators=(",", ":")) + "\n")
         for i in range(count):
-            f.write(json.dumps(chain_step(i), separators=(",", ":")) + "\n")
+            f.write(json.dumps(step(i), separators=(",", ":")) + "\n")
 
 
 if __name__ == "__main__":

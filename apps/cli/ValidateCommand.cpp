@@ -37,8 +37,15 @@ void print_onnx_workload(const std::string& file, const Workload& w) {
   print_workload_notes(w, std::cout);
 }
 
+// The file's first byte, all looks_like_onnx needs: a long trace is streamed later, not read whole here.
+std::string first_byte(const std::string& path) {
+  std::ifstream in = open_input_file(path);
+  char c = 0;
+  return in.get(c) ? std::string(1, c) : std::string();
+}
+
 void validate(const ValidateOptions& opt) {
-  if (looks_like_onnx(opt.file, read_input_file(opt.file))) {
+  if (looks_like_onnx(opt.file, first_byte(opt.file))) {
     print_onnx_workload(opt.file, read_workload(opt.file, workload_options(opt.input_shapes, false)));
     return;
   }

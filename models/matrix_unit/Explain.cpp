@@ -4,9 +4,13 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/InputError.h"
+
 namespace npusim {
 
 namespace {
+
+constexpr std::size_t kRoundsListed = 8;  // co rounds listed one by one; more are summarized by kind
 
 std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100.0); }
 
@@ -54,8 +58,8 @@ void describe_split(const char* name, const char* fold, const ChannelSplit& c, s
 // Real co per slave over all rounds (co c -> slave c mod ns), as runs of equal counts.
 void describe_slaves(const WfoldPlan& p, std::string& o) {
   std::vector<std::uint64_t> co(p.ns, 0);
-  for (const CoBlock& b : p.co_blocks)
-    for (std::uint32_t s = 0; s < p.ns; ++s) co[s] += p.co_on_slave(b, s);
+  for (const CoRoundKind& k : co_round_kinds(p))
+    for (std::uint32_t s = 0; s < p.ns; ++s) co[s] += p.co_on_slave(*k.block, s) * k.rounds;
   o += "slaves    ";
   for (std::uint32_t first = 0; first < p.ns;) {
     std::uint32_t last = first;
@@ -67,11 +71,29 @@ void describe_slaves(const WfoldPlan& p, std::string& o) {
   o += "\n";
 }
 
+std::string describe_round(const CoBlock& b) {
+  return fmt::format(" [{}..{}) Aco {} Nco {};", b.first_co, b.first_co + b.count, b.aco, b.nco);
+}
+
+// Every round when there are few; otherwise one entry per kind of round (full, last).
+void describe_rounds(const WfoldPlan& p, std::string& o) {
+  if (p.co_blocks.size() <= kRoundsListed) {
+    for (const CoBlock& b : p.co_blocks) o += describe_round(b);
+    return;
+  }
+  for (const CoRoundKind& k : co_round_kinds(p)) {
+    o += k.rounds == 1 ? describe_round(*k.block)
+                       : fmt::format(" {} rounds [{}..{}) to [{}..{}), Aco {} Nco {} each;", k.rounds,
+                                     k.block->first_co, k.block->first_co + k.block->count,
+                                     k.block->first_co + (k.rounds - 1) * k.block->count,
+                                     k.block->first_co + k.rounds * k.block->count, k.block->aco, k.block->nco);
+  }
+}
+
 void describe_loops(const WfoldPlan& p, std::string& o) {
   o += fmt::format("Aco        {} (co {} aligned to ns {}), co rounds of up to {}:", p.aco,
                    p.layer.co, p.ns, p.co_blocks.front().count);
-  for (const CoBlock& b : p.co_blocks)
-    o += fmt::format(" [{}..{}) Aco {} Nco {};", b.first_co, b.first_co + b.count, b.aco, b.nco);
+  describe_rounds(p, o);
   o += "\n";
   describe_slaves(p, o);
   o += fmt::format("kmax       L1*Ws - Ncu*Ws + 1 = {}; folded kw {} -> {} piece(s), Nkw={}\n",
@@ -107,7 +129,21 @@ void describe_traffic(const WfoldPlan& p, std::string& o) {
                    p.weight_reuse_in_cu, p.weight_reuse_in_slave);
 }
 
-void describe_cost(const WfoldPlan& p, std::string& o) {
+// The figures of a plan whose tile pipeline was not followed: the busy cycles are exact, the
+// total only bounded below by the busiest resource, and the utilizations above.
+void describe_bounds(const WfoldPlan& p, double steps, std::string& o) {
+  const CycleEstimate& c = p.cycles;
+  o += fmt::format("pipeline   not followed: its {} tiles take about {:.3g} recurrence steps, more than explain's limit "
+                   "of {} (kExplainPipelineSteps)\n",
+                   p.tiles, steps, kExplainPipelineSteps);
+  o += fmt::format("cycles     at least {} (compute, write-back or a bus's bytes at its rate); busy: compute {}, "
+                   "first-buffer fill {}, weight distribution {} per slave, write-back {}\n",
+                   c.busiest, c.compute, c.input_fill, c.weight_fill, c.write_back);
+  o += fmt::format("utilization at most: MAC {}, broadcast bus {}, distribution bus {}\n", percent(p.mac_utilization),
+                   percent(p.broadcast_utilization), percent(p.distribution_utilization));
+}
+
+void describe_cost(const WfoldPlan& p, double steps, std::string& o) {
   const MacBreakdown& m = p.macs;
   o += fmt::format("MACs       issued {}: useful {} ({}), wo alignment {} ({}), co alignment {} "
                    "({}), stride fold {} ({}), Pci padding {} ({})\n",
@@ -115,6 +151,7 @@ void describe_cost(const WfoldPlan& p, std::string& o) {
                    share(m.wo_alignment, m.issued), m.co_alignment, share(m.co_alignment, m.issued),
                    m.stride_fold, share(m.stride_fold, m.issued), m.pci_padding,
                    share(m.pci_padding, m.issued));
+  if (!p.pipeline_followed) return describe_bounds(p, steps, o);
   const CycleEstimate& c = p.cycles;
   const TilePipeline& t = p.pipeline;
   o += fmt::format("pipeline   {} first-buffer window slot(s), {} third-buffer result set(s): {}\n", t.window_slots,
@@ -133,15 +170,23 @@ void describe_cost(const WfoldPlan& p, std::string& o) {
 
 }  // namespace
 
-std::string explain_wfold_plan(const WfoldPlan& p) {
+std::string explain_wfold_plan(const WfoldPlan& p, double steps) {
   std::string o;
   describe_layer(p, o);
   describe_stride(p, o);
   describe_split("Pci", "Ws", p.pci, o);
   describe_loops(p, o);
   describe_traffic(p, o);
-  describe_cost(p, o);
+  describe_cost(p, steps, o);
   return o;
+}
+
+void check_explain_limit(double count, std::uint64_t limit, const std::string& what) {
+  if (count <= double(limit)) return;
+  throw InputError("layer spec", "size",
+                   fmt::format("the layer's {:.0f} {} exceed explain's limit of {}; explain a part of the layer "
+                               "(fewer rows, columns or channels)",
+                               count, what, limit));
 }
 
 std::string explain_conv_layer(const HardwareConfig& cfg, const ConvShape& layer) {
@@ -153,7 +198,10 @@ std::string explain_conv_layer(const HardwareConfig& cfg, const ConvShape& layer
       break;
     }
   const MatrixUnitConfig& mx = kind->block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
-  return explain_wfold_plan(plan_wfold_conv(mx, layer, result_path_requantizes(mx, layer)));
+  WfoldPlan plan = map_wfold_conv(mx, layer, result_path_requantizes(mx, layer));
+  const double steps = pipeline_steps(plan, mx);
+  if (steps <= double(kExplainPipelineSteps)) follow_tile_pipeline(plan, mx);
+  return explain_wfold_plan(plan, steps);
 }
 
 }  // namespace npusim

@@ -156,6 +156,12 @@ std::uint32_t third_buffer_sets(const WfoldPlan& plan, const MatrixUnitConfig& c
   return std::uint32_t(std::clamp<std::uint64_t>(fits, 1, cfg.third_buffer_depth));
 }
 
+double pipeline_steps(const WfoldPlan& p, const MatrixUnitConfig& cfg) {
+  const double segments = double(p.kw_pieces.size()) * p.nkh * p.bci;
+  const double rows = weight_stream(p, cfg).row_by_row() ? double(p.ncycle_per_tile) : 0.0;
+  return double(p.tiles) * (segments + rows);
+}
+
 TilePipeline schedule_tiles(const WfoldPlan& p, const MatrixUnitConfig& cfg) {
   TilePipeline out;
   out.window_slots = p.cycles.inputs_overlap ? 2 : 1;

@@ -42,6 +42,11 @@ struct TilePipeline {
 // Result sets the third buffer holds for this plan: the configured depth, capped by its bytes.
 std::uint32_t third_buffer_sets(const WfoldPlan& plan, const MatrixUnitConfig& cfg);
 
+// Recurrence steps schedule_tiles takes for this plan: one per first-buffer window, plus one per
+// weight row when the links are followed row by row. Its time and memory grow with this number.
+// A double: for a huge layer it would not fit 64 bits.
+double pipeline_steps(const WfoldPlan& plan, const MatrixUnitConfig& cfg);
+
 // Runs the recurrence over every tile of the plan.
 TilePipeline schedule_tiles(const WfoldPlan& plan, const MatrixUnitConfig& cfg);
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -40,6 +42,35 @@ void check_config(const MatrixUnitConfig& cfg, std::uint32_t element_bytes) {
   if (cfg.third_buffer_depth == 0) config_error("third_buffer_depth", "must be at least 1");
   // The rules between keys are the loader's own (one check for both).
   check_matrix_unit_config(cfg, SectionPlace{kConfigName, "/core/matrix"});
+}
+
+// The plan keeps one entry per co round and per kernel-width piece; a layer needing more than
+// kMaxPlanEntries of either is refused rather than allocated (no real layer comes near).
+constexpr std::uint64_t kMaxPlanEntries = std::uint64_t(1) << 20;
+
+void check_plan_entries(std::uint64_t entries, const char* key, const char* what) {
+  if (entries > kMaxPlanEntries)
+    throw InputError(kLayerName, key,
+                     "the layer needs " + std::to_string(entries) + " " + what + "; the matrix unit's plan holds at most " +
+                         std::to_string(kMaxPlanEntries));
+}
+
+// MACs past these would wrap the plan's 64-bit counts (the issued ones with the padding of a
+// narrow wo or co, and the bus bytes and cycles derived from them).
+constexpr double kMaxUsefulMacs = 0x1p56;
+constexpr double kMaxIssuedMacs = 0x1p58;
+
+// The plan counts channel bytes in 32 bits and MACs in 64: refuse layers whose counts would wrap.
+void check_layer_size(const ConvShape& s) {
+  const std::uint64_t channel_bytes = std::uint64_t(s.sw) * s.ci * s.element_bytes;
+  if (channel_bytes > UINT32_MAX)
+    throw InputError(kLayerName, "ci", "sw x ci x element bytes = " + std::to_string(channel_bytes) +
+                                           " bytes per folded position; the matrix unit handles at most " +
+                                           std::to_string(UINT32_MAX));
+  const double macs = double(s.n) * s.ho() * s.wo() * s.co * s.kh * s.kw * s.ci;
+  if (macs > kMaxUsefulMacs)
+    throw InputError(kLayerName, "size", fmt::format("the layer has about {:.3g} MACs; explain and the matrix unit count at most 2^56",
+                                                     macs));
 }
 
 StrideTransform make_stride_transform(const ConvShape& s) {
@@ -112,12 +143,49 @@ DataRowReads make_data_row_reads(const WfoldPlan& p, const MatrixUnitConfig& cfg
   return r;
 }
 
-// Read requests to form `rows` data rows of Pci block `bci` (one first-buffer window).
-std::uint64_t window_read_requests(const WfoldPlan& p, std::uint64_t rows, std::uint32_t bci) {
+// Output channels in rounds, the kernel width in pieces, and the loop counts (§3.5, §3.6).
+void plan_loop_nest(WfoldPlan& p, const MatrixUnitConfig& cfg) {
+  const ConvShape& layer = p.layer;
+  p.aco = static_cast<std::uint32_t>(ceil_div(layer.co, p.ns) * p.ns);
+  check_plan_entries(ceil_div(layer.co, cfg.co_block), "co", "co rounds (co / co_block)");
+  p.co_blocks = make_co_blocks(layer.co, cfg.co_block, p.ns);
+  p.nco = p.co_blocks.front().nco;
+
+  p.kmax = (p.l1 - p.ncu) * p.ws + 1;
+  p.nkw = std::min(p.stride.folded_kw, p.kmax);
+  check_plan_entries(ceil_div(p.stride.folded_kw, p.kmax), "kw", "kernel-width pieces (folded kw / kmax)");
+  p.kw_pieces = make_kw_pieces(p.stride.folded_kw, p.kmax, p.ncu, p.ws);
+  p.nkh = layer.kh;
+  p.ncycle = std::uint64_t(p.nco) * p.nkw * p.nkh * p.bci;
+  p.ncycle_per_tile = std::uint64_t(p.nco) * p.stride.folded_kw * p.nkh * p.bci;
+}
+
+// The tiles, the second-buffer ring and the third buffer a tile's results need.
+void plan_tiles(WfoldPlan& p, const MatrixUnitConfig& cfg, bool requantize) {
+  p.wo_per_tile = p.ncu * p.ws;
+  p.wo_tiles = static_cast<std::uint32_t>(ceil_div(p.wo, p.wo_per_tile));
+  p.tiles = std::uint64_t(p.layer.n) * p.ho * p.wo_tiles * p.co_blocks.size();
+  p.second_buffer_ring = p.nco <= p.l2 ? (p.l2 / p.nco) * p.nco : p.l2;
+  p.requantized = requantize;
+  p.output_element_bytes = requantize ? 1 : WfoldPlan::kAccumulatorBytes;
+  const std::uint64_t third_buffer_need = std::uint64_t(p.nco) * p.wo_per_tile * WfoldPlan::kAccumulatorBytes;
+  p.third_buffer_bytes_needed = std::uint32_t(std::min<std::uint64_t>(third_buffer_need, UINT32_MAX));
+  if (third_buffer_need > cfg.third_buffer_bytes)
+    throw InputError(kLayerName, "co",
+                     "a round of " + std::to_string(p.co_blocks.front().count) +
+                         " output channels needs " + std::to_string(third_buffer_need) +
+                         " bytes of third buffer per slave (Nco " + std::to_string(p.nco) +
+                         " x Ncu*Ws " + std::to_string(p.wo_per_tile) +
+                         " x 4 B), but the config gives " +
+                         std::to_string(cfg.third_buffer_bytes) + " (lower co_block)");
+}
+
+// Read requests to form `rows` data rows in each of the Bci Pci blocks (one first-buffer window per block).
+std::uint64_t piece_read_requests(const WfoldPlan& p, std::uint64_t rows) {
   switch (p.reads.mode) {
-    case DataRowRead::Contiguous: return rows;
-    case DataRowRead::Strided: return rows * p.ws;
-    case DataRowRead::Relay: return bci == 0 ? rows * p.ws : 0;  // later blocks come from the relay
+    case DataRowRead::Contiguous: return rows * p.bci;
+    case DataRowRead::Strided: return rows * p.ws * p.bci;
+    case DataRowRead::Relay: return rows * p.ws;  // only block 0 is read; later blocks come from the relay
   }
   return 0;
 }
@@ -127,10 +195,17 @@ MacBreakdown make_mac_breakdown(const WfoldPlan& p) {
   std::uint64_t positions = std::uint64_t(s.n) * p.ho * p.wo;
   std::uint64_t aligned_positions = std::uint64_t(s.n) * p.ho * p.wo_tiles * p.wo_per_tile;
   std::uint64_t aligned_co = 0;
-  for (const CoBlock& b : p.co_blocks) aligned_co += b.aco;
+  for (const CoRoundKind& r : co_round_kinds(p)) aligned_co += r.block->aco * r.rounds;
   std::uint64_t window = std::uint64_t(s.kh) * s.kw * s.ci;
   std::uint64_t folded_window = std::uint64_t(s.kh) * p.stride.folded_kw * p.stride.folded_ci;
   std::uint64_t padded_window = std::uint64_t(s.kh) * p.stride.folded_kw * p.bci * p.pci_elems;
+  // Padding multiplies the useful MACs; every other count of the plan stays below the issued ones.
+  const double issued = double(aligned_positions) * double(aligned_co) * double(padded_window);
+  if (issued > kMaxIssuedMacs)
+    throw InputError(kLayerName, "size",
+                     fmt::format("the layer issues about {:.3g} MACs with its padding; the matrix unit counts at most "
+                                 "2^58",
+                                 issued));
   MacBreakdown m;
   m.useful = positions * s.co * window;
   m.wo_alignment = (aligned_positions - positions) * s.co * window;
@@ -141,46 +216,63 @@ MacBreakdown make_mac_breakdown(const WfoldPlan& p) {
   return m;
 }
 
-// Busy cycles and traffic of one image row's tiles (all co rounds, all wo tiles), scaled by n * ho.
+// A lower bound of the pipeline's total: the CU arrays compute and the write-back port issues
+// one after another, and the buses move their bytes at no more than their rates (the busy
+// figures round each window up to whole cycles, so they are not bounds themselves).
+Cycles busiest_resource(const WfoldPlan& p, const MatrixUnitConfig& cfg) {
+  const auto at_rate = [](double bytes, double bytes_per_cycle) {
+    return Cycles(std::min(bytes / bytes_per_cycle, 0x1p63));  // a huge layer on a slow bus must not overflow
+  };
+  const Cycles broadcast = at_rate(double(p.broadcast_bytes), cfg.broadcast_bus.bytes_per_cycle);
+  // The busiest slave link carries at least its share of the weight bytes.
+  const Cycles link = at_rate(double(p.distribution_bytes) / p.ns, cfg.distribution_bus.bytes_per_cycle);
+  return std::max({p.cycles.compute, p.cycles.write_back, broadcast, link});
+}
+
+// Traffic and busy cycles of `times` identical segments of kw piece `k` in co round `block`.
+void add_piece_traffic(WfoldPlan& p, const MatrixUnitConfig& cfg, const CoBlock& block, const KwPiece& k,
+                       std::uint64_t times) {
+  CycleEstimate& c = p.cycles;
+  const Cycles fill = bus_cycles(std::uint64_t(k.data_rows) * p.m_bytes, cfg.broadcast_bus);
+  const Cycles compute = Cycles(k.length) * block.nco;
+  // Each slave streams its own region of the second storage circuit (¶72), so the
+  // slaves load in parallel: Nco Pci slices per kw step each.
+  const Cycles weights = Cycles(k.length) * bus_cycles(std::uint64_t(block.nco) * p.pci.bytes, cfg.distribution_bus);
+  const std::uint64_t segments = times * p.nkh * p.bci;
+  c.compute += compute * segments;
+  c.input_fill += fill * segments;
+  c.weight_fill += weights * segments;
+  p.data_rows += std::uint64_t(k.data_rows) * segments;
+  p.read_requests += piece_read_requests(p, k.data_rows) * p.nkh * times;
+  p.weight_rows += std::uint64_t(k.length) * block.count * segments;
+}
+
+// Busy cycles and traffic of the whole layer, in closed form: every image row has the same tiles,
+// full co rounds are alike, and so are full wo tiles; only the last round and the last tile differ.
 void estimate_traffic(WfoldPlan& p, const MatrixUnitConfig& cfg) {
-  const BusConfig& bb = cfg.broadcast_bus;
-  const BusConfig& db = cfg.distribution_bus;
   std::uint32_t max_rows = 0;
   for (const KwPiece& k : p.kw_pieces) max_rows = std::max(max_rows, k.data_rows);
-  CycleEstimate& c = p.cycles;
-  c.inputs_overlap = 2 * max_rows <= p.l1;
-  std::uint64_t segments_per_piece = std::uint64_t(p.nkh) * p.bci;
-  std::uint64_t rows_scale = std::uint64_t(p.layer.n) * p.ho;
-
-  for (const CoBlock& block : p.co_blocks) {
-    for (std::uint32_t t = 0; t < p.wo_tiles; ++t) {
-      std::uint32_t wo_valid = std::min(p.wo_per_tile, p.wo - t * p.wo_per_tile);
-      for (const KwPiece& k : p.kw_pieces) {
-        Cycles fill = bus_cycles(std::uint64_t(k.data_rows) * p.m_bytes, bb);
-        Cycles compute = Cycles(k.length) * block.nco;
-        // Each slave streams its own region of the second storage circuit (¶72), so the
-        // slaves load in parallel: Nco Pci slices per kw step each.
-        Cycles weights = Cycles(k.length) * bus_cycles(std::uint64_t(block.nco) * p.pci.bytes, db);
-        c.compute += compute * segments_per_piece * rows_scale;
-        c.input_fill += fill * segments_per_piece * rows_scale;
-        c.weight_fill += weights * segments_per_piece * rows_scale;
-        p.data_rows += std::uint64_t(k.data_rows) * segments_per_piece * rows_scale;
-        for (std::uint32_t b = 0; b < p.bci; ++b)
-          p.read_requests += window_read_requests(p, k.data_rows, b) * p.nkh * rows_scale;
-        p.weight_rows += std::uint64_t(k.length) * block.count * segments_per_piece * rows_scale;
-      }
-      const TileWrites writes = tile_writes(p, wo_valid, block.count, cfg.write_back.bytes_per_cycle);
-      c.write_back += writes.cycles * rows_scale;
-      p.write_requests += writes.requests * rows_scale;
+  p.cycles.inputs_overlap = 2 * max_rows <= p.l1;
+  const std::uint64_t rows_scale = std::uint64_t(p.layer.n) * p.ho;
+  for (const CoRoundKind& round : co_round_kinds(p)) {
+    const std::uint64_t tile_rows = rows_scale * round.rounds;
+    for (const KwPiece& k : p.kw_pieces) add_piece_traffic(p, cfg, *round.block, k, tile_rows * p.wo_tiles);
+    for (const WoTileKind& tile : wo_tile_kinds(p)) {
+      const TileWrites writes = tile_writes(p, tile.wo_valid, round.block->count, cfg.write_back.bytes_per_cycle);
+      p.cycles.write_back += writes.cycles * tile_rows * tile.tiles;
+      p.write_requests += writes.requests * tile_rows * tile.tiles;
     }
   }
   p.broadcast_bytes = p.data_rows * p.m_bytes;
   p.distribution_bytes = p.weight_rows * p.pci.bytes;
   p.output_bytes = std::uint64_t(p.layer.n) * p.ho * p.wo * p.layer.co * p.output_element_bytes;
+  p.cycles.busiest = busiest_resource(p, cfg);
 }
 
-void fill_ratios(WfoldPlan& p, const MatrixUnitConfig& cfg) {
-  double cycles = static_cast<double>(p.cycles.total);
+// The ratios over `total` cycles: the pipeline's total, or the busiest resource's cycles
+// (a lower bound of it, so the ratios are upper bounds) before the pipeline is followed.
+void fill_ratios(WfoldPlan& p, const MatrixUnitConfig& cfg, Cycles total) {
+  double cycles = static_cast<double>(total);
   double peak = peak_macs_per_cycle(cfg, p.layer.element_bytes);
   p.mac_utilization = double(p.macs.useful) / (cycles * peak);
   p.compute_efficiency = double(p.macs.useful) / double(p.macs.issued);
@@ -209,6 +301,26 @@ TileWrites tile_writes(const WfoldPlan& p, std::uint32_t wo_valid, std::uint32_t
   w.requests = std::uint64_t(wo_valid) * (blocks + (rest > 0 ? 1 : 0));
   w.cycles = wo_valid * (blocks * port_cycles(p.pco.bytes) + (rest > 0 ? port_cycles(rest) : 0));
   return w;
+}
+
+std::vector<CoRoundKind> co_round_kinds(const WfoldPlan& p) {
+  const CoBlock& first = p.co_blocks.front();
+  const CoBlock& last = p.co_blocks.back();
+  const std::uint64_t rounds = p.co_blocks.size();
+  if (last.count == first.count) return {{&first, rounds}};
+  std::vector<CoRoundKind> kinds;
+  if (rounds > 1) kinds.push_back({&first, rounds - 1});
+  kinds.push_back({&last, 1});
+  return kinds;
+}
+
+std::vector<WoTileKind> wo_tile_kinds(const WfoldPlan& p) {
+  const std::uint32_t last = p.wo - (p.wo_tiles - 1) * p.wo_per_tile;
+  if (last == p.wo_per_tile) return {{p.wo_per_tile, p.wo_tiles}};
+  std::vector<WoTileKind> kinds;
+  if (p.wo_tiles > 1) kinds.push_back({p.wo_per_tile, p.wo_tiles - 1});
+  kinds.push_back({last, 1});
+  return kinds;
 }
 
 std::string wfold_plan_key(const ConvShape& layer, bool requantize) {
@@ -267,7 +379,7 @@ ChannelSplit choose_channel_split(std::uint32_t channel_bytes, std::uint32_t wid
   return split;
 }
 
-WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, bool requantize) {
+WfoldPlan map_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, bool requantize) {
   validate_conv_shape(layer);
   check_config(cfg, layer.element_bytes);
   if (requantize && layer.element_bytes != 1)
@@ -284,6 +396,7 @@ WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, b
   p.l1 = cfg.first_buffer_rows;
   p.l2 = cfg.second_buffer_rows;
 
+  check_layer_size(layer);
   p.stride = make_stride_transform(layer);
   p.ho = layer.ho();
   p.wo = p.stride.true_wo;
@@ -294,33 +407,8 @@ WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, b
   p.ws = p.pci.fold;
   p.bci = p.pci.blocks;
 
-  p.aco = static_cast<std::uint32_t>(ceil_div(layer.co, p.ns) * p.ns);
-  p.co_blocks = make_co_blocks(layer.co, cfg.co_block, p.ns);
-  p.nco = p.co_blocks.front().nco;
-
-  p.kmax = (p.l1 - p.ncu) * p.ws + 1;
-  p.nkw = std::min(p.stride.folded_kw, p.kmax);
-  p.kw_pieces = make_kw_pieces(p.stride.folded_kw, p.kmax, p.ncu, p.ws);
-  p.nkh = layer.kh;
-  p.ncycle = std::uint64_t(p.nco) * p.nkw * p.nkh * p.bci;
-  p.ncycle_per_tile = std::uint64_t(p.nco) * p.stride.folded_kw * p.nkh * p.bci;
-
-  p.wo_per_tile = p.ncu * p.ws;
-  p.wo_tiles = static_cast<std::uint32_t>(ceil_div(p.wo, p.wo_per_tile));
-  p.tiles = std::uint64_t(layer.n) * p.ho * p.wo_tiles * p.co_blocks.size();
-  p.second_buffer_ring = p.nco <= p.l2 ? (p.l2 / p.nco) * p.nco : p.l2;
-  p.requantized = requantize;
-  p.output_element_bytes = requantize ? 1 : WfoldPlan::kAccumulatorBytes;
-  const std::uint64_t third_buffer_need = std::uint64_t(p.nco) * p.wo_per_tile * WfoldPlan::kAccumulatorBytes;
-  p.third_buffer_bytes_needed = std::uint32_t(std::min<std::uint64_t>(third_buffer_need, UINT32_MAX));
-  if (third_buffer_need > cfg.third_buffer_bytes)
-    throw InputError(kLayerName, "co",
-                     "a round of " + std::to_string(p.co_blocks.front().count) +
-                         " output channels needs " + std::to_string(third_buffer_need) +
-                         " bytes of third buffer per slave (Nco " + std::to_string(p.nco) +
-                         " x Ncu*Ws " + std::to_string(p.wo_per_tile) +
-                         " x 4 B), but the config gives " +
-                         std::to_string(cfg.third_buffer_bytes) + " (lower co_block)");
+  plan_loop_nest(p, cfg);
+  plan_tiles(p, cfg, requantize);
 
   p.input_reuse_in_slave = p.nco;
   p.input_reuse_across_slaves = p.ns;
@@ -333,9 +421,20 @@ WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, b
   p.reads = make_data_row_reads(p, cfg);
   p.macs = make_mac_breakdown(p);
   estimate_traffic(p, cfg);
+  fill_ratios(p, cfg, p.cycles.busiest);
+  return p;
+}
+
+void follow_tile_pipeline(WfoldPlan& p, const MatrixUnitConfig& cfg) {
   p.pipeline = schedule_tiles(p, cfg);
   p.cycles.total = p.pipeline.total;
-  fill_ratios(p, cfg);
+  p.pipeline_followed = true;
+  fill_ratios(p, cfg, p.cycles.total);
+}
+
+WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, bool requantize) {
+  WfoldPlan p = map_wfold_conv(cfg, layer, requantize);
+  follow_tile_pipeline(p, cfg);
   return p;
 }
 

@@ -108,6 +108,7 @@ struct CycleEstimate {
   Cycles input_fill = 0;     // broadcast-bus cycles filling first buffers
   Cycles weight_fill = 0;    // distribution-link cycles filling second buffers (per slave)
   Cycles write_back = 0;     // write-back port cycles (requests / write_back bytes per cycle)
+  Cycles busiest = 0;        // a lower bound of total: compute, write_back or a bus's bytes at its rate
   Cycles total = 0;
   bool inputs_overlap = false;   // first buffer holds two windows: next fill hides under compute
 };
@@ -183,6 +184,8 @@ struct WfoldPlan {
   MacBreakdown macs;
   CycleEstimate cycles;
   TilePipeline pipeline;             // per-tile times of the fast model
+  bool pipeline_followed = false;    // false after map_wfold_conv alone: total is 0 and the ratios
+                                     // below are upper bounds, taken over cycles.busiest
   double mac_utilization = 0;        // useful / (total cycles * peak)
   double compute_efficiency = 0;     // useful / issued
   double broadcast_utilization = 0;  // broadcast bytes / (total cycles * bus bytes per cycle)
@@ -212,7 +215,16 @@ struct WfoldPlan {
   }
 };
 
-// Builds the plan. `requantize` puts the int32 -> int8 requantization on the result path (int8
+// The mapping alone: every figure of the plan except the tile pipeline's (pipeline, cycles.total
+// and the utilizations stay 0). Each figure is a closed form or a loop over co round kinds, kw
+// pieces and Pci candidates, so this is fast for any layer. Throws InputError like plan_wfold_conv.
+WfoldPlan map_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, bool requantize = false);
+
+// Follows the tile pipeline of a mapped plan tile by tile (TilePipeline.h): fills pipeline,
+// cycles.total and the utilizations. Takes time and memory in proportion to pipeline_steps.
+void follow_tile_pipeline(WfoldPlan& plan, const MatrixUnitConfig& cfg);
+
+// Builds the plan: map_wfold_conv, then follow_tile_pipeline. `requantize` puts the int32 -> int8 requantization on the result path (int8
 // layers only; needs cfg.result_requantize). Throws InputError when the config or the layer
 // cannot be mapped (the reason says which quantity fails and why).
 WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, bool requantize = false);
@@ -222,6 +234,20 @@ std::string wfold_plan_key(const ConvShape& layer, bool requantize);
 
 // Whether the chip's result path requantizes this layer's results (int8, result_requantize on).
 bool result_path_requantizes(const MatrixUnitConfig& cfg, const ConvShape& layer);
+
+// Co rounds alike in size, for closed-form sums: the full rounds, then the last shorter one.
+struct CoRoundKind {
+  const CoBlock* block = nullptr;  // the first round of the kind (in plan.co_blocks)
+  std::uint64_t rounds = 0;        // rounds of that size
+};
+std::vector<CoRoundKind> co_round_kinds(const WfoldPlan& plan);
+
+// wo tiles alike in width: the full ones (Ncu*Ws positions), then the last narrower one.
+struct WoTileKind {
+  std::uint32_t wo_valid = 0;
+  std::uint64_t tiles = 0;  // per image row and co round
+};
+std::vector<WoTileKind> wo_tile_kinds(const WfoldPlan& plan);
 
 // Tile `wo_valid` positions x `co_count` channels: its write requests and their port cycles.
 TileWrites tile_writes(const WfoldPlan& p, std::uint32_t wo_valid, std::uint32_t co_count, double bytes_per_cycle);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/fetch_ml/FetchMlConfig.h"
+#include "models/matrix_unit/Explain.h"
 #include "models/shader_core/ShaderMapping.h"
 #include "sim/common/InputError.h"
 
@@ -20,6 +21,20 @@ const CoreConfig& shader_kind(const HardwareConfig& cfg) {
 }
 
 double ratio(std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; }
+
+// explain lays out every register-group tile and walks each tile's datapath passes (lanes-wide
+// groups of positions); past these it refuses the layer (about a third of a second at the limits).
+constexpr std::uint64_t kExplainShaderTiles = std::uint64_t(1) << 20;
+constexpr std::uint64_t kExplainShaderPasses = std::uint64_t(1) << 25;
+
+ShaderConvPlan bounded_plan(const CoreConfig& core, const ShaderCoreConfig& sc, const ConvShape& layer) {
+  ShaderConvPlan p = size_shader_tiles(sc, core.register_file.capacity_bytes, layer, false);
+  const double tiles = shader_tile_count(p);
+  check_explain_limit(tiles, kExplainShaderTiles, "register-group tiles");
+  const double passes_per_tile = double((p.tile_positions + sc.lanes - 1) / sc.lanes);
+  check_explain_limit(tiles * passes_per_tile, kExplainShaderPasses, "datapath passes (tiles x ceil(J / lanes))");
+  return plan_shader_conv(sc, core.register_file.capacity_bytes, layer, false);
+}
 }  // namespace
 
 std::string explain_shader_layer(const HardwareConfig& cfg, const ConvShape& layer) {
@@ -27,7 +42,7 @@ std::string explain_shader_layer(const HardwareConfig& cfg, const ConvShape& lay
   const CoreConfig& core = shader_kind(cfg);
   const auto& sc = core.block<ShaderCoreConfig>(ShaderCoreConfig::kSection);
   const auto& fm = core.block<FetchMlConfig>(FetchMlConfig::kSection);
-  const ShaderConvPlan p = plan_shader_conv(sc, core.register_file.capacity_bytes, layer, false);
+  const ShaderConvPlan p = bounded_plan(core, sc, layer);
   const std::uint64_t fetch_bytes = p.ifm_fetch_bytes + p.weight_fetch_bytes;
   const double fetch_cycles = fetch_bytes / fm.bytes_per_cycle;
   std::string s;

@@ -153,8 +153,8 @@ std::uint64_t shader_tile_rf_reads(const ShaderCoreConfig& cfg, const ConvShape&
   return filters * (passes_per_filter * K + ifm) * eb;
 }
 
-ShaderConvPlan plan_shader_conv(const ShaderCoreConfig& cfg, std::uint64_t register_file_bytes,
-                                const ConvShape& layer, bool requantized) {
+ShaderConvPlan size_shader_tiles(const ShaderCoreConfig& cfg, std::uint64_t register_file_bytes,
+                                 const ConvShape& layer, bool requantized) {
   ShaderConvPlan plan;
   plan.layer = layer;
   plan.site = cfg.unroll_site;
@@ -166,6 +166,19 @@ ShaderConvPlan plan_shader_conv(const ShaderCoreConfig& cfg, std::uint64_t regis
   plan.naive_im2col_bytes = plan.positions * layer.n * plan.K * layer.element_bytes;
   plan.set_instructions = kShaderSetInstructions;
   choose_tile(plan);
+  return plan;
+}
+
+double shader_tile_count(const ShaderConvPlan& plan) {
+  const ConvShape& l = plan.layer;
+  const std::uint64_t wo = l.wo(), J = plan.tile_positions;
+  const double runs = J >= wo ? double(ceil_div(plan.positions, J)) : double(l.ho()) * ceil_div(wo, J);
+  return double(ceil_div(l.co, plan.tile_filters)) * l.n * runs;
+}
+
+ShaderConvPlan plan_shader_conv(const ShaderCoreConfig& cfg, std::uint64_t register_file_bytes,
+                                const ConvShape& layer, bool requantized) {
+  ShaderConvPlan plan = size_shader_tiles(cfg, register_file_bytes, layer, requantized);
   lay_out_tiles(cfg, plan);
   return plan;
 }

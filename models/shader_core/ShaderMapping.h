@@ -73,6 +73,14 @@ std::uint64_t shader_tile_rf_reads(const ShaderCoreConfig& cfg, const ConvShape&
 ShaderConvPlan plan_shader_conv(const ShaderCoreConfig& cfg, std::uint64_t register_file_bytes,
                                 const ConvShape& layer, bool requantized);
 
+// The tile sizing of plan_shader_conv alone (J, F, the group layout), before any tile is laid
+// out: cheap for any layer. Throws like plan_shader_conv.
+ShaderConvPlan size_shader_tiles(const ShaderCoreConfig& cfg, std::uint64_t register_file_bytes,
+                                 const ConvShape& layer, bool requantized);
+
+// Tiles plan_shader_conv lays out for a sized plan (a double: a huge layer's count may not fit 64 bits).
+double shader_tile_count(const ShaderConvPlan& plan);
+
 // Control-register writes a layer needs (ml_set instructions).
 constexpr std::uint64_t kShaderSetInstructions = 17;
 

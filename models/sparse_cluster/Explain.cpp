@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/matrix_unit/Explain.h"
 #include "models/sparse_cluster/SparseLayerMapping.h"
 #include "models/sparse_compute_unit/ProductIndex.h"
 #include "sim/common/InputError.h"
@@ -33,6 +34,31 @@ double fraction_of(const std::string& key, const std::string& text) {
 }
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+// explain places every non-zero of the layer and forms every product, taking time and memory in
+// proportion to these; past them it refuses the layer (about half a second at the limits).
+constexpr std::uint64_t kExplainSparsePositions = std::uint64_t(1) << 20;  // input positions hi x wi
+constexpr std::uint64_t kExplainSparseElements = std::uint64_t(1) << 21;   // input or weight elements
+constexpr std::uint64_t kExplainSparseProducts = std::uint64_t(1) << 24;   // expected non-zero products
+constexpr std::uint64_t kExplainSparseScans = std::uint64_t(1) << 25;      // kh x kw cells x co x ci visited
+
+void check_sparse_explain_limits(const ConvShape& g, const LayerSparsity& zeros) {
+  for (const auto& [key, side] : {std::pair{"hi", g.hi}, std::pair{"wi", g.wi}})
+    if (side > kMaxSparseMapSide)
+      throw InputError("layer spec", key,
+                       fmt::format("{} exceeds {}: the sparse cluster keeps rows and columns in 16 bits", side,
+                                   kMaxSparseMapSide));
+  const double positions = double(g.hi) * g.wi, window = double(g.kh) * g.kw * g.ci;
+  check_explain_limit(positions, kExplainSparsePositions, "input positions (hi x wi)");
+  check_explain_limit(positions * g.ci, kExplainSparseElements, "input elements (hi x wi x ci)");
+  check_explain_limit(window * g.co, kExplainSparseElements, "weight elements (co x kh x kw x ci)");
+  const double dense_macs = double(g.ho()) * g.wo() * g.co * window;
+  check_explain_limit(dense_macs * (1 - zeros.ifm) * (1 - zeros.weights), kExplainSparseProducts,
+                      "expected non-zero products");
+  // Each unit visits every input channel of every kh x kw cell for every output channel.
+  check_explain_limit(dense_macs / (double(g.kh) * g.kw) / (double(g.kh) * g.kw), kExplainSparseScans,
+                      "cell channel visits (ho x wo x co x ci / (kh x kw))");
+}
 
 }  // namespace
 
@@ -79,6 +105,7 @@ std::string explain_sparse_layer(const HardwareConfig& cfg, const ConvShape& lay
   if (auto misfit = kernel_misfit(sc, layer.kh, layer.kw)) throw InputError("layer spec", "kh", *misfit);
   ConvShape g = layer;
   g.n = 1;
+  check_sparse_explain_limits(g, zeros);
   const CompressedMap ifm = assumed_map(g.hi, g.wi, g.ci, zeros.ifm, zeros.seed);
   const CompressedMap weights = assumed_map(g.co, g.kh * g.kw, g.ci, zeros.weights, zeros.seed + 1);
   const SparseConvPlan plan(sc, g, ifm, weights);

@@ -12,6 +12,10 @@
 
 namespace npusim {
 
+// The compute units keep each non-zero's row and column in 16 bits (NonZero), so a map has at
+// most this many rows and columns.
+constexpr std::uint32_t kMaxSparseMapSide = 65535;
+
 // The zero fraction the scheduling engine compares with `sparse_threshold` (§2.1).
 double measured_zeros(SparsityMeasure measure, double ifm_zeros, double weight_zeros);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/sparse_cluster/SparseLayerMapping.h"
 #include "sim/common/JsonInteger.h"
 #include "sim/trace/OpChecks.h"
 
@@ -57,7 +58,8 @@ std::optional<OpProblem> sparse_conv(const Instruction& ins) {
     return OpProblem{"params.padding", "each side's padding must be smaller than the kernel"};
   const std::uint64_t ho = window.ho(map[0], kernel[0]), wo = window.wo(map[1], kernel[1]);
   if (ho == 0 || wo == 0) return OpProblem{"params.kernel", "the kernel does not fit the padded map"};
-  if (map[0] > 65535 || map[1] > 65535) return OpProblem{"params.ifm_shape", "rows and columns are at most 65535"};
+  if (map[0] > kMaxSparseMapSide || map[1] > kMaxSparseMapSide)
+    return OpProblem{"params.ifm_shape", fmt::format("rows and columns are at most {}", kMaxSparseMapSide)};
   // Indices are int32, and timing runs build a position list of the dense size.
   constexpr std::uint64_t kMaxDense = 1ull << 28;
   const std::uint64_t dense_ifm = map[0] * map[1] * map[2];

@@ -167,38 +167,29 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
   SubmapDispatcher dispatch = plan.dispatcher(net);
   // The units work in parallel; whichever goes idle first asks the interconnect for
   // its next sub-map (static binding: only its own memory unit's).
-  std::vector<UnitTally> tally(cfg_.units);
+  SparseConvRun row{inst.id, g.to_string(), ifm.values.size(), wmap.values.size(), part.grid_rows, part.grid_cols,
+                    part.imbalance, part.moves};
+  row.units.resize(cfg_.units);
   dispatch_submaps(dispatch, cfg_.units, run.weights_done,
                    [&](std::uint32_t u, const SubmapDispatcher::Pick& pick, Cycles free) {
                      return run_submap(run, u, pick.submap, pick.memory_unit, net.latency(u, pick.memory_unit), free,
-                                       tally[u]);
+                                       row.units[u]);
                    });
-  nlohmann::json unit_rows = nlohmann::json::array();
-  for (std::uint32_t u = 0; u < cfg_.units; ++u)
-    if (tally[u].submaps) unit_rows.push_back(tally[u].row(u, cfg_.multipliers, run.start));
-  const std::uint64_t dense_macs = std::uint64_t(g.ho()) * g.wo() * g.co * g.kh * g.kw * g.ci;
-  *c_.dense_macs += dense_macs;
+  for (SparseUnitTally& unit : row.units) unit.done = unit.submaps ? unit.done - run.start : 0;
+  row.dense_macs = std::uint64_t(g.ho()) * g.wo() * g.co * g.kh * g.kw * g.ci;
+  row.useful_macs = run.products;
+  row.cycles = run.done - run.start;
+  *c_.dense_macs += row.dense_macs;
   *c_.products += run.products;
   *c_.imbalance_permille = std::max<std::uint64_t>(*c_.imbalance_permille, std::llround(part.imbalance * 1000));
   *c_.partition_moves += part.moves;
-  layers_.push_back({{"id", inst.id},
-                     {"core", setup().core},
-                     {"shape", g.to_string()},
-                     {"ifm_nonzeros", ifm.values.size()},
-                     {"weight_nonzeros", wmap.values.size()},
-                     {"grid", {part.grid_rows, part.grid_cols}},
-                     {"imbalance", part.imbalance},
-                     {"partition_moves", part.moves},
-                     {"dense_macs", dense_macs},
-                     {"useful_macs", run.products},
-                     {"cycles", run.done - run.start},
-                     {"units", std::move(unit_rows)}});
+  layers_.add(std::move(row));
   wait_until(run.done);
   return {ifm.values.size() * 5 + wmap.values.size() * 5 + run.out_bytes, run.products};
 }
 
 Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, std::uint32_t submap,
-                                       std::uint32_t memory, Cycles hop, Cycles free, UnitTally& tally) {
+                                       std::uint32_t memory, Cycles hop, Cycles free, SparseUnitTally& tally) {
   const UnitRegion& r = run.plan.partition().regions[submap];
   const bool functional = setup().functional;
   std::vector<std::int64_t> sums;
@@ -242,7 +233,7 @@ Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, st
 // The output rectangle returns to its memory unit and leaves row by row (NHWC rows
 // of its columns), requantized first when the op asks for int8.
 void SparseTensorCluster::store_submap(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory,
-                                       const std::vector<std::int64_t>& sums, Cycles computed, UnitTally& tally) {
+                                       const std::vector<std::int64_t>& sums, Cycles computed, SparseUnitTally& tally) {
   const UnitRegion& r = run.plan.partition().regions[submap];
   const TensorOperand& out = run.inst.outputs.at(0);
   const std::uint32_t co = run.plan.shape().co, wo = run.plan.shape().wo();
@@ -270,30 +261,10 @@ void SparseTensorCluster::store_submap(ConvSchedule& run, std::uint32_t submap, 
   tally.done = std::max(tally.done, stored);
 }
 
-nlohmann::json SparseTensorCluster::UnitTally::row(std::uint32_t unit, std::uint32_t multipliers,
-                                                   Cycles start) const {
-  const double slots = double(stats.multiplier_slots(multipliers));
-  return {{"unit", unit},
-          {"submaps", submaps},
-          {"remote_submaps", remote_submaps},
-          {"regions", regions},
-          {"input_nonzeros", nonzeros},
-          {"rounds", stats.multipliers.rounds},
-          {"products", stats.multipliers.products},
-          {"multiplier_utilization", slots > 0 ? stats.multipliers.products / slots : 0.0},
-          {"round_fill", stats.multipliers.round_fill},
-          {"collisions", stats.arbiter.collisions},
-          {"fifo_reissues", stats.multipliers.reissued},
-          {"var_windows", stats.windows},
-          {"buffer_parts", parts},
-          {"busy_cycles", busy},
-          {"done", done - start}};
-}
-
 void SparseTensorCluster::add_report_sections(nlohmann::json& sections) const {
   nlohmann::json& rows = sections["sparse_layers"];
   if (rows.is_null()) rows = nlohmann::json::array();
-  for (const auto& row : layers_) rows.push_back(row);
+  for (auto& row : layers_.rows(setup().core, cfg_.multipliers)) rows.push_back(std::move(row));
 }
 
 namespace {

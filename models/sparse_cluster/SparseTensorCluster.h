@@ -7,6 +7,7 @@
 #include "models/scheduling_engine/SparsityPartition.h"
 #include "models/sparse_cluster/SparseClusterConfig.h"
 #include "models/sparse_cluster/SparseLayerMapping.h"
+#include "models/sparse_cluster/SparseLayerRows.h"
 #include "models/sparse_compute_unit/SparseComputeUnit.h"
 #include "models/sparse_memory/FeatureMapMemoryUnit.h"
 #include "models/sparse_memory/WeightMemory.h"
@@ -41,21 +42,12 @@ class SparseTensorCluster : public Engine {
     std::vector<std::vector<Cycles>> part_done;  // per memory unit, in load order
     std::uint64_t products = 0, out_bytes = 0;
   };
-  // What one compute unit did in a sparse_conv, for its report row.
-  struct UnitTally {
-    std::uint32_t submaps = 0, remote_submaps = 0;
-    std::uint64_t nonzeros = 0, parts = 0;
-    Cycles busy = 0, done = 0;
-    SubmapStats stats;
-    nlohmann::json regions = nlohmann::json::array();
-    nlohmann::json row(std::uint32_t unit, std::uint32_t multipliers, Cycles start) const;
-  };
   // Runs sub-map `submap`, held by memory unit `memory`, on compute unit `unit` from
   // `free` on; returns when the unit can take the next one.
   Cycles run_submap(ConvSchedule& run, std::uint32_t unit, std::uint32_t submap, std::uint32_t memory,
-                    Cycles hop, Cycles free, UnitTally& tally);
+                    Cycles hop, Cycles free, SparseUnitTally& tally);
   void store_submap(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory, const std::vector<std::int64_t>& sums,
-                    Cycles computed, UnitTally& tally);
+                    Cycles computed, SparseUnitTally& tally);
   Work compress(const Instruction& inst);
   Work sparse_conv(const Instruction& inst);
   CompressedMap read_compressed(const Instruction& inst, std::size_t values, std::uint64_t dense_elements,
@@ -68,7 +60,7 @@ class SparseTensorCluster : public Engine {
   std::vector<std::unique_ptr<SparseComputeUnit>> units_;
   std::unique_ptr<WeightMemory> weight_memory_;
   std::unique_ptr<DmaPath> compress_path_;  // the compression path's reads and writes
-  nlohmann::json layers_ = nlohmann::json::array();
+  SparseLayerRows layers_;  // the report's sparse_layers: one row per distinct layer
   struct Counters {
     std::uint64_t* dense_macs;
     std::uint64_t* products;

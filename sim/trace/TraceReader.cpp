@@ -6,6 +6,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/common/InputFile.h"
+#include "sim/common/JsonValueCount.h"
 #include "sim/common/StrictJson.h"
 #include "sim/trace/InstructionParser.h"
 
@@ -18,19 +19,24 @@ bool is_blank(const std::string& text) { return text.find_first_not_of(" \t\r\n"
 }  // namespace
 
 TraceReader::TraceReader(const std::string& path, const HardwareConfig& cfg)
-    : path_(path), cfg_(cfg), in_(open_input_file(path)) {
+    : path_(path), cfg_(cfg), in_(open_input_file(path)), lines_(in_, path, kMaxTraceLineBytes) {
   nlohmann::json first;
   if (!next_line(first))
     throw InputError(path, "line 1", "empty trace: missing header line {\"format\":\"npusim-trace\",\"version\":1}");
   std::string dir = std::filesystem::path(path).parent_path().string();
-  header_ = parse_trace_header(first, cfg_, TracePlace{path_, line_}, dir);
+  header_ = parse_trace_header(first, cfg_, TracePlace{path_, lines_.line_number()}, dir);
 }
 
 bool TraceReader::next_line(nlohmann::json& out) {
-  while (std::getline(in_, text_)) {
-    ++line_;
+  while (lines_.next(text_)) {
     if (is_blank(text_)) continue;
-    out = parse_strict_json<nlohmann::json>(text_, path_, line_);
+    // Valid JSON of at most kMaxTraceLineValues bytes holds at most that many values: only a
+    // longer line needs counting.
+    if (text_.size() > kMaxTraceLineValues && json_values_at_most(text_) > kMaxTraceLineValues)
+      throw InputError(path_, fmt::format("line {}", lines_.line_number()),
+                       fmt::format("more than {} JSON values in one line; npusim reads no more than that",
+                                   kMaxTraceLineValues));
+    out = parse_strict_json<nlohmann::json>(text_, path_, lines_.line_number());
     return true;
   }
   return false;
@@ -39,7 +45,7 @@ bool TraceReader::next_line(nlohmann::json& out) {
 bool TraceReader::next(Instruction& out) {
   nlohmann::json line;
   if (!next_line(line)) return false;
-  TracePlace place{path_, line_};
+  TracePlace place{path_, lines_.line_number()};
   Instruction ins = parse_instruction(line, cfg_, place);
   check_id_and_deps(ins, place);
   last_id_ = ins.id;
@@ -77,13 +83,18 @@ bool looks_like_trace(const std::string& path) {
   if (std::filesystem::path(path).extension() == ".jsonl") return true;
   if (!input_file_problem(path).empty()) return false;
   std::ifstream in(path, std::ios::binary);
+  LineReader lines(in, path, kMaxTraceLineBytes);
   std::string text;
-  while (std::getline(in, text)) {
-    if (is_blank(text)) continue;
-    // A header (even a wrong one) or an instruction where the header belongs: the
-    // trace reader gives the better message for both.
-    auto first = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    return first.is_object() && (first.contains("format") || first.contains("op"));
+  try {
+    while (lines.next(text)) {
+      if (is_blank(text)) continue;
+      // A header (even a wrong one) or an instruction where the header belongs: the
+      // trace reader gives the better message for both.
+      auto first = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+      return first.is_object() && (first.contains("format") || first.contains("op"));
+    }
+  } catch (const InputError&) {
+    return true;  // a first line past the cap: the trace reader refuses it at once
   }
   return false;
 }

@@ -6,12 +6,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/common/LineReader.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/trace/IdRuns.h"
 #include "sim/trace/Instruction.h"
 #include "sim/trace/TraceHeader.h"
 
 namespace npusim {
+
+// No trace line may be longer than this (docs/trace-format.md): a longer one is refused as soon
+// as its first kMaxTraceLineBytes + 1 bytes are read, never held whole.
+constexpr std::size_t kMaxTraceLineBytes = std::size_t(64) << 20;
+// Nor hold more JSON values than this (a compiled header holds thousands): a line of tiny values
+// under the byte cap would otherwise take gigabytes as a parsed document.
+constexpr std::size_t kMaxTraceLineValues = std::size_t(1) << 20;
 
 // Streams a JSON Lines trace (docs/trace-format.md) one instruction at a time,
 // so memory stays flat however long the trace is. Every line is checked against
@@ -20,6 +28,9 @@ class TraceReader {
  public:
   // Opens the file and reads and checks the header line.
   TraceReader(const std::string& path, const HardwareConfig& cfg);
+  // lines_ reads from in_: a moved reader would read through a dangling stream.
+  TraceReader(const TraceReader&) = delete;
+  TraceReader& operator=(const TraceReader&) = delete;
 
   const TraceHeader& header() const { return header_; }
   // Fills `out` with the next instruction; false at the end of the file.
@@ -33,8 +44,8 @@ class TraceReader {
   std::string path_;
   HardwareConfig cfg_;
   std::ifstream in_;
+  LineReader lines_;
   std::string text_;  // reused line buffer
-  std::uint64_t line_ = 0;
   std::uint64_t count_ = 0;
   TraceHeader header_;
   std::optional<std::uint64_t> last_id_;
@@ -45,7 +56,8 @@ class TraceReader {
 std::uint64_t validate_trace(const std::string& path, const HardwareConfig& cfg);
 
 // True for a .jsonl file, or when the first non-blank line is a JSON object with a
-// "format" or an "op" key (a header, maybe a wrong one, or a headerless trace).
+// "format" or an "op" key (a header, maybe a wrong one, or a headerless trace), or a
+// line longer than kMaxTraceLineBytes (which the trace reader then refuses at once).
 // Never throws; lets `npusim validate FILE` tell a trace from a config.
 bool looks_like_trace(const std::string& path);
 

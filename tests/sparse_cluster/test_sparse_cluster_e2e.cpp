@@ -178,3 +178,41 @@ TEST_CASE("sparse cluster: configs that cannot work are refused, naming the key"
     CHECK_THAT(r.output, Contains(key));
   }
 }
+
+// Issue 28: sparse_layers holds one row per distinct layer, not per instruction. Four runs of a
+// layer give the figures of one run four times over (the data decide products, rounds and busy
+// cycles; only cycles to the last store may differ with DRAM contention), and its partition.
+TEST_CASE("sparse cluster: repeated sparse_conv layers share one report row with their totals",
+          "[sparse][e2e]") {
+  const std::string dir = scratch_dir("sparse-rows");
+  auto layer_row = [&](int instructions) {
+    const std::string trace = dir + "/t" + std::to_string(instructions) + ".jsonl";
+    const std::string make = "python3 " + source_path("scripts/make-long-trace.py") + " " +
+                             std::to_string(instructions) + " " + trace + " --sparse";
+    REQUIRE(std::system(make.c_str()) == 0);
+    const std::string out = dir + "/run" + std::to_string(instructions);
+    auto r = run_npusim({"run", "--quiet", "--config", config(), "--trace", trace, "--out", out});
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto rows = nlohmann::json::parse(read_text(out + "/report.json")).at("sparse_layers");
+    REQUIRE(rows.size() == 1);
+    return rows.at(0);
+  };
+  const nlohmann::json one = layer_row(1), four = layer_row(4);
+  CHECK(one.at("instructions") == 1);
+  CHECK(four.at("instructions") == 4);
+  CHECK(four.at("id") == 0);
+  for (const char* key : {"useful_macs", "dense_macs", "partition_moves"})
+    CHECK(four.at(key).get<std::uint64_t>() == 4 * one.at(key).get<std::uint64_t>());
+  CHECK(four.at("imbalance") == one.at("imbalance"));
+  REQUIRE(four.at("units").size() == one.at("units").size());
+  for (std::size_t u = 0; u < one.at("units").size(); ++u) {
+    const auto &a = one["units"][u], &b = four["units"][u];
+    INFO("unit " << u);
+    CHECK(b.at("regions") == a.at("regions"));
+    for (const char* key : {"submaps", "input_nonzeros", "rounds", "products", "collisions", "var_windows",
+                            "busy_cycles", "buffer_parts"})
+      CHECK(b.at(key).get<std::uint64_t>() == 4 * a.at(key).get<std::uint64_t>());
+    CHECK(b.at("multiplier_utilization").get<double>() == Approx(a.at("multiplier_utilization").get<double>()));
+  }
+}

@@ -10,6 +10,7 @@
 #include "sim/common/InputFile.h"
 #include "sim/common/Interruption.h"
 #include "sim/tensor/Npy.h"
+#include "sim/trace/TraceReader.h"
 
 namespace npusim {
 
@@ -101,17 +102,12 @@ void save_carried_inputs(TraceHeader& header, const std::string& trace_path) {
 
 bool is_npusim_trace(const std::string& path) {
   if (!input_file_problem(path).empty()) return false;
-  // The header line lists every bound tensor (and its chunks on NUMA chips), so it can
-  // be long; read up to its end, but never more than a cap of a foreign file.
-  constexpr std::size_t kHeaderCap = std::size_t(64) << 20;
-  std::ifstream in(path, std::ios::binary);
-  std::string first;
-  for (std::string block(1 << 16, '\0'); first.find('\n') == std::string::npos && first.size() < kHeaderCap;) {
-    in.read(block.data(), static_cast<std::streamsize>(block.size()));
-    if (in.gcount() <= 0) break;
-    first.append(block, 0, static_cast<std::size_t>(in.gcount()));
+  nlohmann::json line;
+  try {
+    line = first_trace_line(path);
+  } catch (const InputError&) {
+    return false;  // a first line past the trace reader's cap is no trace of ours
   }
-  const auto line = nlohmann::json::parse(first.substr(0, first.find('\n')), nullptr, /*allow_exceptions=*/false);
   // Only what `compile` wrote says so: a hand-written trace is the user's.
   return line.is_object() && line.contains("compiled_by") && line["compiled_by"] == kCompiledBy &&
          line.contains("format") && line["format"] == kTraceFormat;

@@ -79,24 +79,26 @@ std::uint64_t validate_trace(const std::string& path, const HardwareConfig& cfg)
   return reader.instructions_read();
 }
 
-bool looks_like_trace(const std::string& path) {
-  if (std::filesystem::path(path).extension() == ".jsonl") return true;
-  if (!input_file_problem(path).empty()) return false;
+nlohmann::json first_trace_line(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   LineReader lines(in, path, kMaxTraceLineBytes);
   std::string text;
+  while (lines.next(text))
+    if (!is_blank(text)) return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return nlohmann::json(nlohmann::json::value_t::discarded);
+}
+
+bool looks_like_trace(const std::string& path) {
+  if (std::filesystem::path(path).extension() == ".jsonl") return true;
+  if (!input_file_problem(path).empty()) return false;
   try {
-    while (lines.next(text)) {
-      if (is_blank(text)) continue;
-      // A header (even a wrong one) or an instruction where the header belongs: the
-      // trace reader gives the better message for both.
-      auto first = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-      return first.is_object() && (first.contains("format") || first.contains("op"));
-    }
+    // A header (even a wrong one) or an instruction where the header belongs: the
+    // trace reader gives the better message for both.
+    const nlohmann::json first = first_trace_line(path);
+    return first.is_object() && (first.contains("format") || first.contains("op"));
   } catch (const InputError&) {
     return true;  // a first line past the cap: the trace reader refuses it at once
   }
-  return false;
 }
 
 }  // namespace npusim

@@ -55,6 +55,10 @@ class TraceReader {
 // Reads the whole trace, checking every line; returns the instruction count.
 std::uint64_t validate_trace(const std::string& path, const HardwareConfig& cfg);
 
+// The first non-blank line of `path` as JSON (discarded when it is none, or not JSON);
+// an InputError when that line is longer than kMaxTraceLineBytes. Reads no further.
+nlohmann::json first_trace_line(const std::string& path);
+
 // True for a .jsonl file, or when the first non-blank line is a JSON object with a
 // "format" or an "op" key (a header, maybe a wrong one, or a headerless trace), or a
 // line longer than kMaxTraceLineBytes (which the trace reader then refuses at once).

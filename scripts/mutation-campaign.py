@@ -26,7 +26,6 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT_S = 30
-MEMORY_CAP = 4 << 30
 
 ODD_VALUES = [None, True, -1, 0, 2**31, 2**63, -2**63, 1e308, 1e-300, 3.5, "", "x" * 5000, "\x1b[31m\n",
               [], {}, [[[[1]]]], {"unknown": 1}]
@@ -158,11 +157,18 @@ def targets():
     return found
 
 
-def limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+def memory_limiter(cap_gib):
+    """Caps each child's address space; under ASan (cap 0) its allocator caps requests instead,
+    since ASan's shadow memory cannot start under an address-space limit."""
+    if cap_gib == 0:
+        extra = "max_allocation_size_mb=4096:allocator_may_return_null=1"
+        os.environ["ASAN_OPTIONS"] = ":".join(filter(None, [os.environ.get("ASAN_OPTIONS", ""), extra]))
+        return None
+    cap = int(cap_gib) << 30
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
-def classify(binary, target, data, work):
+def classify(binary, target, data, work, limiter):
     """Writes the mutant where the command reads it and returns (verdict, detail)."""
     name = os.path.basename(target.path)
     mutant = os.path.join(work, name)
@@ -173,7 +179,7 @@ def classify(binary, target, data, work):
     out = os.path.join(work, "out")
     args = target.command(mutant, out)
     try:
-        r = subprocess.run([binary] + args, capture_output=True, timeout=TIMEOUT_S, cwd=work, preexec_fn=limit_memory)
+        r = subprocess.run([binary] + args, capture_output=True, timeout=TIMEOUT_S, cwd=work, preexec_fn=limiter)
     except subprocess.TimeoutExpired:
         return "finding", "hang over %d s" % TIMEOUT_S
     err = r.stderr.decode("utf-8", "replace")
@@ -191,11 +197,14 @@ def main():
     p.add_argument("--seed", type=int, default=28)
     p.add_argument("--binary", default=os.path.join(ROOT, "build/npusim"))
     p.add_argument("--report", help="also write the summary (markdown) to this file")
+    p.add_argument("--memory-cap-gib", type=int, default=4,
+                   help="address-space cap of each run (default 4); 0 under ASan, which cannot start under one")
     a = p.parse_args()
     rng = random.Random(a.seed)
     env_targets = targets()
     counts, exits, findings = collections.Counter(), collections.Counter(), []
     os.environ["SYSTEMC_DISABLE_COPYRIGHT_MESSAGE"] = "1"
+    limiter = memory_limiter(a.memory_cap_gib)
     for i in range(a.inputs):
         target = env_targets[i % len(env_targets)]
         with open(target.path, "rb") as f:
@@ -206,7 +215,7 @@ def main():
             data = mutate_bytes(original, rng)
         work = tempfile.mkdtemp(prefix="npusim-campaign-")
         try:
-            verdict, detail = classify(a.binary, target, data, work)
+            verdict, detail = classify(a.binary, target, data, work, limiter)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         counts[verdict] += 1

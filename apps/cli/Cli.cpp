@@ -1,5 +1,6 @@
 #include "apps/cli/Cli.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -35,9 +36,27 @@ const char* kFooter =
     "Exit status: 0 ok, 1 difference found (diff), 2 bad input, 3 internal error.\n";
 // A summary lost on the way to stdout (a full disk, a closed pipe) is a failure too.
 void check_standard_output() {
+  errno = 0;
   std::cout.flush();
+  const int flush_error = errno;
   if (std::cout && std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
-  throw InputError("standard output", "", fmt::format("cannot write: {}", std::strerror(errno ? errno : EIO)));
+  const int error = errno ? errno : flush_error ? flush_error : EIO;
+  throw InputError("standard output", "", fmt::format("cannot write: {}", std::strerror(error)));
+}
+
+int internal_error(const std::exception& e) {
+  std::cerr << "internal error: " << escaped_controls(shortened_for_message(e.what())) << "\n";
+  return kExitInternal;
+}
+
+// The errors a file system gives for a path or place the user chose. Any other
+// filesystem_error is npusim's own bug and stays an internal error (exit 3).
+bool users_path_error(const std::error_code& code) {
+  static const int kUsers[] = {ENAMETOOLONG, ELOOP,  EACCES, EPERM,  EROFS,  ENOSPC,    EDQUOT, EFBIG,
+                               EBUSY,        ENOTDIR, EISDIR, ENOENT, EEXIST, ENOTEMPTY, EXDEV,  EMLINK};
+  return code.category() == std::generic_category() || code.category() == std::system_category()
+             ? std::find(std::begin(kUsers), std::end(kUsers), code.value()) != std::end(kUsers)
+             : false;
 }
 
 // The file system refused a path the user gave or a place they chose: a name too
@@ -85,14 +104,16 @@ int run_cli(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::filesystem::filesystem_error& e) {
+    if (!users_path_error(e.code())) return internal_error(e);
     std::cerr << "error: " << file_system_refusal(e) << "\n";
     return kExitBadInput;
+  } catch (const std::bad_array_new_length& e) {
+    return internal_error(e);  // a size computed wrong: npusim's bug, not the input's
   } catch (const std::bad_alloc&) {
     std::cerr << "error: out of memory: this input needs more memory than the machine (or ulimit -v) gives npusim\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "internal error: " << escaped_controls(shortened_for_message(e.what())) << "\n";
-    return kExitInternal;
+    return internal_error(e);
   }
 }
 

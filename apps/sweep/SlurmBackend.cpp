@@ -95,14 +95,18 @@ std::string self_binary() { return fs::read_symlink("/proc/self/exe").string(); 
 
 }  // namespace
 
-SlurmSubmission submit_slurm_sweep(const SweepSpec& spec, const SweepOptions& options, const SlurmOptions& slurm) {
-  SweepWorkspace ws(spec, options.out);
-  ws.prepare();
+void refuse_while_slurm_job_active(const SweepWorkspace& ws) {
   if (const auto previous = read_submission(ws); previous && job_active(previous->job_id))
-    throw InputError(options.out, "slurm/submission.json",
+    throw InputError(ws.out().string(), "slurm/submission.json",
                      fmt::format("Slurm job {} of this sweep is still queued or running; wait for it (or scancel "
                                  "{}), then run again or collect with --collect",
                                  previous->job_id, previous->job_id));
+}
+
+SlurmSubmission submit_slurm_sweep(const SweepSpec& spec, const SweepOptions& options, const SlurmOptions& slurm) {
+  SweepWorkspace ws(spec, options.out);
+  ws.prepare();
+  refuse_while_slurm_job_active(ws);
   SlurmSubmission result;
   result.counts.points = ws.size();
   Submission s;

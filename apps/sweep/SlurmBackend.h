@@ -24,6 +24,12 @@ struct SlurmSubmission {
   std::size_t tasks = 0;
 };
 
+// InputError while a Slurm job submitted into this sweep directory is still queued or
+// running: its tasks write the points without the directory's lock, so neither a new
+// submission nor a local sweep may run beside them.
+class SweepWorkspace;
+void refuse_while_slurm_job_active(const SweepWorkspace& ws);
+
 // Refuses (InputError) while an earlier job of this sweep directory is still queued
 // or running, or when sbatch refuses the job.
 SlurmSubmission submit_slurm_sweep(const SweepSpec& spec, const SweepOptions& options, const SlurmOptions& slurm);

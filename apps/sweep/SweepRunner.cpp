@@ -5,6 +5,7 @@
 #include <string>
 #include <thread>
 
+#include "apps/sweep/SlurmBackend.h"
 #include "apps/sweep/SweepProgress.h"
 #include "apps/sweep/SweepWorkspace.h"
 #include "sim/common/InputError.h"
@@ -50,6 +51,7 @@ bool run_point(const SweepWorkspace& ws, std::size_t i, UnrecordedFailure& unrec
 SweepCounts run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   SweepWorkspace ws(spec, options.out);
   ws.prepare();
+  refuse_while_slurm_job_active(ws);
   SweepCounts counts;
   counts.points = ws.size();
   std::vector<std::size_t> pending;

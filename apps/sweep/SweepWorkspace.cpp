@@ -84,7 +84,10 @@ SweepWorkspace::PointPlan SweepWorkspace::plan_point(const SweepPoint& p) const 
 
 void SweepWorkspace::fail(std::size_t i, const std::string& error) const {
   const PointPlan& plan = this->plan(i);
-  fs::remove_all(plan.dir);
+  // Under the point's claim, and only if it holds nothing but npusim's files: a note
+  // the user left in a point stops the sweep (exit 2 naming it) rather than being lost.
+  const PlaceLock::Handle claim = PlaceLock::claim(plan.dir, plan.dir.string(), "");
+  if (fs::exists(fs::symlink_status(plan.dir))) remove_run_directory(plan.dir);
   {
     CreationGuard guard;
     fs::create_directories(plan.dir);
@@ -174,7 +177,9 @@ void SweepWorkspace::prepare() const {
 bool SweepWorkspace::failed(std::size_t i) const { return fs::is_regular_file(plan(i).dir / kErrorFile); }
 
 void SweepWorkspace::clear_failure(std::size_t i) const {
-  if (failed(i)) fs::remove_all(plan(i).dir);
+  if (!failed(i)) return;
+  const PlaceLock::Handle claim = PlaceLock::claim(plan(i).dir, plan(i).dir.string(), "");
+  remove_run_directory(plan(i).dir);
 }
 
 void SweepWorkspace::finish() const {

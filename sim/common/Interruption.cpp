@@ -23,12 +23,17 @@ std::map<std::uint64_t, Cleanup> registry;  // by registration order
 std::uint64_t next_id = 0;
 std::shared_mutex creations;  // shared: a creation in flight; exclusive: the watcher, until exit
 
+// SIGINT, SIGTERM and SIGHUP (the terminal closed: clean up as for SIGTERM), except
+// those npusim was started with ignored: `nohup npusim ...` must survive a logout,
+// and a blocked signal is delivered to sigwait even when its action is SIG_IGN.
 sigset_t interruption_signals() {
   sigset_t set;
   sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGHUP);  // the terminal closed: clean up as for SIGTERM
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction current {};
+    if (sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+    sigaddset(&set, sig);
+  }
   return set;
 }
 

@@ -25,12 +25,17 @@ bool present(const fs::path& p) {
   return fs::exists(fs::symlink_status(p, ec));
 }
 
-// Moves every entry of `from` but npusim's own leftovers (staging, displaced) into
-// `to`, on the same file system.
-void move_entries(const fs::path& from, const fs::path& to, const std::string& place_name) {
+// Moves every entry of `from` but npusim's own leftovers (staging, displaced) and, when
+// `keep_marker`, the marker into `to`, on the same file system. The marker moves first,
+// so `to` is marked as a run directory before any file arrives.
+void move_entries(const fs::path& from, const fs::path& to, const std::string& place_name, bool keep_marker) {
+  const std::string marker = marker_name(OutputKind::Run);
   std::vector<fs::path> entries;
-  for (const auto& entry : fs::directory_iterator(from))
-    if (!is_leftover_name(entry.path().filename().string(), place_name)) entries.push_back(entry.path());
+  for (const auto& entry : fs::directory_iterator(from)) {
+    const std::string name = entry.path().filename().string();
+    if (is_leftover_name(name, place_name) || (keep_marker && name == marker)) continue;
+    entries.insert(name == marker ? entries.begin() : entries.end(), entry.path());
+  }
   for (const fs::path& p : entries) fs::rename(p, to / p.filename());
 }
 
@@ -47,7 +52,13 @@ OutputDirectory::OutputDirectory(const std::string& final_path, const std::strin
   final_path_ = final_dir.string();
   in_place_ = present(final_dir);
   create_staging(in_place_ ? final_path_ : parent_of(final_dir).string());
-  write_marker(staging_path_, OutputKind::Run);
+  try {
+    write_marker(staging_path_, OutputKind::Run);
+  } catch (...) {
+    std::error_code ignored;  // a full disk: nothing of this run may stay behind
+    fs::remove_all(staging_path_, ignored);
+    throw;
+  }
 }
 
 // <dir>/.<name>.<pid>-<n>.partial, made exclusively: a name no other process uses.
@@ -96,7 +107,8 @@ void OutputDirectory::commit() {
   // aside with the new one not yet in place.
   CreationGuard guard;
   try {
-    in_place_ ? commit_in_place() : commit_by_rename();
+    // A folder made at the final path while the run simulated is written into too.
+    in_place_ || present(final_path_) ? commit_in_place() : commit_by_rename();
   } catch (const fs::filesystem_error& e) {
     throw InputError(given_, option_, fmt::format("cannot put the run directory in place: {}", e.code().message()));
   }
@@ -108,13 +120,16 @@ void OutputDirectory::commit_by_rename() { fs::rename(staging_path_, final_path_
 
 // The final directory stays (a folder the user made, a mount point, an earlier run's):
 // an old run's files move aside into a hidden folder inside it, the new ones move up.
+// Both stay marked throughout, so whatever a SIGKILL interrupts, the next run finds
+// npusim's files only and may clear them.
 void OutputDirectory::commit_in_place() {
   const fs::path final_dir(final_path_), staging(staging_path_);
   const fs::path displaced = final_dir / fs::path(staging).replace_extension(".old").filename();
   const std::string name = final_dir.filename().string();
   fs::create_directory(displaced);
-  move_entries(final_dir, displaced, name);
-  move_entries(staging, final_dir, name);
+  write_marker(displaced, OutputKind::Run);
+  move_entries(final_dir, displaced, name, true);
+  move_entries(staging, final_dir, name, false);
   fs::remove(staging);
   fs::remove_all(displaced);
 }

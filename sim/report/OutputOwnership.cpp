@@ -58,7 +58,10 @@ bool run_file(const fs::path& relative, bool is_dir) {
   if (top == "tensors") return is_dir ? relative == "tensors" : relative.extension() == ".npy";
   if (is_dir) return false;
   if (relative == marker_name(OutputKind::Run)) return true;
-  return std::find(std::begin(kRunFiles), std::end(kRunFiles), top) != std::end(kRunFiles) && relative == top;
+  if (relative != top) return false;
+  // A run file, or the temporary a killed sweep left while writing one (AtomicFile).
+  return std::any_of(std::begin(kRunFiles), std::end(kRunFiles),
+                     [&](const char* f) { return top == f || is_temporary_name(top, f); });
 }
 
 // The first entries inside a run directory that npusim does not write, relative to it.
@@ -144,23 +147,33 @@ void check_output_place(const std::string& given, OutputKind kind, const std::st
   if (!why.empty()) throw InputError(given, option, fmt::format("{}; {}", why, kindly_refuse));
 }
 
+namespace {
+
+bool all_digits(const std::string& t) {
+  return !t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// True for ".<name>.<pid>-<n><suffix>"; `bare` also accepts ".<name><suffix>" (the
+// fixed names npusim used before staging was private).
+bool is_writer_name(const std::string& entry, const std::string& name, const std::string& suffix, bool bare) {
+  const std::string head = "." + name;
+  if (entry.size() < head.size() + suffix.size() || entry.compare(0, head.size(), head) != 0) return false;
+  if (entry.compare(entry.size() - suffix.size(), suffix.size(), suffix) != 0) return false;
+  const std::string middle = entry.substr(head.size(), entry.size() - head.size() - suffix.size());
+  if (middle.empty()) return bare;
+  const auto dash = middle.find('-');
+  return middle[0] == '.' && dash != std::string::npos && all_digits(middle.substr(1, dash - 1)) &&
+         all_digits(middle.substr(dash + 1));
+}
+
+}  // namespace
+
 bool is_leftover_name(const std::string& entry, const std::string& name) {
-  const std::string head = "." + name + ".";
-  if (entry.size() <= head.size() || entry.compare(0, head.size(), head) != 0) return false;
-  std::string rest = entry.substr(head.size());
-  for (const char* suffix : {".partial", ".old"}) {
-    const std::string tail = suffix;
-    if (rest == tail.substr(1)) return true;  // ".<name>.partial" of npusim before private staging
-    if (rest.size() > tail.size() && rest.compare(rest.size() - tail.size(), tail.size(), tail) == 0) {
-      const std::string id = rest.substr(0, rest.size() - tail.size());  // <pid>-<n>
-      const auto dash = id.find('-');
-      const auto digits = [](const std::string& t) {
-        return !t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); });
-      };
-      return dash != std::string::npos && digits(id.substr(0, dash)) && digits(id.substr(dash + 1));
-    }
-  }
-  return false;
+  return is_writer_name(entry, name, ".partial", true) || is_writer_name(entry, name, ".old", true);
+}
+
+bool is_temporary_name(const std::string& entry, const std::string& name) {
+  return is_writer_name(entry, name, ".partial", false);
 }
 
 namespace {
@@ -195,8 +208,17 @@ void remove_leftover_files(const fs::path& target) {
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   for (const fs::path& p : leftovers_in(dir, target.filename().string())) {
     std::error_code ec;
-    if (fs::is_regular_file(fs::symlink_status(p, ec))) fs::remove(p, ec);
+    if (is_temporary_name(p.filename().string(), target.filename().string()) &&
+        fs::is_regular_file(fs::symlink_status(p, ec)))
+      fs::remove(p, ec);
   }
+}
+
+void remove_run_directory(const fs::path& dir) {
+  check_output_place(dir.string(), OutputKind::Run, "");
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (ec) throw InputError(dir.string(), "", fmt::format("cannot remove it: {}", ec.message()));
 }
 
 void check_leftover(const fs::path& path, OutputKind kind) {

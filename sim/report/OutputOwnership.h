@@ -39,6 +39,12 @@ void remove_leftovers(const std::filesystem::path& place, OutputKind kind);
 // The same for a single file written through AtomicFile (`compile -o`): removes the
 // regular files .<name>.<pid>-<n>.partial a killed writer left beside `target`.
 void remove_leftover_files(const std::filesystem::path& target);
+// Removes a run directory of npusim's (a sweep's failed point) after the same check
+// as check_output_place: one holding anything npusim does not write is refused.
+// Call it while holding the place's PlaceLock.
+void remove_run_directory(const std::filesystem::path& dir);
+// True for ".<name>.<pid>-<n>.partial", the temporary AtomicFile writes beside `name`.
+bool is_temporary_name(const std::string& entry, const std::string& name);
 // True for the names remove_leftovers removes beside a place called `name`.
 bool is_leftover_name(const std::string& entry, const std::string& name);
 

@@ -36,26 +36,51 @@ void write_pid(int fd) {
   if (::ftruncate(fd, 0) == 0) (void)!::pwrite(fd, pid.data(), pid.size(), 0);
 }
 
-// An open, locked, still linked lock file; -1 when another process holds it.
+// A file system without flock (Lustre's default noflock, some NFS and FUSE mounts)
+// cannot keep writers apart; npusim then goes on unlocked rather than refuse to run.
+bool flock_unsupported(int error) { return error == ENOLCK || error == EOPNOTSUPP || error == ENOSYS; }
+
+// flock(LOCK_EX | LOCK_NB) on `fd`: true when held (or flock is unsupported there),
+// false when another process holds it. Other failures throw InputError naming `file`.
+bool try_flock(int fd, const fs::path& file) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+  const int error = errno;
+  if (error == EWOULDBLOCK) return false;
+  if (flock_unsupported(error)) return true;
+  errno = error;
+  fail_writing(file.string(), "cannot lock it");
+}
+
+// An open, locked, still linked lock file; -1 when another process holds it, -2 when
+// it cannot be created and `optional` (the place itself is locked instead).
 // Other failures (a read-only parent, a name too long) throw InputError.
-int lock_exclusively(const fs::path& file) {
+int lock_exclusively(const fs::path& file, bool optional) {
   for (;;) {
     int fd;
     {
       CreationGuard guard;
       fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     }
+    if (fd < 0 && optional && (errno == EACCES || errno == EPERM || errno == EROFS)) return -2;
     if (fd < 0) fail_writing(file.string(), "cannot create the lock file that keeps two runs apart");
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int error = errno;
+    if (!try_flock(fd, file)) {
       ::close(fd);
-      if (error == EWOULDBLOCK) return -1;
-      errno = error;
-      fail_writing(file.string(), "cannot lock the file");
+      return -1;
     }
     if (still_linked(fd, file)) return fd;
     ::close(fd);  // its holder released it as we opened it: take the new one
   }
+}
+
+// An existing directory is locked itself as well, so it can be written into even
+// where its parent cannot hold a lock file (a mount point, a home directory).
+// -1 when another process holds it, -2 when `place` is no directory.
+int lock_directory(const fs::path& place) {
+  const int fd = ::open(place.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return -2;
+  if (try_flock(fd, place)) return fd;
+  ::close(fd);
+  return -1;
 }
 
 }  // namespace
@@ -65,23 +90,31 @@ fs::path PlaceLock::lock_file(const fs::path& place) {
   return parent / ("." + place.filename().string() + ".lock");
 }
 
-PlaceLock::PlaceLock(fs::path file, int fd) : file_(std::move(file)), fd_(fd) {
-  interrupt_.emplace("", [file = file_] { ::unlink(file.c_str()); });
+PlaceLock::PlaceLock(fs::path file, int fd, int dir_fd) : file_(std::move(file)), fd_(fd), dir_fd_(dir_fd) {
+  if (fd_ >= 0) interrupt_.emplace("", [file = file_] { ::unlink(file.c_str()); });
 }
 
 PlaceLock::~PlaceLock() {
-  ::unlink(file_.c_str());  // while still locked: nobody else can hold this inode's name
-  ::close(fd_);
+  if (fd_ >= 0) {
+    ::unlink(file_.c_str());  // while still locked: nobody else can hold this inode's name
+    ::close(fd_);
+  }
+  if (dir_fd_ >= 0) ::close(dir_fd_);
 }
 
 PlaceLock::Handle PlaceLock::try_claim(const fs::path& place) {
   const fs::path file = lock_file(place);
   std::lock_guard<std::mutex> lock(held_mutex);
   if (Handle mine = held[file.string()].lock()) return mine;
-  const int fd = lock_exclusively(file);
-  if (fd < 0) return nullptr;
-  write_pid(fd);
-  Handle handle(new PlaceLock(file, fd));
+  const int dir_fd = lock_directory(place);
+  if (dir_fd == -1) return nullptr;
+  const int fd = lock_exclusively(file, dir_fd >= 0);
+  if (fd == -1) {
+    if (dir_fd >= 0) ::close(dir_fd);
+    return nullptr;
+  }
+  if (fd >= 0) write_pid(fd);
+  Handle handle(new PlaceLock(file, fd, dir_fd));
   held[file.string()] = handle;
   return handle;
 }

@@ -13,7 +13,9 @@ namespace npusim {
 // once: the second is refused and told the first one's pid.
 //
 // The claim is an flock(2) on a hidden sibling, <parent>/.<name>.lock, holding the
-// holder's pid. The kernel drops the lock when its holder dies, however it dies, so
+// holder's pid, and on the place itself when it is an existing directory (then the
+// sibling may be missing where the parent is not writable, e.g. a mount point). On a
+// file system without flock the claim holds nothing and npusim goes on. The kernel drops the lock when its holder dies, however it dies, so
 // a crash never leaves a place locked; the file itself is removed on release and on
 // SIGINT/SIGTERM/SIGHUP. Inside one process a place is claimed once and shared, so a
 // command may claim its output early (to pick a free name) and the writer later.
@@ -35,10 +37,11 @@ class PlaceLock {
   static std::filesystem::path lock_file(const std::filesystem::path& place);
 
  private:
-  PlaceLock(std::filesystem::path file, int fd);
+  PlaceLock(std::filesystem::path file, int fd, int dir_fd);
 
   std::filesystem::path file_;
-  int fd_;
+  int fd_;      // the lock file, or -1 when it could not be made beside the place
+  int dir_fd_;  // the place itself when it is a directory, else -1
   std::optional<OnInterrupt> interrupt_;  // removes the lock file when interrupted
 };
 

@@ -256,3 +256,16 @@ TEST_CASE("a huge but valid input that does not fit in memory says how much it n
   expect_one_line_refusal(r, "bytes (4.00 GiB) of memory");
   CHECK(entries(dir) == std::set<std::string>{"huge.json"});
 }
+
+TEST_CASE("sweep: a note the user left in a point stops the sweep naming it, and is kept", "[e2e][ownership]") {
+  const std::string dir = scratch_dir("sweep-notes");
+  REQUIRE(run_npusim({"sweep", sweep_spec(dir, "8"), "--out", dir + "/sweep"}).status == 0);
+  const std::string point = dir + "/sweep/points/000-slaves=8";
+  write_text(point + "/notes.md", "why 8 slaves");
+  // A changed base config makes the point run again: its folder is the user's now.
+  write_text(dir + "/s.json", "{\"config\": \"" + source_path("configs/smp-2x2.json") + "\", \"workload\": \"" + kTiny +
+                                  "\", \"axes\": [{\"name\": \"slaves\", \"pointer\": \"/core/matrix/slaves\", "
+                                  "\"values\": [8]}]}");
+  expect_one_line_refusal(run_npusim({"sweep", dir + "/s.json", "--out", dir + "/sweep"}), "notes.md");
+  CHECK(read_text(point + "/notes.md") == "why 8 slaves");
+}

@@ -150,6 +150,9 @@ TEST_CASE("SIGINT, SIGTERM and SIGHUP during a long functional run leave nothing
   for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
     const std::string dir = scratch_dir("signal-" + std::to_string(sig));
     NpusimLaunch launch;
+    launch.in_child = [] {  // whatever the test runner ignores, npusim starts with defaults
+      for (const int s : {SIGINT, SIGTERM, SIGHUP}) signal(s, SIG_DFL);
+    };
     bool signalled = false;
     launch.while_running = [&](pid_t pid) {
       // Wait until the run is under way (its staging directory exists), then stop it.
@@ -188,5 +191,25 @@ TEST_CASE("a full disk fails cleanly: exit 2 or 3 naming the file, nothing visib
   INFO(compile.output);
   CHECK(compile.status == 2);
   CHECK(compile.output.find("r.jsonl: writing failed: File too large") != std::string::npos);
+  expect_only(dir, {});
+}
+
+TEST_CASE("nohup: a run started with SIGHUP ignored survives it", "[e2e][signals]") {
+  const std::string dir = scratch_dir("nohup");
+  NpusimLaunch launch;
+  launch.in_child = [] {
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGTERM, SIG_DFL);
+  };
+  launch.while_running = [&](pid_t pid) {
+    const std::string staging = dir + "/.run." + std::to_string(pid) + "-0.partial";
+    for (int i = 0; i < 2000 && !fs::exists(staging); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    kill(pid, SIGHUP);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    kill(pid, SIGTERM);  // still running after the HUP: only this one stops it
+  };
+  const NpusimResult r = run_npusim({"run", "--functional", "--quiet", "--out", dir + "/run"}, launch);
+  INFO(r.output);
+  CHECK(r.status == 128 + SIGTERM);
   expect_only(dir, {});
 }

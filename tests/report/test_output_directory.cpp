@@ -243,3 +243,77 @@ TEST_CASE("a run directory holding a file the user added is refused, naming it",
   std::ofstream(scratch.path / "run" / "tensors" / "plot.png") << "png";
   CHECK_THAT(refusal((scratch.path / "run").string()), Contains("tensors/plot.png"));
 }
+
+TEST_CASE("a folder made at the final path while the run simulates is written into, not replaced",
+          "[report][ownership]") {
+  ScratchDir scratch("made-meanwhile");
+  const fs::path dir = scratch.path / "run";
+  struct stat before {};
+  {
+    OutputDirectory out(dir.string());
+    std::ofstream(out.file("report.json")) << "new";
+    fs::create_directories(dir);
+    REQUIRE(::stat(dir.c_str(), &before) == 0);
+    out.commit();
+  }
+  struct stat after {};
+  REQUIRE(::stat(dir.c_str(), &after) == 0);
+  CHECK(after.st_ino == before.st_ino);
+  CHECK(slurp(dir / "report.json") == "new");
+  CHECK(std::distance(fs::directory_iterator(scratch.path), fs::directory_iterator()) == 1);
+}
+
+TEST_CASE("whatever step of an in-place commit a kill interrupts, the next run clears it", "[report][ownership]") {
+  ScratchDir scratch("killed-commit");
+  const fs::path dir = scratch.path / "run";
+  previous_run(dir, "timeline.json");
+  // The state after a kill while the old files move aside: a marked displaced folder
+  // holding some of them, the final folder still marked, the new run's staging inside.
+  const fs::path displaced = dir / ".run.4242-0.old";
+  fs::create_directories(displaced);
+  write_marker(displaced, OutputKind::Run);
+  fs::rename(dir / "timeline.json", displaced / "timeline.json");
+  const fs::path staging = dir / ".run.4242-0.partial";
+  fs::create_directories(staging);
+  write_marker(staging, OutputKind::Run);
+  std::ofstream(staging / "report.json") << "half";
+  {
+    OutputDirectory out(dir.string());
+    std::ofstream(out.file("report.json")) << "whole";
+    out.commit();
+  }
+  CHECK(slurp(dir / "report.json") == "whole");
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);
+}
+
+TEST_CASE("a sweep's killed temporaries in a point are npusim's; a user's hidden .old file is not a leftover",
+          "[report][ownership]") {
+  ScratchDir scratch("temporaries");
+  previous_run(scratch.path / "run", "report.json");
+  std::ofstream(scratch.path / "run" / ".point.json.77-0.partial") << "{\"half";
+  {
+    OutputDirectory out((scratch.path / "run").string());
+    out.commit();
+  }
+  CHECK_FALSE(fs::exists(scratch.path / "run" / ".point.json.77-0.partial"));
+  CHECK(is_temporary_name(".net.jsonl.12-0.partial", "net.jsonl"));
+  CHECK_FALSE(is_temporary_name(".net.jsonl.old", "net.jsonl"));
+  CHECK_FALSE(is_temporary_name(".net.jsonl.partial", "net.jsonl"));
+  std::ofstream(scratch.path / ".net.jsonl.old") << "my backup";
+  std::ofstream(scratch.path / ".net.jsonl.12-0.partial") << "half";
+  remove_leftover_files(scratch.path / "net.jsonl");
+  CHECK(slurp(scratch.path / ".net.jsonl.old") == "my backup");
+  CHECK_FALSE(fs::exists(scratch.path / ".net.jsonl.12-0.partial"));
+}
+
+TEST_CASE("an existing folder is locked itself, so a parent without room for a lock file is fine",
+          "[report][concurrency]") {
+  ScratchDir scratch("dir-lock");
+  const fs::path dir = scratch.path / "mine";
+  fs::create_directories(dir);
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);  // as another process holding the folder would
+  CHECK(PlaceLock::try_claim(dir) == nullptr);
+  ::close(fd);
+  CHECK(PlaceLock::try_claim(dir) != nullptr);
+}

@@ -76,15 +76,11 @@ void OutputDirectory::create_staging(const std::string& dir) {
     {
       CreationGuard guard;
       made = fs::create_directory(staging, ec);
+      if (!made) interrupt_.reset();  // inside the guard: an interruption never removes what is not ours
     }
     if (ec) throw InputError(given_, option_, fmt::format("cannot create the run directory: {}", ec.message()));
-    interrupt_.reset();
-    if (!made) continue;  // a leftover we may not remove, or a name in use: take the next
+    if (!made) continue;  // a name in use: take the next
     staging_path_ = staging.string();
-    interrupt_.emplace("the unfinished run directory " + staging_path_, [staging] {
-      std::error_code ignored;
-      fs::remove_all(staging, ignored);
-    });
     return;
   }
 }

@@ -22,15 +22,23 @@ namespace {
 
 constexpr std::size_t kBufferBytes = 1 << 20;
 
-// <dir>/.<name>.<pid>-<n>.partial, opened only if nothing has that name yet.
-int create_temp(const fs::path& target, std::string& temp) {
+// <dir>/.<name>.<pid>-<n>.partial, opened only if nothing has that name yet. Its
+// removal on SIGINT/SIGTERM/SIGHUP is registered before the file exists, so no moment
+// is left uncovered; a name in use is released inside the creation guard, so an
+// interruption never removes what is not ours.
+int create_temp(const fs::path& target, std::string& temp, std::optional<OnInterrupt>& interrupt) {
   static std::atomic<unsigned> counter{0};
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   for (int attempt = 0; attempt < 100; ++attempt) {
     temp = (dir / fmt::format(".{}.{}-{}.partial", target.filename().string(), getpid(), counter++)).string();
+    interrupt.emplace("the unfinished " + temp, [temp] { std::remove(temp.c_str()); });
     CreationGuard guard;
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd >= 0 || errno != EEXIST) return fd;
+    if (fd >= 0) return fd;
+    const int error = errno;
+    interrupt.reset();
+    errno = error;
+    if (error != EEXIST) return -1;
   }
   errno = EEXIST;
   return -1;
@@ -39,13 +47,12 @@ int create_temp(const fs::path& target, std::string& temp) {
 }  // namespace
 
 AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
-  fd_ = create_temp(target_, temp_);
+  fd_ = create_temp(target_, temp_, interrupt_);
   if (fd_ < 0) {
     const int error = errno;
     temp_.clear();
     fail("cannot create a file beside it", error);
   }
-  interrupt_.emplace("the unfinished " + temp_, [temp = temp_] { std::remove(temp.c_str()); });
 }
 
 AtomicFile::~AtomicFile() {

@@ -45,7 +45,7 @@ void check_standard_output() {
 }
 
 int internal_error(const std::exception& e) {
-  std::cerr << "internal error: " << escaped_controls(shortened_for_message(e.what())) << "\n";
+  std::cerr << "internal error: " << echoed_for_message(e.what()) << "\n";
   return kExitInternal;
 }
 
@@ -63,7 +63,7 @@ bool users_path_error(const std::error_code& code) {
 // long, a link loop, a read-only place. Their setup to fix, not a bug of npusim's.
 std::string file_system_refusal(const std::filesystem::filesystem_error& e) {
   const std::string path = e.path1().empty() ? std::string("a file") : e.path1().string();
-  return escaped_controls(shortened_for_message(fmt::format("{}: {}", path, e.code().message())));
+  return echoed_for_message(fmt::format("{}: {}", path, e.code().message()));
 }
 
 }  // namespace
@@ -75,7 +75,7 @@ int run_cli(int argc, char** argv) {
   // One line, as every refusal: a bad option value is echoed back, and one pasted by
   // mistake may be 100 KB long or hold a newline or an escape sequence.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
-    return "error: " + escaped_controls(shortened_for_message(e.what())) + " (see --help)\n";
+    return "error: " + echoed_for_message(e.what()) + " (see --help)\n";
   });
   app.require_subcommand(1);
   app.set_version_flag("--version", NPUSIM_VERSION);

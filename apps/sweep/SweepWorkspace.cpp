@@ -87,7 +87,7 @@ void SweepWorkspace::fail(std::size_t i, const std::string& error) const {
   // Under the point's claim, and only if it holds nothing but npusim's files: a note
   // the user left in a point stops the sweep (exit 2 naming it) rather than being lost.
   const PlaceLock::Handle claim = PlaceLock::claim(plan.dir, plan.dir.string(), "");
-  if (fs::exists(fs::symlink_status(plan.dir))) remove_run_directory(plan.dir);
+  remove_run_directory(plan.dir);
   {
     CreationGuard guard;
     fs::create_directories(plan.dir);

@@ -25,11 +25,6 @@ void append_hex(std::string& out, const char* prefix, unsigned char c) {
 bool is_line_break(char c) { return c == '\n' || c == '\r'; }
 bool is_blank(char c) { return c == ' ' || c == '\t' || is_line_break(c); }
 
-// What a message says for `text` when it echoes it: shortened, then escaped.
-std::string echoed(std::string text, std::size_t limit) {
-  return escaped_controls(shortened_for_message(std::move(text), limit));
-}
-
 std::string compose(const std::string& file, const std::string& location, const std::string& reason) {
   std::string text = file.empty() ? std::string("<input>") : file;
   if (!location.empty()) text += ": " + location;
@@ -47,6 +42,10 @@ std::string shortened_for_message(std::string text, std::size_t limit) {
   while (tail < text.size() && continues_utf8(text[tail])) ++tail;
   return text.substr(0, head) + " [... " + std::to_string(tail - head) + " of " + std::to_string(text.size()) +
          " characters cut ...] " + text.substr(tail);
+}
+
+std::string echoed_for_message(std::string text, std::size_t limit) {
+  return escaped_controls(shortened_for_message(std::move(text), limit));
 }
 
 std::string escaped_controls(const std::string& text) {
@@ -82,10 +81,10 @@ std::string joined_lines(const std::string& text) {
 }
 
 InputError::InputError(std::string file, std::string location, std::string reason)
-    : std::runtime_error(compose(echoed(file, kMaxPlace), echoed(location, kMaxPlace), echoed(reason, kMaxReason))),
+    : std::runtime_error(compose(echoed_for_message(file, kMaxPlace), echoed_for_message(location, kMaxPlace), echoed_for_message(reason, kMaxReason))),
       file_(std::move(file)),
-      location_(echoed(std::move(location), kMaxPlace)),
-      reason_(echoed(std::move(reason), kMaxReason)) {}
+      location_(echoed_for_message(std::move(location), kMaxPlace)),
+      reason_(echoed_for_message(std::move(reason), kMaxReason)) {}
 
 void fail_writing(const std::string& path, const std::string& what) {
   const int error = errno;

@@ -37,6 +37,8 @@ std::string shortened_for_message(std::string text, std::size_t limit = kMaxEcho
 // Backslashes are left alone, so escaping a message twice changes nothing (places and
 // reasons are re-wrapped by callers). InputError applies it to every part it is given.
 std::string escaped_controls(const std::string& text);
+// What a message says when it echoes `text`: shortened, then escaped (one line).
+std::string echoed_for_message(std::string text, std::size_t limit = kMaxEchoedText);
 
 // Text from a library (the ONNX checker, shape inference) that spans several lines,
 // joined into one: each run of line breaks, with the blanks around it, becomes a space.

@@ -18,8 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path parent_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
-
 bool present(const fs::path& p) {
   std::error_code ec;
   return fs::exists(fs::symlink_status(p, ec));
@@ -50,8 +48,8 @@ OutputDirectory::OutputDirectory(const std::string& final_path, const std::strin
   remove_leftovers(final_dir, OutputKind::Run);
   check_output_place(final_path, OutputKind::Run, option);  // now that nobody else writes it
   final_path_ = final_dir.string();
-  in_place_ = present(final_dir);
-  create_staging(in_place_ ? final_path_ : parent_of(final_dir).string());
+  // An existing folder is written into: its staging sits inside it, on its file system.
+  create_staging(present(final_dir) ? final_path_ : parent_directory(final_dir).string());
   try {
     write_marker(staging_path_, OutputKind::Run);
   } catch (...) {
@@ -103,8 +101,8 @@ void OutputDirectory::commit() {
   // aside with the new one not yet in place.
   CreationGuard guard;
   try {
-    // A folder made at the final path while the run simulated is written into too.
-    in_place_ || present(final_path_) ? commit_in_place() : commit_by_rename();
+    // Also a folder made at the final path while the run simulated is written into.
+    present(final_path_) ? commit_in_place() : commit_by_rename();
   } catch (const fs::filesystem_error& e) {
     throw InputError(given_, option_, fmt::format("cannot put the run directory in place: {}", e.code().message()));
   }

@@ -45,7 +45,6 @@ class OutputDirectory {
   std::string option_;
   std::string final_path_;
   std::string staging_path_;
-  bool in_place_ = false;  // the final directory existed: it is kept and written into
   bool committed_ = false;
   PlaceLock::Handle lock_;
   std::optional<OnInterrupt> interrupt_;  // removes staging on SIGINT/SIGTERM/SIGHUP

@@ -124,6 +124,8 @@ bool has_marker(const fs::path& dir, OutputKind kind) {
          fs::is_regular_file(fs::symlink_status(dir / marker_name(kind), ec));
 }
 
+fs::path parent_directory(const fs::path& path) { return path.has_parent_path() ? path.parent_path() : fs::path("."); }
+
 fs::path output_path(const std::string& given) {
   const fs::path p = fs::path(given).lexically_normal();
   return p.has_filename() ? p : p.parent_path();  // "runs/a/" and "runs/a" are one place
@@ -191,7 +193,7 @@ std::vector<fs::path> leftovers_in(const fs::path& dir, const std::string& name)
 
 void remove_leftovers(const fs::path& place, OutputKind kind) {
   const std::string name = place.filename().string();
-  std::vector<fs::path> found = leftovers_in(place.has_parent_path() ? place.parent_path() : fs::path("."), name);
+  std::vector<fs::path> found = leftovers_in(parent_directory(place), name);
   std::error_code ec;
   if (fs::is_directory(fs::symlink_status(place, ec))) {  // staging inside a directory written in place
     const std::vector<fs::path> inside = leftovers_in(place, name);
@@ -205,7 +207,7 @@ void remove_leftovers(const fs::path& place, OutputKind kind) {
 }
 
 void remove_leftover_files(const fs::path& target) {
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  const fs::path dir = parent_directory(target);
   for (const fs::path& p : leftovers_in(dir, target.filename().string())) {
     std::error_code ec;
     if (is_temporary_name(p.filename().string(), target.filename().string()) &&
@@ -231,7 +233,7 @@ void check_leftover(const fs::path& path, OutputKind kind) {
 }
 
 void create_parents(const fs::path& path, const std::string& given) {
-  const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  const fs::path parent = parent_directory(path);
   std::error_code ec;
   CreationGuard guard;
   fs::create_directories(parent, ec);

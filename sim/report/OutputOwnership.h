@@ -17,6 +17,9 @@ void write_marker(const std::filesystem::path& dir, OutputKind kind);
 // True when `dir` is a real directory holding the kind's marker as a regular file.
 bool has_marker(const std::filesystem::path& dir, OutputKind kind);
 
+// The directory holding `path`: its parent, or "." for a bare name.
+std::filesystem::path parent_directory(const std::filesystem::path& path);
+
 // The place the user named, normalized: "runs/a/" and "runs/a" are one place.
 std::filesystem::path output_path(const std::string& given);
 
@@ -40,8 +43,8 @@ void remove_leftovers(const std::filesystem::path& place, OutputKind kind);
 // regular files .<name>.<pid>-<n>.partial a killed writer left beside `target`.
 void remove_leftover_files(const std::filesystem::path& target);
 // Removes a run directory of npusim's (a sweep's failed point) after the same check
-// as check_output_place: one holding anything npusim does not write is refused.
-// Call it while holding the place's PlaceLock.
+// as check_output_place: one holding anything npusim does not write is refused; a
+// missing one is nothing to do. Call it while holding the place's PlaceLock.
 void remove_run_directory(const std::filesystem::path& dir);
 // True for ".<name>.<pid>-<n>.partial", the temporary AtomicFile writes beside `name`.
 bool is_temporary_name(const std::string& entry, const std::string& name);

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
+#include "sim/report/OutputOwnership.h"
 
 namespace npusim {
 
@@ -86,8 +87,7 @@ int lock_directory(const fs::path& place) {
 }  // namespace
 
 fs::path PlaceLock::lock_file(const fs::path& place) {
-  const fs::path parent = place.has_parent_path() ? place.parent_path() : fs::path(".");
-  return parent / ("." + place.filename().string() + ".lock");
+  return parent_directory(place) / ("." + place.filename().string() + ".lock");
 }
 
 PlaceLock::PlaceLock(fs::path file, int fd, int dir_fd) : file_(std::move(file)), fd_(fd), dir_fd_(dir_fd) {

@@ -9,7 +9,7 @@ class App;
 #include <iosfwd>
 #include <vector>
 
-#include "apps/compiler/SplitPlanner.h"
+#include "apps/compiler/planning/SplitPlanner.h"
 #include "apps/compiler/WorkloadReader.h"
 
 namespace npusim {

@@ -7,10 +7,10 @@
 #include "apps/cli/Cli.h"
 #include "sim/common/InputError.h"
 #include "apps/compiler/WorkloadReader.h"
-#include "apps/compiler/WorkloadSimulation.h"
+#include "apps/simulation/WorkloadSimulation.h"
 #include "sim/config/ConfigLoader.h"
-#include "apps/simulation/ProgressMeter.h"
-#include "apps/simulation/Simulation.h"
+#include "apps/simulation/runner/ProgressMeter.h"
+#include "apps/simulation/runner/Simulation.h"
 #include "models/matrix_unit/MatrixUnitConfig.h"
 #include "sim/report/OutputDirectory.h"
 

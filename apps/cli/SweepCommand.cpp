@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "apps/cli/Cli.h"
-#include "apps/simulation/ProgressMeter.h"
+#include "apps/simulation/runner/ProgressMeter.h"
 #include "apps/sweep/SlurmBackend.h"
 #include "apps/sweep/SweepRunner.h"
 #include "apps/sweep/SweepSpec.h"

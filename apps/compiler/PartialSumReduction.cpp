@@ -1,7 +1,7 @@
 // Model-ci partial sums reduced between cores (seed002 Example 1).
 #include "apps/compiler/TraceEmitter.h"
 
-#include "apps/compiler/TraceOperands.h"
+#include "apps/compiler/emit/TraceOperands.h"
 
 namespace npusim {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "apps/compiler/TraceOperands.h"
+#include "apps/compiler/emit/TraceOperands.h"
 #include "models/interconnect/Interconnect.h"
 
 namespace npusim {

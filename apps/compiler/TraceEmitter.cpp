@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "apps/compiler/TraceOperands.h"
+#include "apps/compiler/emit/TraceOperands.h"
 #include "models/dma/DmaConfig.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/Npy.h"

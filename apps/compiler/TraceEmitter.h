@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "models/controller/InstructionSource.h"
-#include "apps/compiler/DramPlacement.h"
-#include "apps/compiler/LayerTiler.h"
-#include "apps/compiler/SplitPlanner.h"
+#include "apps/compiler/emit/DramPlacement.h"
+#include "apps/compiler/tiling/LayerTiler.h"
+#include "apps/compiler/planning/SplitPlanner.h"
 #include "apps/compiler/TensorLiveness.h"
-#include "apps/compiler/TensorWrites.h"
+#include "apps/compiler/emit/TensorWrites.h"
 #include "apps/compiler/Workload.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/trace/IdRuns.h"

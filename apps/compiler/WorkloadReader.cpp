@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "apps/compiler/SplitPlanner.h"
+#include "apps/compiler/planning/SplitPlanner.h"
 #include "apps/compiler/onnx/OnnxWorkload.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/WindowGeometry.h"

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "apps/compiler/ActivationHeap.h"
+#include "apps/compiler/emit/ActivationHeap.h"
 
 using namespace npusim;
 

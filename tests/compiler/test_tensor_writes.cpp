@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <random>
 
-#include "apps/compiler/TensorWrites.h"
+#include "apps/compiler/emit/TensorWrites.h"
 
 using namespace npusim;
 

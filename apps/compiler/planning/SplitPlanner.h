@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "apps/compiler/LayerTiler.h"
+#include "apps/compiler/tiling/LayerTiler.h"
 #include "apps/compiler/Workload.h"
 #include "apps/tags/SplitStrategy.h"
 #include "apps/tags/TagInformation.h"

@@ -1,4 +1,4 @@
-#include "apps/compiler/LayerEnergy.h"
+#include "apps/simulation/layer_report/LayerEnergy.h"
 
 #include <algorithm>
 

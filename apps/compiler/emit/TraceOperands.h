@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "apps/compiler/DramPlacement.h"
+#include "apps/compiler/emit/DramPlacement.h"
 #include "sim/trace/Instruction.h"
 
 namespace npusim {

@@ -1,4 +1,4 @@
-#include "apps/simulation/Simulation.h"
+#include "apps/simulation/runner/Simulation.h"
 
 #include <filesystem>
 #include <optional>
@@ -8,8 +8,8 @@
 #include "models/kernel/ProcessFailure.h"
 #include "models/kernel/SimTime.h"
 #include "sim/common/InputError.h"
-#include "apps/simulation/FunctionalMemory.h"
-#include "apps/simulation/ProgressMeter.h"
+#include "apps/simulation/runner/FunctionalMemory.h"
+#include "apps/simulation/runner/ProgressMeter.h"
 #include "sim/report/OutputDirectory.h"
 #include "sim/report/RunMetrics.h"
 #include "sim/report/RunRecorder.h"

@@ -1,11 +1,11 @@
-#include "apps/compiler/WorkloadSimulation.h"
+#include "apps/simulation/WorkloadSimulation.h"
 
 #include <algorithm>
 #include <ostream>
 
-#include "apps/compiler/LayerEnergy.h"
-#include "apps/compiler/LayerReport.h"
-#include "apps/compiler/PacketLayout.h"
+#include "apps/simulation/layer_report/LayerEnergy.h"
+#include "apps/simulation/layer_report/LayerReport.h"
+#include "apps/simulation/PacketLayout.h"
 #include "apps/compiler/TraceEmitter.h"
 #include "apps/compiler/WorkloadReader.h"
 #include "sim/report/ReportContext.h"

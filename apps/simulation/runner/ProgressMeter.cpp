@@ -1,4 +1,4 @@
-#include "apps/simulation/ProgressMeter.h"
+#include "apps/simulation/runner/ProgressMeter.h"
 
 #include <cstdio>
 #include <unistd.h>

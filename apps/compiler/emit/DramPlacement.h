@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/compiler/ActivationHeap.h"
+#include "apps/compiler/emit/ActivationHeap.h"
 #include "models/dram/DramAddressMap.h"
 #include "sim/config/HardwareConfig.h"
 

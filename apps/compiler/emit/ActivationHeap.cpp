@@ -1,4 +1,4 @@
-#include "apps/compiler/ActivationHeap.h"
+#include "apps/compiler/emit/ActivationHeap.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,11 +1,11 @@
-#include "apps/compiler/LayerReport.h"
+#include "apps/simulation/layer_report/LayerReport.h"
 
 #include <algorithm>
 #include <ostream>
 
 #include <fmt/format.h>
 
-#include "apps/compiler/LayerEnergy.h"
+#include "apps/simulation/layer_report/LayerEnergy.h"
 #include "models/engine/EngineRegistry.h"
 
 namespace npusim {

@@ -1,4 +1,4 @@
-#include "apps/compiler/DramPlacement.h"
+#include "apps/compiler/emit/DramPlacement.h"
 
 #include <algorithm>
 

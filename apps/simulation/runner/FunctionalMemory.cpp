@@ -1,4 +1,4 @@
-#include "apps/simulation/FunctionalMemory.h"
+#include "apps/simulation/runner/FunctionalMemory.h"
 
 #include <cstring>
 #include <filesystem>

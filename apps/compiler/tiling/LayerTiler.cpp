@@ -1,4 +1,4 @@
-#include "apps/compiler/LayerTiler.h"
+#include "apps/compiler/tiling/LayerTiler.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
 #pragma once
 #include <string>
 
-#include "apps/compiler/SplitPlanner.h"
+#include "apps/compiler/planning/SplitPlanner.h"
 #include "apps/compiler/Workload.h"
-#include "apps/simulation/Simulation.h"
+#include "apps/simulation/runner/Simulation.h"
 
 namespace npusim {
 

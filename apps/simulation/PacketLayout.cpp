@@ -1,4 +1,4 @@
-#include "apps/compiler/PacketLayout.h"
+#include "apps/simulation/PacketLayout.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "apps/compiler/SplitPlanner.h"
+#include "apps/compiler/planning/SplitPlanner.h"
 
 #include <algorithm>
 #include <cmath>

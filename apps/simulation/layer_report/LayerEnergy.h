@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "apps/compiler/LayerReport.h"
+#include "apps/simulation/layer_report/LayerReport.h"
 #include "sim/energy/EnergyAccount.h"
 
 namespace npusim {

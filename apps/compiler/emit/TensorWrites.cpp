@@ -1,4 +1,4 @@
-#include "apps/compiler/TensorWrites.h"
+#include "apps/compiler/emit/TensorWrites.h"
 
 #include <algorithm>
 

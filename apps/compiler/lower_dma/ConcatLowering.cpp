@@ -1,0 +1,3 @@
+#include "apps/compiler/lower_dma/ConcatLowering.h"
+
+NPUSIM_REGISTER_LOWERING(npusim::ConcatLowering)

@@ -1,0 +1,17 @@
+#pragma once
+#include "apps/compiler/emit/Lowering.h"
+
+namespace npusim {
+
+// Conv, fc and matmul on the Wfold matrix unit (seed000), requantized by the vector unit or on its result path; model-ci partial sums reduced between cores (seed002).
+class MatrixLowering : public Lowering {
+ public:
+  std::string name() const override { return "matrix"; }
+  int rank() const override { return 20; }
+
+  // ---- Planning, the per-layer report section, explain, CLI overrides ----
+
+  // ---- Emission (EmitContext) ----
+};
+
+}  // namespace npusim

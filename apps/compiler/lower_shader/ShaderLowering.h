@@ -1,0 +1,17 @@
+#pragma once
+#include "apps/compiler/emit/Lowering.h"
+
+namespace npusim {
+
+// Conv and fc on a shader core (seed003): fetch_ml brings register-group tiles, the shader datapath multiplies and requantizes.
+class ShaderLowering : public Lowering {
+ public:
+  std::string name() const override { return "shader"; }
+  int rank() const override { return 30; }
+
+  // ---- Planning, the per-layer report section, explain, CLI overrides ----
+
+  // ---- Emission (EmitContext) ----
+};
+
+}  // namespace npusim

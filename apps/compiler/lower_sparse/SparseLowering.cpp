@@ -1,0 +1,3 @@
+#include "apps/compiler/lower_sparse/SparseLowering.h"
+
+NPUSIM_REGISTER_LOWERING(npusim::SparseLowering)

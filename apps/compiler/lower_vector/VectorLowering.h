@@ -1,0 +1,17 @@
+#pragma once
+#include "apps/compiler/emit/Lowering.h"
+
+namespace npusim {
+
+// Depthwise conv, pooling, row ops (softmax, layer norm, ...), add and relu on the vector unit.
+class VectorLowering : public Lowering {
+ public:
+  std::string name() const override { return "vector"; }
+  int rank() const override { return 40; }
+
+  // ---- Planning, the per-layer report section, explain, CLI overrides ----
+
+  // ---- Emission (EmitContext) ----
+};
+
+}  // namespace npusim

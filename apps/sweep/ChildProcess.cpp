@@ -84,62 +84,59 @@ struct ChildPipes {
   }
 };
 
-// Where the child's stdout and stderr go: the pipes' write ends, or /dev/null for an
-// uncaptured stdout.
-class SpawnFileActions {
+// A posix_spawn setting (file actions or attributes), initialised here and destroyed with this.
+template <class T, auto init, auto destroy>
+class SpawnSetting {
  public:
-  explicit SpawnFileActions(const ChildPipes& pipes) {
-    posix_spawn_file_actions_init(&actions_);
-    if (pipes.captures_stdout())
-      posix_spawn_file_actions_adddup2(&actions_, pipes.out[1], STDOUT_FILENO);
-    else
-      posix_spawn_file_actions_addopen(&actions_, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions_, pipes.err[1], STDERR_FILENO);
-  }
-  SpawnFileActions(const SpawnFileActions&) = delete;
-  SpawnFileActions& operator=(const SpawnFileActions&) = delete;
-  ~SpawnFileActions() { posix_spawn_file_actions_destroy(&actions_); }
-  const posix_spawn_file_actions_t* get() const { return &actions_; }
+  SpawnSetting() { init(&value_); }
+  SpawnSetting(const SpawnSetting&) = delete;
+  SpawnSetting& operator=(const SpawnSetting&) = delete;
+  ~SpawnSetting() { destroy(&value_); }
+  T* get() { return &value_; }
 
  private:
-  posix_spawn_file_actions_t actions_;
+  T value_;
 };
+using SpawnFileActions =
+    SpawnSetting<posix_spawn_file_actions_t, posix_spawn_file_actions_init, posix_spawn_file_actions_destroy>;
+using SpawnAttributes = SpawnSetting<posix_spawnattr_t, posix_spawnattr_init, posix_spawnattr_destroy>;
+
+// The child's stdout and stderr go to the pipes' write ends, or stdout to /dev/null when
+// it is not captured.
+void route_output(SpawnFileActions& actions, const ChildPipes& pipes) {
+  if (pipes.captures_stdout())
+    posix_spawn_file_actions_adddup2(actions.get(), pipes.out[1], STDOUT_FILENO);
+  else
+    posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(actions.get(), pipes.err[1], STDERR_FILENO);
+}
 
 // The child starts with SIGINT, SIGTERM and SIGHUP unblocked (this process leaves them to
 // its watcher thread, and a spawned child inherits the mask) and SIGXFSZ at its default
 // (this process ignores it; an ignored signal is inherited too).
-class SpawnSignals {
- public:
-  SpawnSignals() {
-    posix_spawnattr_init(&attributes_);
-    sigset_t none, file_size;
-    sigemptyset(&none);
-    sigemptyset(&file_size);
-    sigaddset(&file_size, SIGXFSZ);
-    posix_spawnattr_setsigmask(&attributes_, &none);
-    posix_spawnattr_setsigdefault(&attributes_, &file_size);
-    posix_spawnattr_setflags(&attributes_, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  }
-  SpawnSignals(const SpawnSignals&) = delete;
-  SpawnSignals& operator=(const SpawnSignals&) = delete;
-  ~SpawnSignals() { posix_spawnattr_destroy(&attributes_); }
-  const posix_spawnattr_t* get() const { return &attributes_; }
-
- private:
-  posix_spawnattr_t attributes_;
-};
+void reset_signals(SpawnAttributes& attributes) {
+  sigset_t none, file_size;
+  sigemptyset(&none);
+  sigemptyset(&file_size);
+  sigaddset(&file_size, SIGXFSZ);
+  posix_spawnattr_setsigmask(attributes.get(), &none);
+  posix_spawnattr_setsigdefault(attributes.get(), &file_size);
+  posix_spawnattr_setflags(attributes.get(), POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+}
 
 // Starts argv[0] (`binary`, or looked up on PATH) on the pipes; throws when it cannot.
 pid_t start_child(const std::string& binary, bool search_path, std::vector<std::string>& argv_storage,
                   const ChildPipes& pipes) {
-  const SpawnFileActions actions(pipes);
-  const SpawnSignals signals;
+  SpawnFileActions actions;
+  route_output(actions, pipes);
+  SpawnAttributes attributes;
+  reset_signals(attributes);
   std::vector<char*> argv;
   for (auto& a : argv_storage) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
   const auto spawn_program = search_path ? posix_spawnp : posix_spawn;
-  const int spawned = spawn_program(&pid, binary.c_str(), actions.get(), signals.get(), argv.data(), environ);
+  const int spawned = spawn_program(&pid, binary.c_str(), actions.get(), attributes.get(), argv.data(), environ);
   if (spawned != 0) throw std::runtime_error("cannot start " + argv_storage.front() + ": " + std::strerror(spawned));
   return pid;
 }

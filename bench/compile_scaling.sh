@@ -3,11 +3,7 @@
 # map, compiled with `npusim compile` for n = 16k, 32k, 64k (more sizes as arguments:
 # bench/compile_scaling.sh 16000 32000 64000 128000). Prints wall time, peak RSS and
 # the time per layer; a linear compiler keeps microseconds per layer flat as n doubles.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-npusim="${NPUSIM:-$root/build/npusim}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(16000 32000 64000)
 

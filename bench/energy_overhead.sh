@@ -7,12 +7,9 @@
 # and MobileNetV2 on smp-2x2 (four cores).
 #   NPUSIM_BASE=/path/to/old/npusim bench/energy_overhead.sh
 # An old build: git worktree add /tmp/npusim-base 434e749 && /tmp/npusim-base/scripts/build.sh
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-new="${NPUSIM:-$root/build/npusim}"
+source "$(dirname "$0")/common.sh"
 base="${NPUSIM_BASE:?set NPUSIM_BASE to an npusim built before the energy model}"
-export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-python3 - "$base" "$new" "$root" <<'PY'
+python3 - "$base" "$npusim" "$root" <<'PY'
 import statistics, subprocess, sys, tempfile, time
 base, new, root = sys.argv[1:4]
 runs = {

@@ -5,22 +5,13 @@
 # second, the speed ratio and the whole-network cycle difference between the models.
 # Timing runs step each conv shape once (repeated shapes reuse it); functional runs step
 # every conv instruction with its tensors.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-npusim="${NPUSIM:-$root/build/npusim}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+source "$(dirname "$0")/common.sh"
 
 measure() {  # model workload [flags...] -> "median_s cycles macs"
   local model="$1" workload="$2" times=()
   shift 2
   for i in 1 2 3; do
-    local t0 t1
-    t0=$(date +%s%N)
-    "$npusim" run --quiet --matrix-model "$model" --workload "$workload" --out "$work/run-$model" "$@"
-    t1=$(date +%s%N)
-    times+=("$(( (t1 - t0) / 1000 ))")
+    timed "$npusim" run --quiet --matrix-model "$model" --workload "$workload" --out "$work/run-$model" "$@"
   done
   python3 - "$work/run-$model/report.json" "${times[@]}" <<'PY'
 import json, statistics, sys

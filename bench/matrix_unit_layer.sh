@@ -3,21 +3,13 @@
 # the default chip, run through the whole simulator (DMAs, buses, Wfold engine)
 # in timing mode and in functional mode. Prints simulated MACs per host second,
 # taking the median wall time of 5 runs of `npusim run`.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-npusim="${NPUSIM:-$root/build/npusim}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 python3 "$root/bench/make_conv_layer_trace.py" "$work/layer.jsonl"
 
 measure() {  # mode flag... -> prints "median_seconds macs cycles"
   local times=()
   for i in 1 2 3 4 5; do
-    local t0 t1
-    t0=$(date +%s%N)
-    "$npusim" run --quiet "$@" --trace "$work/layer.jsonl" --out "$work/run"
-    t1=$(date +%s%N)
-    times+=("$(( (t1 - t0) / 1000 ))")
+    timed "$npusim" run --quiet "$@" --trace "$work/layer.jsonl" --out "$work/run"
   done
   python3 - "$work/run/report.json" "${times[@]}" <<'PY'
 import json, statistics, sys

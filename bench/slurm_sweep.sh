@@ -4,10 +4,7 @@
 # with `-j $(nproc)` locally, then on a single-node Slurm cluster started for the
 # purpose (tests/slurm/slurm-cluster.sh) with K points per task for each K given
 # (default 20 50). Prints points per second and the per-task overhead.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-npusim="${NPUSIM:-$root/build/npusim}"
-work="$(mktemp -d)"
+source "$(dirname "$0")/common.sh"
 trap '"$root/tests/slurm/slurm-cluster.sh" stop "$work/cluster" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 export SLURM_CONF="$("$root/tests/slurm/slurm-cluster.sh" start "$work/cluster")"
 cat > "$work/spec.json" <<SPEC

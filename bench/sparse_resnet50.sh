@@ -3,11 +3,7 @@
 # configs/sparse.json in timing mode, against dense ResNet-50 on the same chip. Prints
 # wall time, simulated cycles, dense-equivalent and useful MACs per host second, and
 # how many layers each engine ran. One run each: the pruned one takes tens of seconds.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-npusim="${NPUSIM:-$root/build/npusim}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 
 printf "%-16s %8s %12s %14s %14s %14s %14s  %s\n" workload wall_s cycles dense_MACs useful_MACs \
   dense_MACs/s useful_MACs/s layers_by_engine

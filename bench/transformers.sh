@@ -5,12 +5,7 @@
 # simulated cycles, instructions and simulated MACs per host second. Every tensor has
 # its own DRAM region (no reuse), so the prefill needs about 20.6 GB: both configs get
 # /chip/dram/capacity_bytes = 64 GiB.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-npusim="${NPUSIM:-$root/build/npusim}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+source "$(dirname "$0")/common.sh"
 
 printf "%-18s %-10s %8s %16s %14s %9s %14s\n" workload config wall_s useful_MACs sim_cycles instrs MACs_per_host_s
 for cfg in default smp-4x4; do

@@ -4,11 +4,7 @@
 # `npusim run --workload`. Prints the median wall time of 3 runs, useful MACs,
 # simulated cycles, simulated MACs per host second and peak RSS; then peak RSS of
 # ResNet-50 at batch 1 vs batch 10 (memory must stay flat in trace length).
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-npusim="${NPUSIM:-$root/build/npusim}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 
 measure() {  # workload.json -> "median_s macs cycles instructions peak_rss_kib"
   local times=() rss=0

@@ -6,6 +6,7 @@ class App;
 
 #include <string>
 
+#include <initializer_list>
 #include <iosfwd>
 #include <vector>
 
@@ -33,6 +34,13 @@ void add_input_shape_option(CLI::App& cmd, std::vector<std::string>& shapes);
 WorkloadOptions workload_options(const std::vector<std::string>& shapes, bool functional);
 // What an import approximated (Workload::notes), one "note:" line each.
 void print_workload_notes(const Workload& w, std::ostream& out);
+
+// Options several commands share, with their usual help text.
+void add_config_option(CLI::App& cmd, std::string& config, const std::string& help = "Hardware config (JSON)");
+void add_quiet_flag(CLI::App& cmd, bool& quiet, const std::string& help = "Print nothing on success");
+// The end of a command's --help: what it does and writes (paragraphs apart by a blank line),
+// then its examples, one a line.
+void set_help_footer(CLI::App& cmd, const std::string& about, std::initializer_list<const char*> examples);
 
 // One function per subcommand file; each adds itself to the app.
 void add_run_command(CLI::App& app);

@@ -98,23 +98,23 @@ void compile(const CompileOptions& opt) {
 void add_compile_command(CLI::App& app) {
   auto opt = std::make_shared<CompileOptions>();
   CLI::App* cmd = app.add_subcommand("compile", "Compile a workload (JSON, SCALE-Sim CSV or ONNX) into an instruction trace");
-  cmd->add_option("-c,--config", opt->config, "Hardware config (JSON)")->capture_default_str();
+  add_config_option(*cmd, opt->config);
   cmd->add_option("-w,--workload", opt->workload, "Workload: JSON (docs/workload-format.md), a SCALE-Sim .csv or an ONNX model; "
                   "an ONNX model's weights are written to OUT.data/*.npy")
       ->required();
   cmd->add_option("-o,--out", opt->trace, "Trace to write (JSON Lines)")->required();
-  cmd->add_flag("-q,--quiet", opt->quiet, "Print nothing on success");
+  add_quiet_flag(*cmd, opt->quiet);
   cmd->add_flag("--overwrite", opt->overwrite,
                 "Replace an existing file at -o even if `compile` did not write it (a trace `compile` wrote "
                 "is replaced without it; directories, devices and links never are)");
   add_split_options(*cmd, opt->split, opt->split_strategies);
   add_input_shape_option(*cmd, opt->input_shapes);
-  cmd->footer(
-      "\nTiles every layer to the config's NRAM/WRAM, splits the bands across its cores and\n"
-      "writes LOAD / CONV / vector / STORE instructions with staged dependencies.\n"
-      "\nExamples:\n"
-      "  npusim compile --workload traces/workloads/resnet50.json -o resnet50.jsonl\n"
-      "  npusim compile --config configs/smp-2x2.json --workload traces/workloads/scale-sim-example.csv -o t.jsonl");
+  set_help_footer(*cmd,
+                  "Tiles every layer to the config's NRAM/WRAM, splits the bands across its cores and\n"
+                  "writes LOAD / CONV / vector / STORE instructions with staged dependencies.",
+                  {"npusim compile --workload traces/workloads/resnet50.json -o resnet50.jsonl",
+                   "npusim compile --config configs/smp-2x2.json --workload traces/workloads/scale-sim-example.csv "
+                   "-o t.jsonl"});
   cmd->callback([opt] { compile(*opt); });
 }
 

@@ -42,14 +42,13 @@ void add_diff_command(CLI::App& app) {
                   "Compare only these fields (e.g. total_cycles busy_cycles end); default: all")
       ->expected(1, -1);
   cmd->add_option("--max-rows", opt->max_rows, "Differences to print; 0 prints all")->capture_default_str();
-  cmd->footer(
-      "\nCompares report.json totals, per-engine, per-memory and per-layer rows (matched by name)\n"
-      "and instructions.csv rows (matched by id). Exit status: 0 within tolerance, 1 a difference,\n"
-      "2 bad input (missing directory or file, malformed JSON or CSV).\n"
-      "\nExamples:\n"
-      "  npusim diff runs/conv-001 runs/conv-002\n"
-      "  npusim diff traces/golden/conv/expected runs/conv --tolerance 0\n"
-      "  npusim diff runs/a runs/b --tolerance 2 --metric total_cycles busy_cycles");
+  set_help_footer(*cmd,
+                  "Compares report.json totals, per-engine, per-memory and per-layer rows (matched by name)\n"
+                  "and instructions.csv rows (matched by id). Exit status: 0 within tolerance, 1 a difference,\n"
+                  "2 bad input (missing directory or file, malformed JSON or CSV).",
+                  {"npusim diff runs/conv-001 runs/conv-002",
+                   "npusim diff traces/golden/conv/expected runs/conv --tolerance 0",
+                   "npusim diff runs/a runs/b --tolerance 2 --metric total_cycles busy_cycles"});
   // The status has to reach main(): CLI11 callbacks return nothing, so the
   // difference is signalled through an exception the CLI maps to status 1.
   cmd->callback([opt] {

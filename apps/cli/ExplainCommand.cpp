@@ -26,7 +26,7 @@ void add_explain_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("explain", "Show how one conv layer maps onto the Wfold matrix unit, a shader core or the "
                                     "sparse tensor cluster");
-  cmd->add_option("-c,--config", opt->config, "Hardware config (JSON)")->capture_default_str();
+  add_config_option(*cmd, opt->config);
   cmd->add_option("-l,--layer", opt->layer,
                   "Layer, as key=value pairs: hi wi ci co kh kw (required); n, sh sw or stride, "
                   "pad=P or pad=T,B,L,R, dtype=int8|float32 (optional)")

@@ -80,7 +80,7 @@ void run(const RunOptions& opt) {
 void add_run_command(CLI::App& app) {
   auto opt = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand("run", "Simulate an instruction trace, or a workload compiled on the fly, on a hardware config");
-  cmd->add_option("-c,--config", opt->config, "Hardware config (JSON)")->capture_default_str();
+  add_config_option(*cmd, opt->config);
   cmd->add_option("-t,--trace", opt->trace, "Instruction trace (JSON Lines)");
   cmd->add_option("-w,--workload", opt->workload,
                   "Workload to compile on the fly (JSON, a SCALE-Sim layer table .csv or an ONNX model .onnx); "
@@ -91,7 +91,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("-f,--functional", opt->functional,
                 "Also compute real tensor values: load the trace's input .npy files, "
                 "write its outputs to OUT/tensors/<name>.npy (workloads: every layer's output, NHWC)");
-  cmd->add_flag("-q,--quiet", opt->quiet, "Print nothing on success (no summary, no progress bar)");
+  add_quiet_flag(*cmd, opt->quiet, "Print nothing on success (no summary, no progress bar)");
   cmd->add_option("--dependency-mode", opt->dependency_mode,
                   "Force one dependency mode on every trace dependency (seed004); overrides "
                   "/core/controller/dependency_mode")

@@ -101,7 +101,7 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("-j,--jobs", opt->jobs, "Local backend: simulations at once (default: every core)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  cmd->add_flag("-q,--quiet", opt->quiet, "Print nothing on success");
+  add_quiet_flag(*cmd, opt->quiet);
   cmd->add_option("--backend", opt->backend, "local (default, or the spec's \"backend\") or slurm: one sbatch array job")
       ->check(CLI::IsMember({"local", "slurm"}));
   cmd->add_option("--partition", opt->partition, "Slurm: partition to submit to (default: the cluster's default)");
@@ -118,19 +118,19 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_flag("--collect", opt->collect,
                 "Slurm: after the job has finished, mark points no task finished as failed and write results.csv");
   cmd->add_option("--slurm-task", opt->slurm_task, "Internal: run one array task's points")->group("");
-  cmd->footer(
-      "\nWrites OUT/points/<index>-<axis=value...>/ (a run directory plus config.json, point.json,\n"
+  set_help_footer(
+      *cmd,
+      "Writes OUT/points/<index>-<axis=value...>/ (a run directory plus config.json, point.json,\n"
       "and error.txt for a failed point) and OUT/results.csv, one row per point. Points whose\n"
       "directory is already complete are skipped. A point that fails (an invalid config, a\n"
       "trace that does not fit) is a failed row; the sweep goes on and exits 0.\n"
       "\nOn Slurm (--backend slurm) the points left to run become one sbatch --array job whose\n"
       "tasks write into OUT, which must be on a file system the nodes share; OUT/slurm/ holds the\n"
-      "batch script and the tasks' logs. Cancel with scancel <job>; running again resumes.\n"
-      "\nExamples:\n"
-      "  npusim sweep configs/sweeps/conv-slaves.json --out sweeps/conv\n"
-      "  npusim sweep configs/sweeps/conv-slaves.json -j 2 --out sweeps/conv   (resumes)\n"
-      "  npusim sweep configs/sweeps/conv-slaves.json --backend slurm --points-per-task 20 --wait --out sweeps/conv\n"
-      "  npusim sweep configs/sweeps/conv-slaves.json --collect --out sweeps/conv   (after a job without --wait)");
+      "batch script and the tasks' logs. Cancel with scancel <job>; running again resumes.",
+      {"npusim sweep configs/sweeps/conv-slaves.json --out sweeps/conv",
+       "npusim sweep configs/sweeps/conv-slaves.json -j 2 --out sweeps/conv   (resumes)",
+       "npusim sweep configs/sweeps/conv-slaves.json --backend slurm --points-per-task 20 --wait --out sweeps/conv",
+       "npusim sweep configs/sweeps/conv-slaves.json --collect --out sweeps/conv   (after a job without --wait)"});
   cmd->callback([opt] { sweep(*opt); });
 }
 

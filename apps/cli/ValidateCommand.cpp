@@ -68,16 +68,14 @@ void add_validate_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("validate", "Check a hardware config, an instruction trace or an ONNX model");
   cmd->add_option("file", opt->file, "A config (.json), a trace (.jsonl) or an ONNX model (.onnx)")->required();
   add_input_shape_option(*cmd, opt->input_shapes);
-  cmd->add_option("-c,--config", opt->config, "Config a trace is checked against (capacities, cores, engines)")
-      ->capture_default_str();
-  cmd->footer(
-      "\nFor a config, prints the fully resolved JSON (every key, defaults filled in).\n"
-      "For a trace, reads every line and reports the first problem with its line and field.\n"
-      "For an ONNX model, imports it and prints the layer list with shapes, MACs and the value of one int8\n"
-      "step of each layer's output (its power-of-two scale, docs/workload-format.md).\n"
-      "\nExamples:\n"
-      "  npusim validate configs/numa-2x2.json\n"
-      "  npusim validate traces/examples/multicore.jsonl --config configs/smp-2x2.json");
+  add_config_option(*cmd, opt->config, "Config a trace is checked against (capacities, cores, engines)");
+  set_help_footer(*cmd,
+                  "For a config, prints the fully resolved JSON (every key, defaults filled in).\n"
+                  "For a trace, reads every line and reports the first problem with its line and field.\n"
+                  "For an ONNX model, imports it and prints the layer list with shapes, MACs and the value of one "
+                  "int8\nstep of each layer's output (its power-of-two scale, docs/workload-format.md).",
+                  {"npusim validate configs/numa-2x2.json",
+                   "npusim validate traces/examples/multicore.jsonl --config configs/smp-2x2.json"});
   cmd->callback([opt] { validate(*opt); });
 }
 

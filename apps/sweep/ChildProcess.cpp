@@ -43,69 +43,133 @@ void drain(int out_fd, int err_fd, std::string* out, std::string& err) {
   }
 }
 
-// Spawns argv[0] (`binary`, or looked up on PATH), stdout to a pipe when `out` is
-// given (else /dev/null), stderr to a pipe; waits for it.
-ChildResult spawn(const std::string& binary, bool search_path, std::vector<std::string> argv_storage,
-                  bool capture_stdout) {
-  int err[2], out[2] = {-1, -1};
-  // Close-on-exec, so a child started by another thread never inherits these pipes'
-  // write ends (the reads below would then wait for that child too).
-  if (pipe2(err, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
-  if (capture_stdout && pipe2(out, O_CLOEXEC) != 0) {
-    close(err[0]);
-    close(err[1]);
-    throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+void close_fd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
+// The child's stderr pipe and, when its stdout is captured, its stdout pipe. Close-on-exec,
+// so a child started by another thread never inherits their write ends (the reads below
+// would then wait for that child too). Whatever is still open closes with this object.
+struct ChildPipes {
+  int err[2] = {-1, -1};
+  int out[2] = {-1, -1};
+
+  explicit ChildPipes(bool capture_stdout) {
+    open_pipe(err);
+    if (!capture_stdout) return;
+    try {
+      open_pipe(out);
+    } catch (...) {
+      close_all();
+      throw;
+    }
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (capture_stdout)
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  ChildPipes(const ChildPipes&) = delete;
+  ChildPipes& operator=(const ChildPipes&) = delete;
+  ~ChildPipes() { close_all(); }
+
+  bool captures_stdout() const { return out[0] >= 0; }
+  void close_write_ends() {
+    close_fd(err[1]);
+    close_fd(out[1]);
+  }
+  void close_all() {
+    for (int* fd : {&err[0], &err[1], &out[0], &out[1]}) close_fd(*fd);
+  }
+
+ private:
+  static void open_pipe(int (&fds)[2]) {
+    if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+  }
+};
+
+// A posix_spawn setting (file actions or attributes), initialised here and destroyed with this.
+template <class T, auto init, auto destroy>
+class SpawnSetting {
+ public:
+  SpawnSetting() { init(&value_); }
+  SpawnSetting(const SpawnSetting&) = delete;
+  SpawnSetting& operator=(const SpawnSetting&) = delete;
+  ~SpawnSetting() { destroy(&value_); }
+  T* get() { return &value_; }
+
+ private:
+  T value_;
+};
+using SpawnFileActions =
+    SpawnSetting<posix_spawn_file_actions_t, posix_spawn_file_actions_init, posix_spawn_file_actions_destroy>;
+using SpawnAttributes = SpawnSetting<posix_spawnattr_t, posix_spawnattr_init, posix_spawnattr_destroy>;
+
+// The child's stdout and stderr go to the pipes' write ends, or stdout to /dev/null when
+// it is not captured.
+void route_output(SpawnFileActions& actions, const ChildPipes& pipes) {
+  if (pipes.captures_stdout())
+    posix_spawn_file_actions_adddup2(actions.get(), pipes.out[1], STDOUT_FILENO);
   else
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
-  std::vector<char*> argv;
-  for (auto& a : argv_storage) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  // The child starts with SIGINT, SIGTERM and SIGHUP unblocked (this process leaves
-  // them to its watcher thread, and a spawned child inherits the mask) and SIGXFSZ
-  // at its default (this process ignores it; an ignored signal is inherited too).
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
+    posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(actions.get(), pipes.err[1], STDERR_FILENO);
+}
+
+// The child starts with SIGINT, SIGTERM and SIGHUP unblocked (this process leaves them to
+// its watcher thread, and a spawned child inherits the mask) and SIGXFSZ at its default
+// (this process ignores it; an ignored signal is inherited too).
+void reset_signals(SpawnAttributes& attributes) {
   sigset_t none, file_size;
   sigemptyset(&none);
   sigemptyset(&file_size);
   sigaddset(&file_size, SIGXFSZ);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setsigdefault(&attributes, &file_size);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setsigmask(attributes.get(), &none);
+  posix_spawnattr_setsigdefault(attributes.get(), &file_size);
+  posix_spawnattr_setflags(attributes.get(), POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+}
+
+// Starts argv[0] (`binary`, or looked up on PATH) on the pipes; throws when it cannot.
+pid_t start_child(const std::string& binary, bool search_path, std::vector<std::string>& argv_storage,
+                  const ChildPipes& pipes) {
+  SpawnFileActions actions;
+  route_output(actions, pipes);
+  SpawnAttributes attributes;
+  reset_signals(attributes);
+  std::vector<char*> argv;
+  for (auto& a : argv_storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned = search_path ? posix_spawnp(&pid, binary.c_str(), &actions, &attributes, argv.data(), environ)
-                                  : posix_spawn(&pid, binary.c_str(), &actions, &attributes, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  close(err[1]);
-  if (capture_stdout) close(out[1]);
-  if (spawned != 0) {
-    close(err[0]);
-    if (capture_stdout) close(out[0]);
-    throw std::runtime_error("cannot start " + argv_storage.front() + ": " + std::strerror(spawned));
+  const auto spawn_program = search_path ? posix_spawnp : posix_spawn;
+  const int spawned = spawn_program(&pid, binary.c_str(), actions.get(), attributes.get(), argv.data(), environ);
+  if (spawned != 0) throw std::runtime_error("cannot start " + argv_storage.front() + ": " + std::strerror(spawned));
+  return pid;
+}
+
+// Interrupted, the sweep stops its running children and waits until they have cleaned
+// up (waitid with WNOWAIT leaves the child for wait_for_exit).
+void stop_child(pid_t pid) {
+  kill(pid, SIGTERM);
+  siginfo_t info;
+  while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
   }
-  // Interrupted, the sweep stops its running children and waits until they have
-  // cleaned up (waitid with WNOWAIT leaves the child for the waitpid below).
-  OnInterrupt stop_child("", [pid] {
-    kill(pid, SIGTERM);
-    siginfo_t info;
-    while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
-    }
-  });
-  ChildResult result;
-  drain(capture_stdout ? out[0] : -1, err[0], &result.output, result.error_text);
-  close(err[0]);
-  if (capture_stdout) close(out[0]);
+}
+
+// The child's exit status, or 128 + the signal that ended it.
+int wait_for_exit(pid_t pid) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Spawns argv[0] (`binary`, or looked up on PATH), stdout to a pipe when `out` is
+// given (else /dev/null), stderr to a pipe; waits for it.
+ChildResult spawn(const std::string& binary, bool search_path, std::vector<std::string> argv_storage,
+                  bool capture_stdout) {
+  ChildPipes pipes(capture_stdout);
+  const pid_t pid = start_child(binary, search_path, argv_storage, pipes);
+  pipes.close_write_ends();
+  OnInterrupt stop_on_interrupt("", [pid] { stop_child(pid); });
+  ChildResult result;
+  drain(pipes.out[0], pipes.err[0], &result.output, result.error_text);
+  pipes.close_all();
+  result.status = wait_for_exit(pid);
   return result;
 }
 

@@ -24,6 +24,14 @@ const std::set<std::string> kSpecKeys = {"description", "config", "trace", "work
 const std::set<std::string> kSlurmKeys = {"partition", "array_limit", "points_per_task", "sbatch_args"};
 const std::set<std::string> kAxisKeys = {"name", "pointer", "values", "in"};
 
+// The input map's file or any layer's weights: .npy files named relative to the workload.
+bool names_npy_files(const json& w) {
+  const bool input_file = w.contains("input") && w["input"].is_object() && w["input"].contains("file");
+  return input_file || (w.contains("layers") && w["layers"].is_array() &&
+                        std::any_of(w["layers"].begin(), w["layers"].end(),
+                                    [](const json& l) { return l.is_object() && l.contains("weights"); }));
+}
+
 class SpecReader {
  public:
   explicit SpecReader(std::string file) : file_(std::move(file)) {}
@@ -106,6 +114,76 @@ class SpecReader {
     return a;
   }
 
+  // "config" and exactly one of "trace" and "workload", each relative to the spec file.
+  void read_inputs(const json& doc, SweepSpec& spec) const {
+    if (!doc.contains("config")) fail("/", "missing \"config\" (the base hardware config)");
+    spec.config = path_at(doc, "config");
+    if (doc.contains("trace") == doc.contains("workload"))
+      fail("/", "give exactly one of \"trace\" (a trace file) or \"workload\" (a workload file)");
+    if (doc.contains("trace")) spec.trace = path_at(doc, "trace");
+    if (doc.contains("workload")) spec.workload = path_at(doc, "workload");
+  }
+
+  // How each point runs and how the points are formed and spread: functional, mode, backend, slurm.
+  void read_run_settings(const json& doc, SweepSpec& spec) const {
+    if (doc.contains("functional")) {
+      if (!doc.at("functional").is_boolean()) fail("/functional", "expected true or false");
+      spec.functional = doc.at("functional").get<bool>();
+    }
+    if (doc.contains("mode")) {
+      const std::string mode = string_at(doc, "mode", "");
+      if (mode != "cross" && mode != "zip") fail("/mode", "expected \"cross\" or \"zip\"");
+      spec.zip = mode == "zip";
+    }
+    if (doc.contains("backend")) {
+      spec.backend = string_at(doc, "backend", "");
+      if (spec.backend != "local" && spec.backend != "slurm") fail("/backend", "expected \"local\" or \"slurm\"");
+    }
+    if (doc.contains("slurm")) spec.slurm = slurm(doc.at("slurm"));
+  }
+
+  // Each axis names its own results.csv column.
+  std::vector<SweepAxis> axes(const json& doc) const {
+    if (!doc.contains("axes") || !doc.at("axes").is_array() || doc.at("axes").empty())
+      fail("/axes", "expected a non-empty list of {\"pointer\": ..., \"values\": [...]}");
+    std::vector<SweepAxis> list;
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < doc.at("axes").size(); ++i) {
+      list.push_back(axis(doc.at("axes")[i], i));
+      const std::string& name = list.back().name;
+      if (is_results_column(name))
+        fail(fmt::format("/axes/{}/name", i),
+             fmt::format("'{}' is a results.csv column already; give the axis another \"name\"", name));
+      if (!names.insert(name).second)
+        fail(fmt::format("/axes/{}", i), fmt::format("axis name '{}' is used twice", name));
+    }
+    return list;
+  }
+
+  // A workload axis edits a copy of a JSON workload written inside the sweep directory.
+  void check_workload_axes(const SweepSpec& spec) const {
+    for (std::size_t i = 0; i < spec.axes.size(); ++i) {
+      if (!spec.axes[i].in_workload) continue;
+      const std::string where = fmt::format("/axes/{}/in", i);
+      if (spec.workload.empty() || fs::path(spec.workload).extension() != ".json")
+        fail(where, "workload axes need a JSON \"workload\" (not a trace or a layer table)");
+      // The point's workload is written elsewhere, so relative .npy paths would break.
+      if (names_npy_files(parse_strict_json<json>(read_input_file(spec.workload), spec.workload)))
+        fail(where, "workload axes need a workload without .npy files (its copy per point is written "
+                    "inside the sweep directory, where relative paths would not resolve)");
+    }
+  }
+
+  // Zip mode pairs the axes' values up, so every axis has as many as the first.
+  void check_zip_lengths(const SweepSpec& spec) const {
+    if (!spec.zip) return;
+    for (std::size_t i = 1; i < spec.axes.size(); ++i)
+      if (spec.axes[i].values.size() != spec.axes[0].values.size())
+        fail(fmt::format("/axes/{}/values", i),
+             fmt::format("zip mode needs equal lengths: {} values here, {} in the first axis",
+                         spec.axes[i].values.size(), spec.axes[0].values.size()));
+  }
+
  private:
   static std::string default_name(const std::string& pointer) {
     std::string name = pointer.substr(1);
@@ -132,59 +210,11 @@ SweepSpec load_sweep_spec(const std::string& path) {
   reader.check_keys(doc, kSpecKeys, "");
   SweepSpec spec;
   spec.file = path;
-  if (!doc.contains("config")) reader.fail("/", "missing \"config\" (the base hardware config)");
-  spec.config = reader.path_at(doc, "config");
-  if (doc.contains("trace") == doc.contains("workload"))
-    reader.fail("/", "give exactly one of \"trace\" (a trace file) or \"workload\" (a workload file)");
-  if (doc.contains("trace")) spec.trace = reader.path_at(doc, "trace");
-  if (doc.contains("workload")) spec.workload = reader.path_at(doc, "workload");
-  if (doc.contains("functional")) {
-    if (!doc.at("functional").is_boolean()) reader.fail("/functional", "expected true or false");
-    spec.functional = doc.at("functional").get<bool>();
-  }
-  if (doc.contains("mode")) {
-    const std::string mode = reader.string_at(doc, "mode", "");
-    if (mode != "cross" && mode != "zip") reader.fail("/mode", "expected \"cross\" or \"zip\"");
-    spec.zip = mode == "zip";
-  }
-  if (doc.contains("backend")) {
-    spec.backend = reader.string_at(doc, "backend", "");
-    if (spec.backend != "local" && spec.backend != "slurm") reader.fail("/backend", "expected \"local\" or \"slurm\"");
-  }
-  if (doc.contains("slurm")) spec.slurm = reader.slurm(doc.at("slurm"));
-  if (!doc.contains("axes") || !doc.at("axes").is_array() || doc.at("axes").empty())
-    reader.fail("/axes", "expected a non-empty list of {\"pointer\": ..., \"values\": [...]}");
-  std::set<std::string> names;
-  for (std::size_t i = 0; i < doc.at("axes").size(); ++i) {
-    spec.axes.push_back(reader.axis(doc.at("axes")[i], i));
-    if (is_results_column(spec.axes.back().name))
-      reader.fail(fmt::format("/axes/{}/name", i),
-                  fmt::format("'{}' is a results.csv column already; give the axis another \"name\"",
-                              spec.axes.back().name));
-    if (!names.insert(spec.axes.back().name).second)
-      reader.fail(fmt::format("/axes/{}", i), fmt::format("axis name '{}' is used twice", spec.axes.back().name));
-  }
-  for (std::size_t i = 0; i < spec.axes.size(); ++i) {
-    if (!spec.axes[i].in_workload) continue;
-    const std::string where = fmt::format("/axes/{}/in", i);
-    if (spec.workload.empty() || fs::path(spec.workload).extension() != ".json")
-      reader.fail(where, "workload axes need a JSON \"workload\" (not a trace or a layer table)");
-    // The point's workload is written elsewhere, so relative .npy paths would break.
-    const json w = parse_strict_json<json>(read_input_file(spec.workload), spec.workload);
-    const bool input_file = w.contains("input") && w["input"].is_object() && w["input"].contains("file");
-    const bool weights = w.contains("layers") && w["layers"].is_array() &&
-                         std::any_of(w["layers"].begin(), w["layers"].end(),
-                                     [](const json& l) { return l.is_object() && l.contains("weights"); });
-    if (input_file || weights)
-      reader.fail(where, "workload axes need a workload without .npy files (its copy per point is written "
-                         "inside the sweep directory, where relative paths would not resolve)");
-  }
-  if (spec.zip)
-    for (std::size_t i = 1; i < spec.axes.size(); ++i)
-      if (spec.axes[i].values.size() != spec.axes[0].values.size())
-        reader.fail(fmt::format("/axes/{}/values", i),
-                    fmt::format("zip mode needs equal lengths: {} values here, {} in the first axis",
-                                spec.axes[i].values.size(), spec.axes[0].values.size()));
+  reader.read_inputs(doc, spec);
+  reader.read_run_settings(doc, spec);
+  spec.axes = reader.axes(doc);
+  reader.check_workload_axes(spec);
+  reader.check_zip_lengths(spec);
   return spec;
 }
 

@@ -8,19 +8,16 @@ namespace {
 
 std::vector<ConfigKey> fetch_ml_keys() {
   using F = FetchMlConfig;
-  SectionFields<F> fm(F::kSection);
-  const std::string what = "fetch_ml state machine (seed003 206, assumption): ";
-  std::vector<ConfigKey> keys;
-  keys.push_back(queue_depth(fm("queue_depth", &F::queue_depth), 8, what + "instructions waiting to issue"));
-  keys.push_back(integer(fm("set_cycles", &F::set_cycles), 1, within(0, 10000), "cycles",
-                         what + "cost of one ml_set control-register write"));
-  keys.push_back(latency(fm("setup_cycles", &F::setup_cycles), 4,
-                         what + "address generator start-up per fetch_ml and ml_return"));
-  keys.push_back(bandwidth(fm("bytes_per_cycle", &F::bytes_per_cycle), 64,
-                           what + "request bytes the address generator issues per cycle"));
-  keys.push_back(integer(fm("request_bytes", &F::request_bytes), 256, within(4, 1 * MiB), "bytes",
-                         what + "largest single memory request"));
-  return keys;
+  EngineSectionKeys<F> fm("fetch_ml state machine (seed003 206, assumption): ", 8, "instructions waiting to issue");
+  fm.add(latency(fm("set_cycles", &F::set_cycles), 1, fm.what + "cost of one ml_set control-register write",
+                 kMaxBlockLatency));
+  fm.add(latency(fm("setup_cycles", &F::setup_cycles), 4,
+                 fm.what + "address generator start-up per fetch_ml and ml_return"));
+  fm.add(bandwidth(fm("bytes_per_cycle", &F::bytes_per_cycle), 64,
+                   fm.what + "request bytes the address generator issues per cycle"));
+  fm.add(integer(fm("request_bytes", &F::request_bytes), 256, within(4, 1 * MiB), "bytes",
+                 fm.what + "largest single memory request"));
+  return fm.keys;
 }
 
 // fetch_ml writes the register file: the core kind must have one.

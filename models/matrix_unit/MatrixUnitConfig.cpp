@@ -8,53 +8,52 @@ namespace {
 
 void add_bus_keys(std::vector<ConfigKey>& keys, const SectionFields<BusConfig>& bus, const std::string& what) {
   keys.push_back(bandwidth(bus("bytes_per_cycle", &BusConfig::bytes_per_cycle), 64, what + " bandwidth"));
-  keys.push_back(integer(bus("latency", &BusConfig::latency), 2, within(0, 10000), "cycles", what + " transfer delay"));
+  keys.push_back(latency(bus("latency", &BusConfig::latency), 2, what + " transfer delay", kMaxBlockLatency));
 }
 
 std::vector<ConfigKey> matrix_keys() {
   using M = MatrixUnitConfig;
-  SectionFields<M> mx(M::kSection);
-  std::vector<ConfigKey> keys;
-  keys.push_back(queue_depth(mx("queue_depth", &M::queue_depth), 4, "matrix instructions waiting to issue"));
-  keys.push_back(integer(mx("slaves", &M::slaves), 16, within(1, 256), "count", "slave circuits (N)"));
-  keys.push_back(integer(mx("cus_per_slave", &M::cus_per_slave), 4, within(1, 64), "count", "CUs in each slave (Ncu)"));
-  keys.push_back(integer(mx("row_bytes", &M::row_bytes), 64, powers_of_two(8, 4096), "bytes",
-                         "one data row, the amount a CU takes per compute cycle (M)"));
-  keys.push_back(integer(mx("first_buffer_rows", &M::first_buffer_rows), 8, within(1, 4096), "rows",
-                         "feature-map rows each slave's first buffer holds (L1); >= cus_per_slave"));
-  keys.push_back(integer(mx("second_buffer_rows", &M::second_buffer_rows), 9, within(1, 4096), "rows",
-                         "weight rows each slave's second buffer holds (L2)"));
-  keys.push_back(integer(mx("third_buffer_bytes", &M::third_buffer_bytes), 4096, within(1, 64 * MiB), "bytes",
-                         "each slave's third (result) buffer"));
-  keys.push_back(integer(mx("third_buffer_depth", &M::third_buffer_depth), 2, within(1, 64), "tiles",
-                         "tiles of results the third buffer holds at once: from 2, a tile's write-back overlaps the "
-                         "next tiles' compute and the buses prefetch ahead; 1 runs tiles strictly one after another "
-                         "(capped by third_buffer_bytes)"));
-  keys.push_back(integer_list(mx("pci_candidates", &M::pci_candidates), {64, 32, 16, 8},
-                              non_empty(powers_of_two(1, 4096)), "bytes",
-                              "input-channel split sizes Pci to choose from, largest first, each <= row_bytes"));
-  keys.push_back(integer(mx("pci_padding_tolerance", &M::pci_padding_tolerance), 16, within(0, 4096), "bytes",
-                         "a larger Pci is kept while its padding exceeds the least padding by less than this"));
-  keys.push_back(integer(mx("co_block", &M::co_block), 64, within(1, 65536), "count",
-                         "output channels computed per outer round"));
-  keys.push_back(integer(mx("mac_latency", &M::mac_latency), 4, within(0, 10000), "cycles",
-                         "pipeline delay of one CU multiply-accumulate"));
-  add_bus_keys(keys, mx.nested("broadcast_bus", &M::broadcast_bus), "feature-map broadcast bus (master to all slaves):");
-  add_bus_keys(keys, mx.nested("distribution_bus", &M::distribution_bus),
+  EngineSectionKeys<M> mx("", 4, "matrix instructions waiting to issue");
+  mx.add(integer(mx("slaves", &M::slaves), 16, within(1, 256), "count", "slave circuits (N)"));
+  mx.add(integer(mx("cus_per_slave", &M::cus_per_slave), 4, within(1, 64), "count", "CUs in each slave (Ncu)"));
+  mx.add(integer(mx("row_bytes", &M::row_bytes), 64, powers_of_two(8, 4096), "bytes",
+                 "one data row, the amount a CU takes per compute cycle (M)"));
+  mx.add(integer(mx("first_buffer_rows", &M::first_buffer_rows), 8, within(1, 4096), "rows",
+                 "feature-map rows each slave's first buffer holds (L1); >= cus_per_slave"));
+  mx.add(integer(mx("second_buffer_rows", &M::second_buffer_rows), 9, within(1, 4096), "rows",
+                 "weight rows each slave's second buffer holds (L2)"));
+  mx.add(integer(mx("third_buffer_bytes", &M::third_buffer_bytes), 4096, within(1, 64 * MiB), "bytes",
+                 "each slave's third (result) buffer"));
+  mx.add(integer(mx("third_buffer_depth", &M::third_buffer_depth), 2, within(1, 64), "tiles",
+                 "tiles of results the third buffer holds at once: from 2, a tile's write-back overlaps the "
+                 "next tiles' compute and the buses prefetch ahead; 1 runs tiles strictly one after another "
+                 "(capped by third_buffer_bytes)"));
+  mx.add(integer_list(mx("pci_candidates", &M::pci_candidates), {64, 32, 16, 8},
+                      non_empty(powers_of_two(1, 4096)), "bytes",
+                      "input-channel split sizes Pci to choose from, largest first, each <= row_bytes"));
+  mx.add(integer(mx("pci_padding_tolerance", &M::pci_padding_tolerance), 16, within(0, 4096), "bytes",
+                 "a larger Pci is kept while its padding exceeds the least padding by less than this"));
+  mx.add(integer(mx("co_block", &M::co_block), 64, within(1, 65536), "count",
+                 "output channels computed per outer round"));
+  mx.add(latency(mx("mac_latency", &M::mac_latency), 4, "pipeline delay of one CU multiply-accumulate",
+                 kMaxBlockLatency));
+  add_bus_keys(mx.keys, mx.nested("broadcast_bus", &M::broadcast_bus),
+               "feature-map broadcast bus (master to all slaves):");
+  add_bus_keys(mx.keys, mx.nested("distribution_bus", &M::distribution_bus),
                "weight distribution bus (master to one slave):");
-  add_bus_keys(keys, mx.nested("write_back", &M::write_back),
+  add_bus_keys(mx.keys, mx.nested("write_back", &M::write_back),
                "result write-back (third buffer to NRAM, one output data row per request):");
-  keys.push_back(flag(mx("result_requantize", &M::result_requantize), true,
-                      "the readout path requantizes int32 results to int8 (shift, ReLU) before write-back, so a "
-                      "conv with a shift writes int8 and skips the vector unit's requant"));
-  keys.push_back(choice(mx("timing_model", &M::timing_model), "fast", {"fast", "cycle-stepped"},
-                        "how conv time is worked out: fast books windows and tiles; cycle-stepped steps every bus, "
-                        "buffer and CU array one cycle at a time (slow; docs/fidelity.md)"));
-  keys.push_back(flag(mx("relay_enabled", &M::relay_enabled), true,
-                      "rows pass through the relay store, which inserts the Pci padding"));
-  keys.push_back(integer(mx("relay_bytes", &M::relay_bytes), 256, within(1, 16 * MiB), "bytes",
-                         "relay store capacity; >= row_bytes when the relay is enabled"));
-  return keys;
+  mx.add(flag(mx("result_requantize", &M::result_requantize), true,
+              "the readout path requantizes int32 results to int8 (shift, ReLU) before write-back, so a "
+              "conv with a shift writes int8 and skips the vector unit's requant"));
+  mx.add(choice(mx("timing_model", &M::timing_model), "fast", {"fast", "cycle-stepped"},
+                "how conv time is worked out: fast books windows and tiles; cycle-stepped steps every bus, "
+                "buffer and CU array one cycle at a time (slow; docs/fidelity.md)"));
+  mx.add(flag(mx("relay_enabled", &M::relay_enabled), true,
+              "rows pass through the relay store, which inserts the Pci padding"));
+  mx.add(integer(mx("relay_bytes", &M::relay_bytes), 256, within(1, 16 * MiB), "bytes",
+                 "relay store capacity; >= row_bytes when the relay is enabled"));
+  return mx.keys;
 }
 
 }  // namespace

@@ -10,71 +10,68 @@ namespace {
 
 std::vector<ConfigKey> sparse_keys() {
   using S = SparseClusterConfig;
-  SectionFields<S> sp(S::kSection);
-  const std::string what = "sparse tensor cluster (seed001, assumption): ";
-  std::vector<ConfigKey> k;
-  k.push_back(queue_depth(sp("queue_depth", &S::queue_depth), 4, what + "instructions waiting to issue"));
-  k.push_back(integer(sp("units", &S::units), 16, within(1, 256), "count",
-                      "m: compute units, each with its feature-map memory unit; one sub-map each (seed001 ¶51, ¶76)"));
-  k.push_back(choice(sp("unit_kind", &S::unit_kind), "1500", {"1300", "1400", "1500"},
-                     "compute unit design (seed001 Figs. 13-15): 1300 one weight per round, 1400 several with the "
-                     "write-arbiter FIFO, 1500 several with the adder block and select unit"));
-  k.push_back(integer(sp("multipliers", &S::multipliers), 8, within(1, 256), "count",
-                      "p: multipliers per compute unit, each fed one non-zero data value and one non-zero weight"));
-  k.push_back(integer(sp("max_weights_per_round", &S::max_weights_per_round), 2, within(0, 256), "count",
-                      "units 1400/1500: unique weights one round may use (seed001 Fig. 19d cap; 0 = fill every "
-                      "multiplier). Unit 1300 always uses 1"));
-  k.push_back(flag(sp("adder_merge", &S::adder_merge), true,
-                   "unit 1500: colliding products in neighbouring multipliers are summed by the adder block "
-                   "(¶178-184) instead of waiting in the FIFO (Fig. 20)"));
-  k.push_back(integer(sp("min_ports", &S::min_ports), 32, powers_of_two(2, 1024), "ports",
-                      "Benes ports of each VAR read and write MIN; must cover (2k-1)^2 VAR locations of the largest "
-                      "kernel run here and the p multipliers (32 covers k <= 3)"));
-  k.push_back(latency(sp("round_cycles", &S::round_cycles), 1,
-                      what + "cycles per multiplier round (seed001 ¶88 implies one per clock)"));
-  k.push_back(latency(sp("window_cycles", &S::window_cycles), 2,
-                      what + "cycles to load VAR from the accumulator buffer and write it back, per cell and output "
-                             "channel"));
-  k.push_back(latency(sp("pipeline_latency", &S::pipeline_latency), 6,
-                      what + "multiplier -> MIN -> VAR -> back-end depth, paid once per instruction"));
-  k.push_back(bandwidth(sp("dma_bytes_per_cycle", &S::dma_bytes_per_cycle), 16,
-                        what + "each DMA path: DRAM <-> one FM memory unit, DRAM -> the weight memory"));
-  k.push_back(integer(sp("request_bytes", &S::request_bytes), 64, within(1, 1 << 20), "bytes",
-                      what + "size of one DMA request"));
-  k.push_back(integer(sp("fm_buffer_bytes", &S::fm_buffer_bytes), 32768, within(64, 1ull << 32), "bytes",
-                      what + "one buffer set (value buffer + index buffer) of an FM memory unit; a sub-map larger "
-                             "than one set is loaded in parts, the next part into the other set while the unit "
-                             "computes"));
-  k.push_back(integer(sp("weight_buffer_bytes", &S::weight_buffer_bytes), 262144, within(64, 1ull << 32), "bytes",
-                      what + "weight memory (value + index buffers). The weights load whole before the units "
-                             "start; a kernel larger than this counts weight_refills (parts beyond the first), "
-                             "each reloaded while the units wait"));
-  k.push_back(integer(sp("compress_elements_per_cycle", &S::compress_elements_per_cycle), 64, within(1, 65536),
-                      "elements", what + "dense elements the compress op scans per cycle"));
-  k.push_back(number(sp("sparse_threshold", &S::sparse_threshold), 0.8, within(0, 1), "fraction",
-                     "zero fraction from which the compiler sends a layer to the sparse cluster (seed001 §2.1: 80 %)"));
-  k.push_back(choice(sp("sparsity_measure", &S::sparsity_measure), "ifm_zeros", {"ifm_zeros", "product_zeros"},
-                     "what sparse_threshold is compared with: the input map's zero fraction (seed001 §2.1), or "
-                     "the fraction of zero products, 1 - (1 - ifm zeros)(1 - weight zeros), which also counts "
-                     "pruned weights (assumption: the units skip both)"));
-  k.push_back(number(sp("balance_threshold", &S::balance_threshold), 0.03, within(0, 1), "fraction",
-                     "largest difference between neighbouring sub-maps the partition accepts (seed001 §2.2: 3 %)"));
-  k.push_back(choice(sp("balance_metric", &S::balance_metric), "nnz_count", {"nnz_count", "nnz_percent"},
-                     "what the partition evens out: each sub-map's non-zero count (relative to the mean) or its "
-                     "own non-zero percentage (seed001 Fig. 3)"));
-  k.push_back(choice(sp("partition", &S::partition), "balanced", {"balanced", "equal"},
-                     "balanced moves sub-map boundaries by sparsity (§2.2); equal keeps the first equal split"));
-  k.push_back(integer(sp("submaps_per_unit", &S::submaps_per_unit), 1, within(1, 64), "count",
-                      "sub-maps the partition makes per compute unit; each FM memory unit holds its run of them "
-                      "(seed001 ¶54: with overlaps the sub-map count may differ from the unit count)"));
-  k.push_back(choice(sp("memory_interconnect", &S::memory_interconnect), "static", {"static", "2x2", "benes"},
-                     "memory interconnect 525 (seed001 Fig. 5): static binds compute unit i to FM memory unit i "
-                     "(cluster 400); 2x2 also lets memory unit i feed compute unit i+1; benes lets any feed any. A "
-                     "compute unit whose own memory unit has no sub-map left takes one from a reachable unit"));
-  k.push_back(latency(sp("interconnect_stage_cycles", &S::interconnect_stage_cycles), 1,
-                      what + "cycles per switch stage of the memory interconnect (2x2: 1 stage; benes: "
-                             "2 log2(units) - 1 stages), paid per buffer part sent through it"));
-  return k;
+  EngineSectionKeys<S> sp("sparse tensor cluster (seed001, assumption): ", 4, "instructions waiting to issue");
+  sp.add(integer(sp("units", &S::units), 16, within(1, 256), "count",
+                 "m: compute units, each with its feature-map memory unit; one sub-map each (seed001 ¶51, ¶76)"));
+  sp.add(choice(sp("unit_kind", &S::unit_kind), "1500", {"1300", "1400", "1500"},
+                "compute unit design (seed001 Figs. 13-15): 1300 one weight per round, 1400 several with the "
+                "write-arbiter FIFO, 1500 several with the adder block and select unit"));
+  sp.add(integer(sp("multipliers", &S::multipliers), 8, within(1, 256), "count",
+                 "p: multipliers per compute unit, each fed one non-zero data value and one non-zero weight"));
+  sp.add(integer(sp("max_weights_per_round", &S::max_weights_per_round), 2, within(0, 256), "count",
+                 "units 1400/1500: unique weights one round may use (seed001 Fig. 19d cap; 0 = fill every "
+                 "multiplier). Unit 1300 always uses 1"));
+  sp.add(flag(sp("adder_merge", &S::adder_merge), true,
+              "unit 1500: colliding products in neighbouring multipliers are summed by the adder block "
+              "(¶178-184) instead of waiting in the FIFO (Fig. 20)"));
+  sp.add(integer(sp("min_ports", &S::min_ports), 32, powers_of_two(2, 1024), "ports",
+                 "Benes ports of each VAR read and write MIN; must cover (2k-1)^2 VAR locations of the largest "
+                 "kernel run here and the p multipliers (32 covers k <= 3)"));
+  sp.add(latency(sp("round_cycles", &S::round_cycles), 1,
+                 sp.what + "cycles per multiplier round (seed001 ¶88 implies one per clock)"));
+  sp.add(latency(sp("window_cycles", &S::window_cycles), 2,
+                 sp.what + "cycles to load VAR from the accumulator buffer and write it back, per cell and output "
+                           "channel"));
+  sp.add(latency(sp("pipeline_latency", &S::pipeline_latency), 6,
+                 sp.what + "multiplier -> MIN -> VAR -> back-end depth, paid once per instruction"));
+  sp.add(bandwidth(sp("dma_bytes_per_cycle", &S::dma_bytes_per_cycle), 16,
+                   sp.what + "each DMA path: DRAM <-> one FM memory unit, DRAM -> the weight memory"));
+  sp.add(integer(sp("request_bytes", &S::request_bytes), 64, within(1, 1 << 20), "bytes",
+                 sp.what + "size of one DMA request"));
+  sp.add(integer(sp("fm_buffer_bytes", &S::fm_buffer_bytes), 32768, within(64, 1ull << 32), "bytes",
+                 sp.what + "one buffer set (value buffer + index buffer) of an FM memory unit; a sub-map larger "
+                           "than one set is loaded in parts, the next part into the other set while the unit "
+                           "computes"));
+  sp.add(integer(sp("weight_buffer_bytes", &S::weight_buffer_bytes), 262144, within(64, 1ull << 32), "bytes",
+                 sp.what + "weight memory (value + index buffers). The weights load whole before the units "
+                           "start; a kernel larger than this counts weight_refills (parts beyond the first), "
+                           "each reloaded while the units wait"));
+  sp.add(integer(sp("compress_elements_per_cycle", &S::compress_elements_per_cycle), 64, within(1, 65536),
+                 "elements", sp.what + "dense elements the compress op scans per cycle"));
+  sp.add(number(sp("sparse_threshold", &S::sparse_threshold), 0.8, within(0, 1), "fraction",
+                "zero fraction from which the compiler sends a layer to the sparse cluster (seed001 §2.1: 80 %)"));
+  sp.add(choice(sp("sparsity_measure", &S::sparsity_measure), "ifm_zeros", {"ifm_zeros", "product_zeros"},
+                "what sparse_threshold is compared with: the input map's zero fraction (seed001 §2.1), or "
+                "the fraction of zero products, 1 - (1 - ifm zeros)(1 - weight zeros), which also counts "
+                "pruned weights (assumption: the units skip both)"));
+  sp.add(number(sp("balance_threshold", &S::balance_threshold), 0.03, within(0, 1), "fraction",
+                "largest difference between neighbouring sub-maps the partition accepts (seed001 §2.2: 3 %)"));
+  sp.add(choice(sp("balance_metric", &S::balance_metric), "nnz_count", {"nnz_count", "nnz_percent"},
+                "what the partition evens out: each sub-map's non-zero count (relative to the mean) or its "
+                "own non-zero percentage (seed001 Fig. 3)"));
+  sp.add(choice(sp("partition", &S::partition), "balanced", {"balanced", "equal"},
+                "balanced moves sub-map boundaries by sparsity (§2.2); equal keeps the first equal split"));
+  sp.add(integer(sp("submaps_per_unit", &S::submaps_per_unit), 1, within(1, 64), "count",
+                 "sub-maps the partition makes per compute unit; each FM memory unit holds its run of them "
+                 "(seed001 ¶54: with overlaps the sub-map count may differ from the unit count)"));
+  sp.add(choice(sp("memory_interconnect", &S::memory_interconnect), "static", {"static", "2x2", "benes"},
+                "memory interconnect 525 (seed001 Fig. 5): static binds compute unit i to FM memory unit i "
+                "(cluster 400); 2x2 also lets memory unit i feed compute unit i+1; benes lets any feed any. A "
+                "compute unit whose own memory unit has no sub-map left takes one from a reachable unit"));
+  sp.add(latency(sp("interconnect_stage_cycles", &S::interconnect_stage_cycles), 1,
+                 sp.what + "cycles per switch stage of the memory interconnect (2x2: 1 stage; benes: "
+                           "2 log2(units) - 1 stages), paid per buffer part sent through it"));
+  return sp.keys;
 }
 
 void check_sparse(const CoreConfig& core, const SectionPlace& place) {

@@ -9,7 +9,6 @@ constexpr double kMaxBandwidth = 4096;  // bytes/cycle: a 32 Kbit path is alread
 // bound keeps the longest transfer (4 GiB of scratchpad) within 64-bit cycle counts
 // and SystemC's time range: 1e-300 once passed as "more than 0" and overflowed.
 constexpr double kMinBandwidth = 0.001;
-constexpr double kMaxLatency = 100000;  // cycles
 constexpr double kMaxQueue = 1024;
 
 ConfigKey make_key(Field f, ValueType type, nlohmann::json default_value, ValueLimits limits, std::string unit,
@@ -60,8 +59,8 @@ ConfigKey bandwidth(Field f, double def, std::string meaning) {
   return number(std::move(f), def, within(kMinBandwidth, kMaxBandwidth), "bytes/cycle", std::move(meaning));
 }
 
-ConfigKey latency(Field f, std::uint64_t def, std::string meaning) {
-  return integer(std::move(f), def, within(0, kMaxLatency), "cycles", std::move(meaning));
+ConfigKey latency(Field f, std::uint64_t def, std::string meaning, double max_cycles) {
+  return integer(std::move(f), def, within(0, max_cycles), "cycles", std::move(meaning));
 }
 
 ConfigKey queue_depth(Field f, std::uint64_t def, std::string meaning) {

@@ -110,6 +110,21 @@ class SectionFields {
   Locate locate_;
 };
 
+// An engine section's key list as its block declares it: the section's fields, the words
+// that open the meaning of its keys ("shader core (seed003 204, assumption): ") and, first,
+// the queue depth every engine has:
+//   EngineSectionKeys<ShaderCoreConfig> sh("shader core ...: ", 4, "ml_matmul instructions waiting to issue");
+//   sh.add(integer(sh("lanes", &ShaderCoreConfig::lanes), 64, ..., sh.what + "SIMD lanes of the datapath"));
+template <class T>
+class EngineSectionKeys : public SectionFields<T> {
+ public:
+  EngineSectionKeys(std::string what, std::uint64_t queue_default, const std::string& queued);
+  void add(ConfigKey key) { keys.push_back(std::move(key)); }
+
+  const std::string what;
+  std::vector<ConfigKey> keys;
+};
+
 // Key builders, so every block describes its keys the same way.
 ValueLimits within(double min, double max);
 ValueLimits powers_of_two(double min, double max);
@@ -119,7 +134,11 @@ ValueLimits non_empty(ValueLimits l);
 ConfigKey integer(Field f, std::uint64_t def, ValueLimits limits, std::string unit, std::string meaning);
 ConfigKey number(Field f, double def, ValueLimits limits, std::string unit, std::string meaning);
 ConfigKey bandwidth(Field f, double def, std::string meaning);          // bytes/cycle, the common range
-ConfigKey latency(Field f, std::uint64_t def, std::string meaning);     // cycles, the common range
+// Delays in cycles: a memory's or the network's take up to kMaxLatency; one inside a block
+// (a pipeline, a bus transfer, a control-register write) is bounded by kMaxBlockLatency.
+constexpr double kMaxLatency = 100000;
+constexpr double kMaxBlockLatency = 10000;
+ConfigKey latency(Field f, std::uint64_t def, std::string meaning, double max_cycles = kMaxLatency);
 ConfigKey queue_depth(Field f, std::uint64_t def, std::string meaning);
 ConfigKey flag(Field f, bool def, std::string meaning);
 ConfigKey text(Field f, std::string def, std::string meaning);
@@ -127,6 +146,12 @@ ConfigKey choice(Field f, std::string def, std::vector<std::string> choices, std
 ConfigKey integer_list(Field f, std::vector<std::uint32_t> def, ValueLimits limits, std::string unit,
                        std::string meaning);
 ConfigKey name_list(Field f, std::vector<std::string> def, std::vector<std::string> choices, std::string meaning);
+
+template <class T>
+EngineSectionKeys<T>::EngineSectionKeys(std::string what, std::uint64_t queue_default, const std::string& queued)
+    : SectionFields<T>(T::kSection), what(std::move(what)) {
+  add(queue_depth((*this)("queue_depth", &T::queue_depth), queue_default, this->what + queued));
+}
 
 // Size units for limits.
 constexpr double KiB = 1024.0;

@@ -88,8 +88,8 @@ void add_scratchpad_keys(std::vector<ConfigKey>& keys, const SectionFields<Scrat
                          "bytes", what + " capacity"));
   keys.push_back(bandwidth(ram("port_bytes_per_cycle", &ScratchpadConfig::port_bytes_per_cycle), 128,
                            what + " port bandwidth"));
-  keys.push_back(integer(ram("access_latency", &ScratchpadConfig::access_latency), 2, within(0, 10000), "cycles",
-                         what + " delay of one access"));
+  keys.push_back(latency(ram("access_latency", &ScratchpadConfig::access_latency), 2, what + " delay of one access",
+                         kMaxBlockLatency));
 }
 
 // The shader core's register file (seed003 201) is a core memory like NRAM, in trace space "rf".
@@ -99,8 +99,8 @@ void add_register_file_keys(std::vector<ConfigKey>& keys, const SectionFields<Sc
                                   "register groups; 0 = no register file"));
   keys.push_back(bandwidth(rf("port_bytes_per_cycle", &ScratchpadConfig::port_bytes_per_cycle), 512,
                            "register file: bandwidth shared by fetch_ml writes and datapath reads (assumption)"));
-  keys.push_back(integer(rf("access_latency", &ScratchpadConfig::access_latency), 1, within(0, 10000), "cycles",
-                         "register file: delay of one access (assumption)"));
+  keys.push_back(latency(rf("access_latency", &ScratchpadConfig::access_latency), 1,
+                         "register file: delay of one access (assumption)", kMaxBlockLatency));
 }
 
 // The controller is chip-wide: its keys sit in /core for compatibility and are not per core kind.

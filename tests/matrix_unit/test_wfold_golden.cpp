@@ -7,21 +7,16 @@
 #include <vector>
 
 #include "matrix_unit/FunctionalCheck.h"
+#include "matrix_unit/ConvShapes.h"
 #include "matrix_unit/SeedMatrixConfig.h"
 #include "models/matrix_unit/WfoldDatapath.h"
 #include "models/matrix_unit/WfoldMapping.h"
 
 using namespace npusim;
+using npusim::test::conv;
 using npusim::test::seed_matrix_config;
 
 namespace {
-
-ConvShape conv(std::uint32_t hi, std::uint32_t wi, std::uint32_t ci, std::uint32_t co,
-               std::uint32_t kh, std::uint32_t kw, std::uint32_t sh = 1, std::uint32_t sw = 1) {
-  ConvShape s;
-  s.hi = hi, s.wi = wi, s.ci = ci, s.co = co, s.kh = kh, s.kw = kw, s.sh = sh, s.sw = sw;
-  return s;
-}
 
 std::uint32_t padding_for(const ChannelSplit& split, std::uint32_t candidate) {
   for (const SplitCandidate& c : split.candidates)

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "matrix_unit/ConvShapes.h"
 #include "matrix_unit/SeedMatrixConfig.h"
 #include "models/matrix_unit/Explain.h"
 #include "models/matrix_unit/WfoldMapping.h"
@@ -11,18 +12,8 @@
 #include "sim/config/ConfigLoader.h"
 
 using namespace npusim;
+using npusim::test::conv;
 using npusim::test::seed_matrix_config;
-
-namespace {
-
-ConvShape conv(std::uint32_t hi, std::uint32_t wi, std::uint32_t ci, std::uint32_t co,
-               std::uint32_t kh, std::uint32_t kw, std::uint32_t sh = 1, std::uint32_t sw = 1) {
-  ConvShape s;
-  s.hi = hi, s.wi = wi, s.ci = ci, s.co = co, s.kh = kh, s.kw = kw, s.sh = sh, s.sw = sw;
-  return s;
-}
-
-}  // namespace
 
 TEST_CASE("Wfold MAC breakdown adds up and matches the compute cycles", "[matrix_unit]") {
   std::mt19937 rng(77);

@@ -28,33 +28,30 @@ class TraceSource : public InstructionSource {
   TraceReader& reader_;
 };
 
-}  // namespace
-
-RunStats simulate_trace(const SimulationRequest& request) {
-  std::optional<TraceReader> reader;
-  std::optional<TraceSource> trace_source;
-  if (!request.source) {
-    reader.emplace(request.trace_path, request.hardware);
-    trace_source.emplace(*reader);
+// The instructions to run: the request's own source (a compiler's), or its trace file read here.
+class RunInstructions {
+ public:
+  explicit RunInstructions(const SimulationRequest& request) : request_(request) {
+    if (request.source) return;
+    reader_.emplace(request.trace_path, request.hardware);
+    file_source_.emplace(*reader_);
   }
-  InstructionSource& source = request.source ? *request.source : *trace_source;
-  const TraceHeader& header = request.source ? *request.source_header : reader->header();
-  OutputDirectory out(request.out_dir);
-  RunRecorder recorder(out, request.hardware.chip.clock_mhz);
+  InstructionSource& source() { return request_.source ? *request_.source : *file_source_; }
+  const TraceHeader& header() const { return request_.source ? *request_.source_header : reader_->header(); }
 
-  Chip chip(
-      "chip", request.hardware, request.functional, source,
-      [&recorder, &request](const InstructionRecord& r) {
-        recorder.record(r);
-        if (request.on_record) request.on_record(r);
-      },
-      request.energy_group);
-  ProgressMeter progress("simulating", request.progress_total, request.progress_unit, request.show_progress);
+ private:
+  const SimulationRequest& request_;
+  std::optional<TraceReader> reader_;
+  std::optional<TraceSource> file_source_;
+};
+
+// The run's events go to the recorder and the progress bar; the request sets the dependency
+// mode and names the layers in hazard messages.
+void connect_chip(Chip& chip, RunRecorder& recorder, ProgressMeter& progress, const SimulationRequest& request) {
   chip.controller().on_dispatch = [&progress, &request](std::uint64_t n) {
     if ((n & 1023) != 0) return;
     progress.update(request.progress_done ? request.progress_done(n) : n, n, now_cycles());
   };
-  if (request.functional) preload_inputs(chip, header, request.trace_path);
   chip.scoreboard().scheduling().set_override(request.hardware.core.controller.dependency_mode);
   chip.scoreboard().layer_of = request.layer_of;
   chip.scoreboard().on_flag = [&recorder](const std::string& engine, const std::string& name, Cycles at) {
@@ -63,23 +60,23 @@ RunStats simulate_trace(const SimulationRequest& request) {
   chip.block_spans().connect([&recorder](const std::string& track, const std::string& name, Cycles start, Cycles end) {
     recorder.add_span(track, name, start, end);
   });
+}
 
-  sc_core::sc_start();
-  progress.finish();
+// The first error a SystemC process raised, or a run that stopped with work left, ends it here.
+void check_run_complete(Chip& chip, const std::string& trace_path) {
   try {
     rethrow_process_failure();
   } catch (const InputError& e) {
     // The dependency hazard checker knows the line, not the trace file.
     if (!e.file().empty()) throw;
-    throw InputError(request.trace_path, e.location(), e.reason());
+    throw InputError(trace_path, e.location(), e.reason());
   }
   if (chip.scoreboard().in_flight() != 0)
     throw std::logic_error("simulation stopped with instructions still in flight");
+}
 
-  RunStats stats = chip.collect_stats(now_cycles());
-  stats.energy = chip.energy(stats.total_cycles);
-  if (request.functional) dump_outputs(chip, header, out.file("tensors"));
-
+// What the report says besides the counters: names, mode, the blocks' own sections, energy and area.
+ReportContext report_context(const SimulationRequest& request, Chip& chip, const RunStats& stats) {
   ReportContext context;
   context.config_name = request.config_name;
   context.trace_name = std::filesystem::path(request.trace_path).filename().string();
@@ -91,6 +88,33 @@ RunStats simulate_trace(const SimulationRequest& request) {
     context.extra["energy"] = energy_json(stats.energy, run_macs(stats));
     context.extra["area"] = area_json(stats.energy);
   }
+  return context;
+}
+
+}  // namespace
+
+RunStats simulate_trace(const SimulationRequest& request) {
+  RunInstructions instructions(request);
+  OutputDirectory out(request.out_dir);
+  RunRecorder recorder(out, request.hardware.chip.clock_mhz);
+  Chip chip(
+      "chip", request.hardware, request.functional, instructions.source(),
+      [&recorder, &request](const InstructionRecord& r) {
+        recorder.record(r);
+        if (request.on_record) request.on_record(r);
+      },
+      request.energy_group);
+  ProgressMeter progress("simulating", request.progress_total, request.progress_unit, request.show_progress);
+  connect_chip(chip, recorder, progress, request);
+  if (request.functional) preload_inputs(chip, instructions.header(), request.trace_path);
+
+  sc_core::sc_start();
+  progress.finish();
+  check_run_complete(chip, request.trace_path);
+  RunStats stats = chip.collect_stats(now_cycles());
+  stats.energy = chip.energy(stats.total_cycles);
+  if (request.functional) dump_outputs(chip, instructions.header(), out.file("tensors"));
+  ReportContext context = report_context(request, chip, stats);
   if (request.annotate) request.annotate(stats, context);
   recorder.finish(stats, context);
   out.commit();

@@ -24,7 +24,7 @@ class TraceEmitter : public InstructionSource {
 
   const Workload& workload() const { return ctx_.workload(); }
   const std::vector<CompiledLayer>& layers() const { return ctx_.layers(); }
-  // A region per tensor did not fit: dead tensors' DRAM holds later ones (place_tensors).
+  // A region per tensor did not fit: dead tensors' DRAM holds later ones (emit/TensorPlacement.cpp).
   bool reuses_dram() const { return ctx_.dram().reusing(); }
   // Functional bindings: the network input and weights (random or .npy) in, every layer out.
   const TraceHeader& header() const { return ctx_.header(); }

@@ -33,12 +33,12 @@ class Lowering {
   // It addresses its layers' tensors as one region each: no activation cut into the
   // rows each cluster takes, one copy of the weights.
   virtual bool whole_tensors() const { return false; }
-  // DRAM of its own: after one of its layers' output is placed, and after every
-  // layer's (called on every lowering, by rank).
+  // DRAM of its own: after one of its layers' output is placed, and once every layer's
+  // is (called on every lowering, by rank, so rank also fixes where those slots go).
   virtual void place_layer(EmitContext& ctx, CompiledLayer& c) const {}
   virtual void place_workload(EmitContext& ctx) const {}
-  // The tiles of the current layer that its cores share, and the passes over them
-  // (weight blocks).
+  // The tiles of the current layer that its cores share (default: image-major bands),
+  // and the passes over them (default: one per weight block).
   virtual std::uint64_t tiles(const EmitContext& ctx) const;
   virtual std::uint32_t passes(const EmitContext& ctx) const;
   // Every layer's start, whichever lowering takes it: for state that spans layers.

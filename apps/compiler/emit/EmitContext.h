@@ -106,14 +106,15 @@ class EmitContext {
   std::uint32_t cores() const { return std::uint32_t(cores_.size()); }
   LayerTraffic& traffic() { return traffic_[layer_]; }
   const LayerTraffic& traffic(std::size_t layer) const { return traffic_.at(layer); }
-  std::size_t layer_of(std::uint64_t id) const;
+  std::size_t layer_of(std::uint64_t id) const;  // the layer that emitted instruction `id`
+  // Instruction `id` moves or adds partial sums of a reduction (the run report counts them).
   void mark_reduction(std::uint64_t id) { reduction_ids_.add(id); }
   bool in_reduction(std::uint64_t id) const { return reduction_ids_.contains(id); }
 
   // ---- Instructions ----
   // Numbers `inst`, counts its DRAM traffic, checks its operands and queues it.
   std::uint64_t push(Instruction inst);
-  bool pop(Instruction& out);
+  bool pop(Instruction& out);  // the oldest queued instruction; false when none is queued
   // A layer's first read of its input on a core waits for every core's last store of
   // each producer layer (the data is in DRAM).
   void wait_for_producers(Instruction& inst) const;

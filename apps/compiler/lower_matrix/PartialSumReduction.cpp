@@ -130,7 +130,8 @@ void emit_reduction(EmitContext& ctx, MatrixState& state, std::uint64_t tile) {
   const auto [first_co, co] = t.core_block(l, 0, ctx.block());
   const auto& cores = t.cores;
   Reduction red;
-  red.slot = ctx.band_slot(std::uint32_t((ctx.core(cores.front()).emitted - 1) % t.buffers), c.inputs.size());  // emit_tile's
+  // The slot emit_matrix_tile just used on the first core (every core uses the same one).
+  red.slot = ctx.band_slot(std::uint32_t((ctx.core(cores.front()).emitted - 1) % t.buffers), c.inputs.size());
   red.shape = nhwc(1, band.rows, l.out.w, co);
   red.bytes = std::uint64_t(band.rows) * l.out.w * co * 4;
   red.acc = tensor(AddressSpace::Nram, red.slot.acc_at, red.shape, DType::Int32);

@@ -1,5 +1,7 @@
 #include "apps/compiler/emit/Lowering.h"
 
+#include "apps/compiler/emit/EmitContext.h"
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -15,6 +17,12 @@ std::map<std::string, std::unique_ptr<Lowering>>& registry() {
 }
 
 }  // namespace
+
+std::unique_ptr<LoweringState> Lowering::make_state(const EmitContext&) const { return nullptr; }
+
+std::uint64_t Lowering::tiles(const EmitContext& ctx) const { return ctx.layer().tiling.tiles(ctx.workload().batch); }
+
+std::uint32_t Lowering::passes(const EmitContext& ctx) const { return ctx.layer().tiling.co_blocks; }
 
 bool register_lowering(std::unique_ptr<Lowering> lowering) {
   const std::string name = lowering->name();

@@ -1,14 +1,16 @@
 #pragma once
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "apps/compiler/emit/DramPlacement.h"
 #include "sim/trace/Instruction.h"
+#include "sim/trace/OpCatalog.h"
 
 namespace npusim {
 
-// Building blocks of the instructions the compiler emits (TraceEmitter and the files
-// that hold its placement and reduction parts).
+// Building blocks of the instructions the compiler emits (the EmitContext and the lowerings).
 
 inline TensorOperand tensor(AddressSpace space, std::uint64_t offset, std::vector<std::uint64_t> shape, DType dtype) {
   TensorOperand t;
@@ -34,10 +36,14 @@ inline void depend(Instruction& inst, std::int64_t id, DependencyMode mode = Dep
   inst.deps.push_back(d);
 }
 
-inline Instruction make(const char* op, const char* engine, std::uint32_t core) {
+// An instruction of `op` on `core`, on the engine the op catalogue runs it on, so the
+// compiler never names an engine for an op.
+inline Instruction make_op(const std::string& op, std::uint32_t core) {
+  const OpSpec* spec = find_op(op);
+  if (!spec) throw std::logic_error("compiler: no op '" + op + "' is registered");
   Instruction i;
   i.op = op;
-  i.engine = engine;
+  i.engine = spec->engine;
   i.core = core;
   return i;
 }

@@ -12,6 +12,9 @@ class ConcatLowering : public Lowering {
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
 
   // ---- Emission (EmitContext) ----
+  // Per input, its band rows into a region of the slot, then stored into the input's
+  // channels of the output (ConcatTiles.cpp).
+  void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const override;
 };
 
 }  // namespace npusim

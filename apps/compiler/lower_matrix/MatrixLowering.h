@@ -12,6 +12,16 @@ class MatrixLowering : public Lowering {
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
 
   // ---- Emission (EmitContext) ----
+  // Weight blocks into WRAM halves (MatrixWeights.cpp), bands through the matrix unit
+  // (MatrixTiles.cpp), model-ci partial sums reduced between the cores through their
+  // exchange slots (PartialSumReduction.cpp).
+  std::unique_ptr<LoweringState> make_state(const EmitContext& ctx) const override;
+  void place_workload(EmitContext& ctx) const override;
+  std::uint32_t passes(const EmitContext& ctx) const override;
+  void see_layer(EmitContext& ctx) const override;
+  void start_layer(EmitContext& ctx) const override;
+  void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const override;
+  void end_step(EmitContext& ctx) const override;
 };
 
 }  // namespace npusim

@@ -12,6 +12,13 @@ class ShaderLowering : public Lowering {
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
 
   // ---- Emission (EmitContext) ----
+  // Control registers, then fetch / multiply / return per register-group tile, straight
+  // from and to DRAM (ShaderTiles.cpp).
+  std::unique_ptr<LoweringState> make_state(const EmitContext& ctx) const override;
+  bool whole_tensors() const override { return true; }
+  std::uint64_t tiles(const EmitContext& ctx) const override;
+  void start_layer(EmitContext& ctx) const override;
+  void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const override;
 };
 
 }  // namespace npusim

@@ -12,6 +12,13 @@ class SparseLowering : public Lowering {
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
 
   // ---- Emission (EmitContext) ----
+  // The weights compressed once, then per band: compress the input rows into one of the
+  // core's two DRAM slots, and sparse_conv them (SparseTiles.cpp).
+  std::unique_ptr<LoweringState> make_state(const EmitContext& ctx) const override;
+  bool whole_tensors() const override { return true; }
+  void place_layer(EmitContext& ctx, CompiledLayer& c) const override;
+  void place_workload(EmitContext& ctx) const override;
+  void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const override;
 };
 
 }  // namespace npusim

@@ -12,6 +12,9 @@ class VectorLowering : public Lowering {
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
 
   // ---- Emission (EmitContext) ----
+  // Per band: loads, one vector-unit instruction, requant or relu, store (VectorTiles.cpp).
+  std::unique_ptr<LoweringState> make_state(const EmitContext& ctx) const override;
+  void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const override;
 };
 
 }  // namespace npusim

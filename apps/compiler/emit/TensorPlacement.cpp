@@ -1,0 +1,173 @@
+// Where a compiled workload's tensors go in DRAM (seed002 §3.4).
+#include <algorithm>
+
+#include "apps/compiler/emit/EmitContext.h"
+#include "apps/compiler/emit/Lowering.h"
+
+namespace npusim {
+namespace {
+
+using Runs = std::vector<std::pair<std::uint64_t, std::uint32_t>>;
+
+// The layer is moved in bands by the load and store DMAs, so its activations may be cut
+// into per-cluster runs and its weights copied to each of its clusters' memories.
+bool moved_in_bands(const CompiledLayer* c) { return c && !lowering(c->tiling.engine).whole_tensors(); }
+bool data_parallel(const CompiledLayer* c) { return moved_in_bands(c) && c->tiling.split == ParallelMode::Data; }
+
+}  // namespace
+
+// The map rows (images x height) a layer's cores read (`reading`) or write, as runs of
+// (rows, memory of the cluster whose cores take them), in row order. Data mode deals
+// bands in contiguous runs, so a cluster's rows start at its first core's first band
+// (its first window's first input row when reading); model modes read every row on
+// every core, so the rows are shared out evenly; model-ci's first core writes them all.
+Runs EmitContext::row_runs(const CompiledLayer& c, bool reading) const {
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  const std::uint64_t height = reading ? l.in.h : l.out.h, total = std::uint64_t(w_.batch) * height;
+  const std::uint64_t cores = t.cores.size(), tiles = t.tiles(w_.batch);
+  auto row_of = [&](std::uint64_t tile) -> std::uint64_t {
+    if (tile >= tiles) return total;
+    const auto band = t.band_tile(l, tile);
+    return std::uint64_t(band.image) * height + (reading ? band.window.in_row0 : band.row0);
+  };
+  Runs runs;
+  if (!reading && t.split == ParallelMode::ModelCi)
+    return {{total, dram_.memory_of_cluster(t.cores.front() / hw_.chip.cores_per_cluster)}};
+  std::uint64_t done = 0;
+  for (std::uint64_t k = 0; k < cores; ++k) {
+    const std::uint64_t end = std::max(done, t.split == ParallelMode::Data ? row_of(tiles * (k + 1) / cores)
+                                                                           : total * (k + 1) / cores);
+    const std::uint32_t memory = dram_.memory_of_cluster(t.cores[k] / hw_.chip.cores_per_cluster);
+    if (!runs.empty() && runs.back().second == memory)
+      runs.back().first += end - done;
+    else
+      runs.emplace_back(end - done, memory);
+    done = end;
+  }
+  return runs;
+}
+
+// One position per image (an fc input, seed002 Example 1's I) read by model-ci cores:
+// cut along c by the reader's shares, each piece in the memory of the core that reads it.
+Runs EmitContext::fc_input_runs(const CompiledLayer& reader) const {
+  Runs runs;
+  for (std::size_t k = 0; k < reader.tiling.shares.size(); ++k)
+    runs.emplace_back(reader.tiling.shares[k].second - reader.tiling.shares[k].first,
+                      dram_.memory_of_cluster(reader.tiling.cores[k] / hw_.chip.cores_per_cluster));
+  return runs;
+}
+
+// The runs (bytes, memory) of an activation of `rows` map rows of `row_bytes`, written
+// by `producer` (or none) and first read by `reader` (or none); `chunkable`: every layer
+// that touches it moves it in bands.
+Runs EmitContext::activation_runs(const CompiledLayer* producer, const CompiledLayer* reader, bool chunkable,
+                                  std::uint64_t rows, std::uint64_t row_bytes) const {
+  if (!dram_.separate_memories() || !chunkable) return {{rows * row_bytes, 0}};
+  const bool vector_input = rows * row_bytes == std::uint64_t(w_.batch) * (reader ? reader->layer.in.c : 0);
+  if (vector_input && moved_in_bands(reader) && reader->tiling.split == ParallelMode::ModelCi && w_.batch == 1)
+    return fc_input_runs(*reader);
+  Runs runs = {{rows, 0}};
+  if (data_parallel(reader) || (!data_parallel(producer) && moved_in_bands(reader)))
+    runs = row_runs(*reader, true);
+  else if (moved_in_bands(producer))
+    runs = row_runs(*producer, false);
+  for (auto& run : runs) run.first *= row_bytes;
+  return runs;
+}
+
+// DRAM in workload order: the network input first, then per layer its input
+// (independent layers only), weights and output, then the lowerings' own slots (by
+// rank). On a chip with separate memories an activation is cut into the rows each
+// cluster's cores take, each run in that cluster's memory (seed002 §3.4): by its first
+// reader's bands when that reader is data parallel, else by its producer's; weights by
+// place_weights. Lowerings with whole_tensors address their tensors as one region. When
+// the DRAM is reused (DramPlacement), a layer's output may take the bytes of tensors
+// whose last reader came before it.
+void EmitContext::place_tensors() {
+  make_states();
+  Placement p;
+  p.chunkable = {{"input", true}};
+  for (const auto& c : layers_) {
+    p.chunkable[c.layer.name] = moved_in_bands(&c);
+    for (const auto& name : c.layer.inputs) {
+      p.chunkable[name] = p.chunkable[name] && moved_in_bands(&c);
+      p.first_reader.emplace(name, &c);
+    }
+  }
+  if (!w_.independent_layers) {
+    network_input_ = dram_.allocate_runs(activation_runs(nullptr, p.reader_of("input"), p.chunkable["input"],
+                                                         std::uint64_t(w_.batch) * w_.input.h,
+                                                         std::uint64_t(w_.input.w) * w_.input.c));
+    p.where["input"] = {-1, network_input_};
+  }
+  for (std::size_t i = 0; i < layers_.size(); ++i) place_layer(i, p);
+  for (const Lowering* l : lowerings()) l->place_workload(*this);
+}
+
+const CompiledLayer* EmitContext::Placement::reader_of(const std::string& name) const {
+  const auto it = first_reader.find(name);
+  return it == first_reader.end() ? nullptr : it->second;
+}
+
+void EmitContext::place_layer(std::size_t i, Placement& p) {
+  CompiledLayer& c = layers_[i];
+  const Layer& l = c.layer;
+  const std::uint64_t n = w_.batch;
+  if (w_.independent_layers) {
+    c.inputs = {dram_.allocate_runs(activation_runs(nullptr, &c, false, n * l.in.h, std::uint64_t(l.in.w) * l.in.c))};
+    c.producers = {-1};
+  }
+  for (const auto& name : l.inputs) {
+    c.inputs.push_back(p.where.at(name).second);
+    c.producers.push_back(p.where.at(name).first);
+  }
+  // Input rows no output window touches (strided layers) never have to cross DRAM.
+  const std::uint64_t rows_read = c.tiling.input_rows_read(l);
+  c.input_bytes = l.kind == LayerKind::Matmul   ? n * (l.in.elements() + l.b_elements())
+                  : l.kind == LayerKind::Concat ? n * l.out.elements()  // every input once
+                                                : n * rows_read * l.in.w * l.in.c * c.inputs.size();
+  if (l.kind == LayerKind::Matmul && l.matmul().cached_rows > 0) {
+    const std::uint64_t bytes = n * l.matmul().cached_rows * l.in_b.c;
+    c.kv_cache = DramTensor{{{0, bytes, dram_.allocate(bytes)}}};
+  }
+  c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
+                       ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
+                       : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;
+  place_weights(c);
+  if (i > 0) release_dead_tensors(i - 1);
+  c.output = dram_.allocate_activation(activation_runs(&c, p.reader_of(l.name), p.chunkable[l.name], n * l.out.h,
+                                                       std::uint64_t(l.out.w) * l.out.c),
+                                       c.overwrites);
+  c.output_bytes = n * l.out.elements();
+  lowering(c.tiling.engine).place_layer(*this, c);
+  p.where[l.name] = {int(i), c.output};
+}
+
+// Reusing DRAM: the outputs that layer `reader` was the last to read are dead.
+void EmitContext::release_dead_tensors(std::size_t reader) {
+  if (!dram_.reusing()) return;
+  const auto& producers = layers_[reader].producers;
+  for (std::size_t k = 0; k < producers.size(); ++k) {
+    const int p = producers[k];
+    const bool again = std::find(producers.begin(), producers.begin() + k, p) != producers.begin() + k;
+    if (p >= 0 && !again && layers_[std::size_t(p)].last_reader == std::int64_t(reader))
+      dram_.release(layers_[std::size_t(p)].output, p);
+  }
+}
+
+// The weights go to the memory of every cluster whose cores run the layer, so every
+// core reads them from its own memory (seed002 §3.10: constants are delivered to the
+// local memory of the cores that use them, once, before the run). One copy when the
+// memories are not separate.
+void EmitContext::place_weights(CompiledLayer& c) {
+  std::vector<bool> copy(dram_.memories(), false);
+  if (moved_in_bands(&c))
+    for (std::uint32_t core : c.tiling.cores) copy[dram_.memory_of_cluster(core / hw_.chip.cores_per_cluster)] = true;
+  if (std::none_of(copy.begin(), copy.end(), [](bool b) { return b; })) copy[0] = true;
+  c.weight_copies.assign(dram_.memories(), kNoCopy);
+  for (std::uint32_t m = dram_.memories(); m-- > 0;)
+    if (copy[m]) c.weights_offset = c.weight_copies[m] = dram_.allocate(c.weight_bytes, m);
+}
+
+}  // namespace npusim

@@ -1,0 +1,37 @@
+// Concat: pure data movement by the load and store DMAs.
+#include "apps/compiler/emit/EmitContext.h"
+#include "apps/compiler/lower_dma/ConcatLowering.h"
+
+namespace npusim {
+
+// All of the band's loads first, so that none waits behind a store. Each input's stores
+// start once the one before has read its NRAM bytes (two-phase), so the band's last
+// store finishing frees the whole slot (the next loads into it wait for that one).
+void ConcatLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const {
+  const CompiledLayer& c = ctx.layer();
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  CoreState& cs = ctx.core(core);
+  const auto band = t.band_tile(l, tile);
+  const BandSlot slot = ctx.next_slot(cs, c.inputs.size());
+  const std::uint64_t row = std::uint64_t(band.image) * l.in.h + band.row0;
+  std::vector<BandWriters> loads(c.inputs.size());
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    const std::uint32_t ci = l.concat_channels[i];
+    const std::uint64_t row_bytes = std::uint64_t(l.in.w) * ci;
+    ctx.emit_band_loads(core, ctx.window_pieces(core, c.inputs[i], row, band.rows, l.in.w, ci, 0, ci),
+                        slot.base + concat_region_offset(l, t.rows, i), cs.in_reader[slot.index], true,
+                        {i, row * row_bytes, (row + band.rows) * row_bytes}, loads[i]);
+  }
+  cs.loaded_ifmap = true;
+  std::uint32_t first_c = 0;
+  for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    if (i > 0) loads[i].emplace_back(std::uint64_t(cs.last_store), DependencyMode::TwoPhase);
+    ctx.emit_band_store(core, loads[i], slot.base + concat_region_offset(l, t.rows, i), slot.index, tile, first_c,
+                        l.concat_channels[i]);
+    first_c += l.concat_channels[i];
+  }
+  cs.in_reader[slot.index] = cs.last_store;
+}
+
+}  // namespace npusim

@@ -1,0 +1,135 @@
+// Conv, fc and matmul bands through the matrix unit: loads, conv, requant (unless the
+// matrix unit requantizes on its result path), store; model-ci sums go to the reduction.
+#include "apps/compiler/emit/TraceOperands.h"
+#include "apps/compiler/lower_matrix/MatrixLowering.h"
+#include "apps/compiler/lower_matrix/MatrixState.h"
+#include "apps/compiler/lower_vector/VectorOps.h"
+
+namespace npusim {
+namespace {
+
+// The channels one band of a core multiplies: output [first_co, first_co + co) from
+// input [first_ci, first_ci + ci).
+struct BandChannels {
+  std::uint32_t first_co = 0, co = 0, first_ci = 0, ci = 0;
+};
+
+BandChannels band_channels(const EmitContext& ctx, std::size_t share, std::uint64_t tile) {
+  const Layer& l = ctx.layer().layer;
+  const LayerTiling& t = ctx.layer().tiling;
+  BandChannels ch;
+  std::tie(ch.first_co, ch.co) = t.core_block(l, share, ctx.block());
+  std::tie(ch.first_ci, ch.ci) = t.core_channels_in(l, share);
+  if (l.kind == LayerKind::Matmul) {  // A's head segment times the head's block of B, into the head's output segment
+    const auto block = t.matmul_block(l, tile);
+    ch.first_ci = block.head * t.ci;
+    ch.ci = t.ci;
+    ch.first_co = block.head * t.co + block.first;
+    ch.co = block.count;
+  }
+  return ch;
+}
+
+// The conv over the band's inputs in `slot` and the weight block in WRAM.
+Instruction conv_op(const EmitContext& ctx, const MatrixCore& mc, std::uint32_t core, const BandWindow& band,
+                    const BandSlot& slot, std::size_t inputs, const BandChannels& ch) {
+  const Layer& l = ctx.layer().layer;
+  const LayerTiling& t = ctx.layer().tiling;
+  Instruction op = make_op("conv", core);
+  for (std::size_t i = 0; i < inputs; ++i)
+    op.inputs.push_back(tensor(AddressSpace::Nram, slot.base + i * t.in_bytes,
+                               matrix_band_shape(l, band.in_rows, l.in.w, ch.ci), DType::Int8));
+  const std::uint64_t wram_at = mc.block_half == 1 ? t.kind(ctx.hw()).wram.capacity_bytes / 2 : 0;
+  const bool transposed = l.kind == LayerKind::Matmul && !l.transpose_b;  // B's block is [k, n] as stored
+  op.inputs.push_back(tensor(AddressSpace::Wram, wram_at,
+                             transposed ? std::vector<std::uint64_t>{ch.ci, 1, 1, ch.co} : weight_shape(l, t, ch.co, ch.ci),
+                             DType::Int8));
+  const std::vector<std::uint64_t> pad = {band.pad_top, band.pad_bottom, l.pad[2], l.pad[3]};
+  const std::vector<std::uint64_t> stride = {l.sh, l.sw};
+  op.params = {{"stride", stride}, {"padding", pad}};
+  if (transposed) op.params["transposed_weights"] = true;
+  if (t.requantize_on_result_path) {
+    op.params["shift"] = l.shift;
+    op.params["relu"] = l.relu;
+  }
+  return op;
+}
+
+}  // namespace
+
+void emit_matrix_tile(EmitContext& ctx, MatrixState& state, std::uint32_t core, std::uint64_t tile) {
+  const CompiledLayer& c = ctx.layer();
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  CoreState& cs = ctx.core(core);
+  MatrixCore& mc = state.cores[core];
+  const auto [image, row0, rows, band] = t.band_tile(l, tile);
+  const BandChannels ch = band_channels(ctx, cs.share, tile);
+  const std::size_t inputs = l.kind == LayerKind::Matmul ? 1 : c.inputs.size();  // B came in as weights
+  const BandSlot slot = ctx.next_slot(cs, inputs);
+  // A band the matrix unit takes as one row is read whole by its first tile.
+  const BandWriters loads = ctx.load_band(core, slot, band, image, inputs, ch.first_ci, ch.ci, !positions_in_one_row(l));
+  Instruction op = conv_op(ctx, mc, core, band, slot, inputs, ch);
+  // Staged granules count from the start of the producer's output, so only a load that
+  // starts the band may release the compute row by row.
+  for (const auto& [id, mode] : loads) depend(op, std::int64_t(id), mode);
+  depend(op, mc.weights);
+  // int32 accumulators go through NRAM to the vector unit's requant, unless the matrix unit
+  // requantizes on its result path.
+  const bool accumulates = !t.requantize_on_result_path;
+  const auto out_shape = matrix_band_shape(l, rows, l.out.w, ch.co);
+  depend(op, accumulates ? cs.acc_reader[slot.index] : cs.out_reader[slot.index]);
+  op.outputs = {tensor(AddressSpace::Nram, accumulates ? slot.acc_at : slot.out_at, out_shape,
+                       accumulates ? DType::Int32 : DType::Int8)};
+  const std::uint64_t compute = ctx.push(std::move(op));
+  cs.in_reader[slot.index] = std::int64_t(compute);
+  for (std::uint32_t h = 0; h < 2; ++h)
+    if (mc.block_half == 2 || mc.block_half == h) mc.wram_reader[h] = std::int64_t(compute);
+  if (t.split == ParallelMode::ModelCi) {  // partial sums: emit_reduction takes it from here
+    mc.acc_writer = std::int64_t(compute);
+    return;
+  }
+  finish_band(ctx, core, compute, slot, accumulates, out_shape, tile, ch.first_co, ch.co);
+}
+
+std::unique_ptr<LoweringState> MatrixLowering::make_state(const EmitContext& ctx) const {
+  return std::make_unique<MatrixState>(ctx.hw().chip.cores());
+}
+
+void MatrixLowering::place_workload(EmitContext& ctx) const {
+  place_exchange_slots(ctx, static_cast<MatrixState&>(*ctx.state(*this)));
+}
+
+// A matmul's co blocks are runs of its tiles (LayerTiling::runs_per_image).
+std::uint32_t MatrixLowering::passes(const EmitContext& ctx) const {
+  return ctx.layer().layer.kind == LayerKind::Matmul ? 1 : ctx.layer().tiling.co_blocks;
+}
+
+void MatrixLowering::see_layer(EmitContext& ctx) const {
+  note_cache_layout(ctx, static_cast<MatrixState&>(*ctx.state(*this)));
+}
+
+void MatrixLowering::start_layer(EmitContext& ctx) const {
+  auto& state = static_cast<MatrixState&>(*ctx.state(*this));
+  for (std::uint32_t core : ctx.layer().tiling.cores) state.cores[core].b_run = -1;
+}
+
+void MatrixLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const {
+  auto& state = static_cast<MatrixState&>(*ctx.state(*this));
+  const CompiledLayer& c = ctx.layer();
+  MatrixCore& mc = state.cores[core];
+  if (c.layer.kind == LayerKind::Matmul) {
+    if (std::int64_t(tile / c.tiling.bands) != mc.b_run) emit_matmul_weights(ctx, mc, core, tile);
+  } else {
+    if (c.tiling.core_block(c.layer, ctx.core(core).share, ctx.block()).second == 0) return;  // no such block in its share
+    if (ctx.step() == 0) emit_conv_weights(ctx, mc, core);
+  }
+  emit_matrix_tile(ctx, state, core, tile);
+}
+
+void MatrixLowering::end_step(EmitContext& ctx) const {
+  if (ctx.layer().tiling.split == ParallelMode::ModelCi)
+    emit_reduction(ctx, static_cast<MatrixState&>(*ctx.state(*this)), ctx.step());
+}
+
+}  // namespace npusim

@@ -1,0 +1,112 @@
+// Sparse layers (seed001): the weights compressed once, then per band: compress the input
+// rows into one of the core's two DRAM slots, and sparse_conv them.
+#include <algorithm>
+#include <array>
+
+#include "apps/compiler/emit/EmitContext.h"
+#include "apps/compiler/emit/TraceOperands.h"
+#include "apps/compiler/lower_sparse/SparseLowering.h"
+
+namespace npusim {
+namespace {
+
+class SparseState : public LoweringState {
+ public:
+  explicit SparseState(std::uint32_t cores) : packed_reader(cores, {kNone, kNone}) {}
+  // Compressed input bands: two DRAM slots per core, shared by every sparse layer.
+  std::uint64_t slots = 0, slot_bytes = 0;
+  std::int64_t packed_weights = kNone;  // the current layer's weight compress
+  // Per core, the sparse_conv that last read each of its compressed-band slots.
+  std::vector<std::array<std::int64_t, 2>> packed_reader;
+};
+
+SparseState& state_of(EmitContext& ctx, const SparseLowering& lowering) {
+  return static_cast<SparseState&>(*ctx.state(lowering));
+}
+
+void compress_weights(EmitContext& ctx, SparseState& state, std::uint32_t core) {
+  const CompiledLayer& c = ctx.layer();
+  const Layer& l = c.layer;
+  Instruction pack = make_op("compress", core);
+  pack.inputs = {tensor(AddressSpace::Dram, c.weights_offset, weight_shape(l, c.tiling, l.out.c, l.in.c), DType::Int8)};
+  pack.outputs = PackedRegion(c.packed_weights_offset, c.weight_bytes).operands();
+  pack.params = {{"assumed_zeros", l.weight_sparsity}};
+  state.packed_weights = std::int64_t(ctx.push(std::move(pack)));
+}
+
+// The band's input rows compressed into `packed`; returns the compress.
+std::int64_t compress_band(EmitContext& ctx, SparseState& state, std::uint32_t core, const LayerTiling::BandTile& b,
+                           const PackedRegion& packed, std::uint32_t slot) {
+  const CompiledLayer& c = ctx.layer();
+  const Layer& l = c.layer;
+  CoreState& cs = ctx.core(core);
+  Instruction pack = make_op("compress", core);
+  const std::uint64_t in_row = std::uint64_t(b.image) * l.in.h + b.window.in_row0;
+  const std::uint64_t in_row_bytes = std::uint64_t(l.in.w) * l.in.c;
+  pack.inputs = {tensor(AddressSpace::Dram, c.inputs[0].address() + in_row * in_row_bytes,
+                        {b.window.in_rows, l.in.w, l.in.c}, DType::Int8)};
+  pack.outputs = packed.operands();
+  pack.params = {{"assumed_zeros", l.activation_sparsity}};
+  ctx.wait_for_writers(pack, {0, in_row * in_row_bytes, (in_row + b.window.in_rows) * in_row_bytes});
+  depend(pack, state.packed_reader[core][slot]);
+  if (!cs.loaded_ifmap) ctx.wait_for_producers(pack);
+  cs.loaded_ifmap = true;
+  const std::int64_t packed_id = std::int64_t(ctx.push(std::move(pack)));
+  ctx.record_read(std::uint64_t(packed_id), 0);
+  return packed_id;
+}
+
+}  // namespace
+
+std::unique_ptr<LoweringState> SparseLowering::make_state(const EmitContext& ctx) const {
+  return std::make_unique<SparseState>(ctx.hw().chip.cores());
+}
+
+void SparseLowering::place_layer(EmitContext& ctx, CompiledLayer& c) const {
+  SparseState& state = state_of(ctx, *this);
+  c.packed_weights_offset = ctx.dram().allocate(PackedRegion::bytes(c.weight_bytes));
+  state.slot_bytes = std::max(state.slot_bytes, PackedRegion::bytes(c.tiling.sparse_band_elements));
+}
+
+// Two compressed-band slots per core, as large as the largest band of any sparse layer.
+void SparseLowering::place_workload(EmitContext& ctx) const {
+  SparseState& state = state_of(ctx, *this);
+  state.slots = ctx.dram().allocate(2 * std::uint64_t(ctx.hw().chip.cores()) * state.slot_bytes);
+}
+
+void SparseLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const {
+  SparseState& state = state_of(ctx, *this);
+  const CompiledLayer& c = ctx.layer();
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  if (ctx.step() == 0 && core == t.cores.front()) compress_weights(ctx, state, core);
+  const auto b = t.band_tile(l, tile);
+  CoreState& cs = ctx.core(core);
+  const std::uint32_t slot = std::uint32_t(cs.emitted++ % 2);
+  const std::uint64_t dense = std::uint64_t(b.window.in_rows) * l.in.w * l.in.c;
+  const PackedRegion packed(state.slots + (2 * std::uint64_t(core) + slot) * state.slot_bytes, dense);
+  const std::int64_t packed_id = compress_band(ctx, state, core, b, packed, slot);
+
+  Instruction conv = make_op("sparse_conv", core);
+  conv.inputs = packed.operands();
+  for (auto& operand : PackedRegion(c.packed_weights_offset, c.weight_bytes).operands()) conv.inputs.push_back(operand);
+  const std::uint64_t out_row = std::uint64_t(b.image) * l.out.h + b.row0, out_row_bytes = std::uint64_t(l.out.w) * l.out.c;
+  conv.outputs = {tensor(AddressSpace::Dram, c.output.address() + out_row * out_row_bytes, {b.rows, l.out.w, l.out.c},
+                         DType::Int8)};
+  conv.params = {{"ifm_shape", {b.window.in_rows, l.in.w, l.in.c}},
+                 {"kernel", {t.kernel_h, t.kernel_w}},
+                 {"stride", {l.sh, l.sw}},
+                 {"padding", {b.window.pad_top, b.window.pad_bottom, l.pad[2], l.pad[3]}},
+                 {"shift", l.shift},
+                 {"relu", l.relu},
+                 {"assumed_sparsity",
+                  {{"ifm", l.activation_sparsity}, {"weights", l.weight_sparsity},
+                   {"seed", ctx.workload().seed + ctx.layer_index()}}}};
+  depend(conv, packed_id);
+  depend(conv, state.packed_weights);
+  ctx.wait_for_overwritten(conv, cs);
+  state.packed_reader[core][slot] = cs.last_store = std::int64_t(ctx.push(std::move(conv)));
+  ctx.record_write(std::uint64_t(cs.last_store), out_row * out_row_bytes, (out_row + b.rows) * out_row_bytes);
+}
+
+}  // namespace npusim

@@ -1,0 +1,115 @@
+// Depthwise conv, pooling, row ops, add and relu: one vector-unit instruction per band,
+// between the band's loads and its store.
+#include "apps/compiler/emit/TraceOperands.h"
+#include "apps/compiler/lower_vector/VectorLowering.h"
+#include "apps/compiler/lower_vector/VectorOps.h"
+
+namespace npusim {
+namespace {
+
+class VectorState : public LoweringState {
+ public:
+  explicit VectorState(std::uint32_t cores) : weights(cores, kNone) {}
+  std::vector<std::int64_t> weights;  // per core: the current layer's last depthwise weight load
+};
+
+const char* op_name(const Layer& l) {
+  if (l.kind == LayerKind::Depthwise) return "dwconv";
+  if (l.kind == LayerKind::Pool) return "pool";
+  if (l.is_row_op()) return layer_kind_name(l.kind);
+  return l.kind == LayerKind::Add ? "add" : "relu";
+}
+
+nlohmann::json op_params(const Layer& l, const BandWindow& band) {
+  const std::vector<std::uint64_t> pad = {band.pad_top, band.pad_bottom, l.pad[2], l.pad[3]};
+  const std::vector<std::uint64_t> stride = {l.sh, l.sw};
+  nlohmann::json params = nlohmann::json::object();
+  if (l.kind == LayerKind::Depthwise) {
+    params = {{"stride", stride}, {"padding", pad}};
+  } else if (l.kind == LayerKind::Pool) {
+    params = {{"kernel", {l.kh, l.kw}}, {"stride", stride}, {"padding", pad}, {"mode", l.pool_max ? "max" : "avg"}};
+  } else if (l.is_row_op()) {
+    if (l.kind == LayerKind::Softmax) params["segment"] = l.in.c / l.heads;
+    if (l.kind != LayerKind::LayerNorm) params["frac_bits"] = l.frac_bits;
+  }
+  return params;
+}
+
+// Depthwise weights sit in the NRAM region in front of the band slots.
+void load_depthwise_weights(EmitContext& ctx, VectorState& state, std::uint32_t core) {
+  const CompiledLayer& c = ctx.layer();
+  const CoreState& cs = ctx.core(core);
+  ctx.emit_weights(core, tensor(AddressSpace::Nram, 0, {}, DType::Int8), {cs.last_store},
+                   c.tiling.core_block(c.layer, cs.share, ctx.block()), c.tiling.core_channels_in(c.layer, cs.share),
+                   state.weights[core]);
+}
+
+}  // namespace
+
+Instruction requant_op(std::uint32_t core, const TensorOperand& sums, std::uint64_t out_at, const Layer& l) {
+  Instruction post = make_op("requant", core);
+  post.inputs = {sums};
+  post.outputs = {tensor(AddressSpace::Nram, out_at, sums.shape, DType::Int8)};
+  post.params = {{"shift", l.shift}, {"relu", l.relu}};
+  return post;
+}
+
+void finish_band(EmitContext& ctx, std::uint32_t core, std::uint64_t compute, const BandSlot& slot, bool accumulates,
+                 const std::vector<std::uint64_t>& out_shape, std::uint64_t tile, std::uint32_t first_co,
+                 std::uint32_t co) {
+  const Layer& l = ctx.layer().layer;
+  CoreState& cs = ctx.core(core);
+  std::uint64_t result = compute;
+  if (accumulates || (l.kind == LayerKind::Add && l.relu)) {
+    // int32 -> int8 (with the layer's ReLU); an add with ReLU clamps in place.
+    Instruction post = accumulates ? requant_op(core, tensor(AddressSpace::Nram, slot.acc_at, out_shape, DType::Int32),
+                                                slot.out_at, l)
+                                   : make_op("relu", core);
+    if (!accumulates) {
+      post.inputs = {tensor(AddressSpace::Nram, slot.out_at, out_shape, DType::Int8)};
+      post.outputs = post.inputs;
+    }
+    depend(post, std::int64_t(compute), DependencyMode::Staged);
+    depend(post, cs.out_reader[slot.index]);
+    result = ctx.push(std::move(post));
+    if (accumulates) cs.acc_reader[slot.index] = std::int64_t(result);
+  }
+  ctx.emit_band_store(core, {{result, DependencyMode::Staged}}, slot.out_at, slot.index, tile, first_co, co);
+}
+
+std::unique_ptr<LoweringState> VectorLowering::make_state(const EmitContext& ctx) const {
+  return std::make_unique<VectorState>(ctx.hw().chip.cores());
+}
+
+void VectorLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const {
+  auto& state = static_cast<VectorState&>(*ctx.state(*this));
+  const CompiledLayer& c = ctx.layer();
+  const Layer& l = c.layer;
+  const LayerTiling& t = c.tiling;
+  CoreState& cs = ctx.core(core);
+  const auto [first_co, co] = t.core_block(l, cs.share, ctx.block());
+  if (co == 0) return;  // its co share has no such block
+  if (ctx.step() == 0 && ctx.block() == 0 && l.kind == LayerKind::Depthwise) load_depthwise_weights(ctx, state, core);
+  const auto [image, row0, rows, band] = t.band_tile(l, tile);
+  const auto [first_ci, ci] = t.core_channels_in(l, cs.share);
+  const BandSlot slot = ctx.next_slot(cs, c.inputs.size());
+  const BandWriters loads = ctx.load_band(core, slot, band, image, c.inputs.size(), first_ci, ci, true);
+  const auto out_shape = nhwc(1, rows, l.out.w, co);
+  Instruction op = make_op(op_name(l), core);
+  for (std::size_t i = 0; i < c.inputs.size(); ++i)
+    op.inputs.push_back(tensor(AddressSpace::Nram, slot.base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, ci), DType::Int8));
+  for (const auto& [id, mode] : loads) depend(op, std::int64_t(id), mode);
+  if (l.kind == LayerKind::Depthwise) op.inputs.push_back(tensor(AddressSpace::Nram, 0, weight_shape(l, t, co, ci), DType::Int8));
+  op.params = op_params(l, band);
+  // int32 sums go through NRAM to the requant (depthwise), the rest write int8 directly.
+  const bool accumulates = l.has_weights() && !t.requantize_on_result_path;
+  if (l.has_weights()) depend(op, state.weights[core]);
+  depend(op, accumulates ? cs.acc_reader[slot.index] : cs.out_reader[slot.index]);
+  op.outputs = {tensor(AddressSpace::Nram, accumulates ? slot.acc_at : slot.out_at, out_shape,
+                       accumulates ? DType::Int32 : DType::Int8)};
+  const std::uint64_t compute = ctx.push(std::move(op));
+  cs.in_reader[slot.index] = std::int64_t(compute);
+  finish_band(ctx, core, compute, slot, accumulates, out_shape, tile, first_co, co);
+}
+
+}  // namespace npusim

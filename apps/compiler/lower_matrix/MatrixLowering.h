@@ -10,6 +10,11 @@ class MatrixLowering : public Lowering {
   int rank() const override { return 20; }
 
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  std::vector<std::string> takes(const Layer& l) const override;
+  void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
+  bool splits_channels(const Layer& l) const override;
+  std::optional<double> band_cycles(const LayerTiling& t) const override;
+  std::uint32_t tag_lanes(const LayerTiling& t) const override;
 
   // ---- Emission (EmitContext) ----
 };

@@ -7,9 +7,11 @@ namespace npusim {
 class SparseLowering : public Lowering {
  public:
   std::string name() const override { return "sparse"; }
-  int rank() const override { return 10; }
+  int rank() const override { return 35; }
 
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  bool probe(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const override;
+  void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
 
   // ---- Emission (EmitContext) ----
 };

@@ -15,6 +15,11 @@ class MatrixLowering : public Lowering {
   bool splits_channels(const Layer& l) const override;
   std::optional<double> band_cycles(const LayerTiling& t) const override;
   std::uint32_t tag_lanes(const LayerTiling& t) const override;
+  std::string explain_help() const override;
+  std::string explain_target() const override;
+  std::string explain(const ExplainRequest& q) const override;
+  bool explains_by_default(const HardwareConfig& hw) const override;
+  std::vector<CliOverride> overrides() const override;
 
   // ---- Emission (EmitContext) ----
 };

@@ -12,6 +12,10 @@ class ShaderLowering : public Lowering {
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
   std::vector<std::string> takes(const Layer& l) const override;
   void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
+  std::string explain_help() const override;
+  std::string explain_target() const override;
+  std::string explain(const ExplainRequest& q) const override;
+  bool explains_by_default(const HardwareConfig& hw) const override;
 
   // ---- Emission (EmitContext) ----
 };

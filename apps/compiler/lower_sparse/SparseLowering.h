@@ -12,6 +12,11 @@ class SparseLowering : public Lowering {
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
   bool probe(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const override;
   void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
+  std::string explain_help() const override;
+  std::string explain_target() const override;
+  std::string explain(const ExplainRequest& q) const override;
+  bool explain_claims(const ExplainRequest& q) const override;
+  std::string explain_preamble(const ExplainRequest& q) const override;
 
   // ---- Emission (EmitContext) ----
 };

@@ -56,18 +56,23 @@ class Lowering {
   // Channel lanes of the engine's data layout, for the tags' dynamic part (S14-S16).
   virtual std::uint32_t tag_lanes(const LayerTiling& t) const { return 1; }
 
-  // The run report (simulation/layer_report): what a layer's row gathers for its own
-  // lowering from the run's instruction records.
+  // The run report (simulation/layer_report): what a layer's row gathers from the run's
+  // instruction records beyond the common fields. Every lowering sees every record and
+  // keeps its own names.
   struct Counters {
-    std::uint64_t dram_bytes = 0;                  // moved by its own DRAM ops (not load/store)
-    std::map<std::string, std::uint64_t> counts;  // its section's counters, by name
+    std::uint64_t dram_bytes = 0;                  // moved by engine DRAM ops (the compiler counts loads and stores)
+    std::map<std::string, std::uint64_t> counts;  // the sections' counters, by name
+    std::uint64_t of(const std::string& name) const {
+      const auto it = counts.find(name);
+      return it == counts.end() ? 0 : it->second;
+    }
   };
-  // One completed instruction of a layer of this lowering; `in_reduction`: it belongs to
-  // the layer's cross-core reduction.
+  // One completed instruction of a layer; `in_reduction`: it belongs to the layer's
+  // cross-core reduction.
   virtual void record(const InstructionRecord& r, bool in_reduction, Counters& c) const {}
   // Adds its sections to a layer's report row (any layer: the sparse verdict is kept on
   // layers other lowerings compute). `row` already has the common fields ("cycles",
-  // "cores", "instructions", "macs", "end_cycle", "split"); `c` is empty unless the layer is its own.
+  // "cores", "instructions", "macs", "end_cycle", "split").
   virtual void report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const {}
 
   // `npusim explain` (apps/cli/ExplainCommand.cpp). A lowering with an explanation is an

@@ -20,6 +20,8 @@ class MatrixLowering : public Lowering {
   std::string explain(const ExplainRequest& q) const override;
   bool explains_by_default(const HardwareConfig& hw) const override;
   std::vector<CliOverride> overrides() const override;
+  void record(const InstructionRecord& r, bool in_reduction, Counters& c) const override;
+  void report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const override;
 
   // ---- Emission (EmitContext) ----
 };

@@ -17,6 +17,8 @@ class SparseLowering : public Lowering {
   std::string explain(const ExplainRequest& q) const override;
   bool explain_claims(const ExplainRequest& q) const override;
   std::string explain_preamble(const ExplainRequest& q) const override;
+  void record(const InstructionRecord& r, bool in_reduction, Counters& c) const override;
+  void report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const override;
 
   // ---- Emission (EmitContext) ----
 };

@@ -1,13 +1,14 @@
+#include <functional>
 #include <iostream>
+#include <stdexcept>
 
 #include <CLI/CLI.hpp>
 
 #include "models/matrix_unit/ConvShape.h"
-#include "models/matrix_unit/Explain.h"
-#include "models/shader_core/Explain.h"
 #include "models/sparse_cluster/Explain.h"
 #include "apps/cli/BundledFiles.h"
 #include "apps/cli/Cli.h"
+#include "apps/compiler/emit/Lowering.h"
 #include "sim/config/ConfigLoader.h"
 
 namespace npusim {
@@ -19,22 +20,67 @@ struct ExplainOptions {
   std::string engine;    // empty: the engine the compiler would choose
   std::string sparsity;  // "ifm=F,weights=F[,seed=N]"
 };
+
+// The lowerings that explain a layer, by rank: the --engine choices.
+std::vector<const Lowering*> explainers() {
+  std::vector<const Lowering*> found;
+  for (const Lowering* l : lowerings())
+    if (!l->explain_help().empty()) found.push_back(l);
+  return found;
+}
+
+// "a, b or c" of each explainer's text.
+std::string listed(const std::function<std::string(const Lowering&)>& text) {
+  const auto all = explainers();
+  std::string out;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + text(*all[i]);
+  return out;
+}
+
+std::vector<std::string> explainer_names() {
+  std::vector<std::string> names;
+  for (const Lowering* l : explainers()) names.push_back(l->name());
+  return names;
+}
+
+// Without --engine, as the compiler would choose: a lowering that claims the layer (the
+// sparse cluster's verdict), else the first that explains by default on this chip.
+const Lowering& default_explainer(const Lowering::ExplainRequest& q) {
+  for (const Lowering* l : explainers())
+    if (l->explain_claims(q)) return *l;
+  for (const Lowering* l : explainers())
+    if (l->explains_by_default(q.hw)) return *l;
+  throw std::logic_error("no lowering explains a conv layer by default");
+}
+
+void explain(const ExplainOptions& opt) {
+  const HardwareConfig hw = load_hardware_config(bundled_file(opt.config));
+  const ConvShape layer = parse_conv_spec(opt.layer);
+  const LayerSparsity zeros = parse_sparsity_spec(opt.sparsity);
+  const Lowering::ExplainRequest q{hw, layer, zeros};
+  const Lowering& chosen = opt.engine.empty() ? default_explainer(q) : lowering(opt.engine);
+  for (const Lowering* l : explainers())
+    if (l != &chosen) std::cout << l->explain_preamble(q);
+  std::cout << chosen.explain(q);
+}
+
 }  // namespace
 
 void add_explain_command(CLI::App& app) {
   auto opt = std::make_shared<ExplainOptions>();
   CLI::App* cmd =
-      app.add_subcommand("explain", "Show how one conv layer maps onto the Wfold matrix unit, a shader core or the "
-                                    "sparse tensor cluster");
-  add_config_option(*cmd, opt->config);
+      app.add_subcommand("explain", "Show how one conv layer maps onto " +
+                                        listed([](const Lowering& l) { return l.explain_target(); }));
+    add_config_option(*cmd, opt->config);
   cmd->add_option("-l,--layer", opt->layer,
                   "Layer, as key=value pairs: hi wi ci co kh kw (required); n, sh sw or stride, "
                   "pad=P or pad=T,B,L,R, dtype=int8|float32 (optional)")
       ->required();
   cmd->add_option("-e,--engine", opt->engine,
-                  "matrix (the Wfold unit, seed000), shader (register-group tiles, seed003) or sparse (the sparse "
-                  "tensor cluster, seed001); default: the engine the compiler would choose")
-      ->check(CLI::IsMember({"matrix", "shader", "sparse"}));
+                  listed([](const Lowering& l) { return l.name() + " (" + l.explain_help() + ")"; }) +
+                      "; default: the engine the compiler would choose")
+      ->check(CLI::IsMember(explainer_names()));
   cmd->add_option("-s,--sparsity", opt->sparsity,
                   "Zero fractions of the layer: ifm=F,weights=F[,seed=N] (default 0, 0, 1). On a chip with a sparse "
                   "cluster they decide whether the layer is sparse, and set where the zeros fall");
@@ -57,18 +103,7 @@ void add_explain_command(CLI::App& app) {
       "  npusim explain --config configs/gpu-shader.json --layer hi=5,wi=5,ci=3,co=2,k=3   (seed003's example)\n"
       "  npusim explain --config configs/sparse.json --layer hi=56,wi=56,ci=64,co=64,k=3,pad=1 "
       "--sparsity ifm=0.5,weights=0.8");
-  cmd->callback([opt] {
-    HardwareConfig hw = load_hardware_config(bundled_file(opt->config));
-    const ConvShape layer = parse_conv_spec(opt->layer);
-    const LayerSparsity zeros = parse_sparsity_spec(opt->sparsity);
-    if (opt->engine == "sparse" || (opt->engine.empty() && sparse_verdict(hw, layer, zeros))) {
-      std::cout << explain_sparse_layer(hw, layer, zeros);
-      return;
-    }
-    const bool shader = opt->engine == "shader" || (opt->engine.empty() && hw.cores_with("matrix").empty());
-    std::cout << sparse_verdict_line(hw, layer, zeros)
-              << (shader ? explain_shader_layer(hw, layer) : explain_conv_layer(hw, layer));
-  });
+  cmd->callback([opt] { explain(*opt); });
 }
 
 }  // namespace npusim

@@ -1,5 +1,6 @@
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include <CLI/CLI.hpp>
 
@@ -11,7 +12,7 @@
 #include "sim/config/ConfigLoader.h"
 #include "apps/simulation/runner/ProgressMeter.h"
 #include "apps/simulation/runner/Simulation.h"
-#include "models/matrix_unit/MatrixUnitConfig.h"
+#include "apps/compiler/emit/Lowering.h"
 #include "sim/report/OutputDirectory.h"
 
 namespace npusim {
@@ -26,21 +27,23 @@ struct RunOptions {
   bool functional = false;
   bool quiet = false;
   std::string dependency_mode;  // empty: the config's /core/controller/dependency_mode
-  std::string matrix_model;     // empty: the config's /core/matrix/timing_model
+  std::map<std::string, std::string> engine_options;  // each lowering's overrides(), by flag; empty: the config's
   std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
   std::vector<std::string> input_shapes;
 };
 
-// --matrix-model applies to every kind of core that has a matrix unit.
-void force_matrix_model(HardwareConfig& hw, const std::string& model) {
-  auto force = [&](CoreConfig& kind) {
-    if (kind.blocks.has(MatrixUnitConfig::kSection))
-      kind.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).timing_model =
-          nlohmann::json(model).get<MatrixTimingModel>();
-  };
-  force(hw.core);
-  for (CoreConfig& kind : hw.core_kinds) force(kind);
+// The engines' own options (e.g. --matrix-model), from their lowerings, by rank.
+void add_engine_options(CLI::App& cmd, std::map<std::string, std::string>& values) {
+  for (const Lowering* l : lowerings())
+    for (const Lowering::CliOverride& o : l->overrides())
+      cmd.add_option(o.flag, values[o.flag], o.help)->check(CLI::IsMember(o.choices));
+}
+
+void apply_engine_options(HardwareConfig& hw, const std::map<std::string, std::string>& values) {
+  for (const Lowering* l : lowerings())
+    for (const Lowering::CliOverride& o : l->overrides())
+      if (!values.at(o.flag).empty()) o.apply(hw, values.at(o.flag));
 }
 
 void run(const RunOptions& opt) {
@@ -49,7 +52,7 @@ void run(const RunOptions& opt) {
   request.hardware = load_hardware_config(config_path);
   if (!opt.dependency_mode.empty())
     request.hardware.core.controller.dependency_mode = nlohmann::json(opt.dependency_mode).get<DependencyRelease>();
-  if (!opt.matrix_model.empty()) force_matrix_model(request.hardware, opt.matrix_model);
+  apply_engine_options(request.hardware, opt.engine_options);
   request.config_name = display_name(config_path);
   if (!opt.trace.empty() && !opt.workload.empty())
     throw InputError("", "run", "give either --trace or --workload, not both");
@@ -96,11 +99,7 @@ void add_run_command(CLI::App& app) {
                   "Force one dependency mode on every trace dependency (seed004); overrides "
                   "/core/controller/dependency_mode")
       ->check(CLI::IsMember(json_names(kDependencyReleases)));
-  cmd->add_option("--matrix-model", opt->matrix_model,
-                  "Time the matrix unit's convs with the fast tile pipeline or the cycle-stepped reference "
-                  "(slow; same tensors, cycles within the bounds of docs/fidelity.md); overrides "
-                  "/core/matrix/timing_model")
-      ->check(CLI::IsMember({"fast", "cycle-stepped"}));
+  add_engine_options(*cmd, opt->engine_options);
   add_split_options(*cmd, opt->split, opt->split_strategies);
   add_input_shape_option(*cmd, opt->input_shapes);
   cmd->footer(

@@ -33,12 +33,7 @@ const std::set<std::string> kTransport = {"load", "store"};
 // Files that name engines today, with how many literals; lower or remove an entry as the
 // names leave the file.
 const std::map<std::string, std::size_t> kFilesNamingEngines = {
-    {"apps/cli/ExplainCommand.cpp", 6},
-    {"apps/compiler/PartialSumReduction.cpp", 2},
-    {"apps/compiler/TraceEmitter.cpp", 16},
     {"apps/compiler/WorkloadReader.cpp", 3},
-    {"apps/compiler/tiling/LayerTiler.cpp", 16},
-    {"apps/simulation/layer_report/LayerReport.cpp", 5},
 };
 
 // Every lowering's name (an engine's, or dma: concat's data movement) and every engine a

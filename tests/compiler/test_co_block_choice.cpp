@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "apps/compiler/tiling/LayerTiler.h"
+#include "apps/compiler/planning/LayerPlacement.h"
 #include "apps/compiler/WorkloadReader.h"
 #include "e2e/NpusimProcess.h"
 #include "sim/config/ConfigLoader.h"

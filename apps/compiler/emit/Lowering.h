@@ -1,14 +1,27 @@
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 namespace npusim {
 
 class EmitContext;
 class LoweringState;
 struct CompiledLayer;
+// What the planning side of a lowering sees (declared here, so this header stays a leaf).
+struct ConvShape;
+struct HardwareConfig;
+struct InstructionRecord;
+struct Layer;
+struct LayerSparsity;
+struct LayerTiling;
+struct Workload;
 
 // How layers become instructions on one engine: the compiler-side twin of an engine's
 // registration (models/engine/EngineRegistry.h). Each engine that computes layers has one
@@ -25,6 +38,72 @@ class Lowering {
   virtual int rank() const = 0;
 
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
+
+  // Placement (planning/LayerPlacement.cpp). Every engine a core needs for this lowering
+  // to compute `l`, or none when it does not take `l` (its kind, or the layer's "engine"
+  // names another lowering). Lowerings are tried by rank; a layer goes to the first whose
+  // engines some core kind has.
+  virtual std::vector<std::string> takes(const Layer& l) const { return {}; }
+  // Runs on every layer, for every lowering, before any takes(): may leave a note on the
+  // tiling (the sparse verdict) or claim the layer, placing it on its cores (true).
+  virtual bool probe(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const {
+    return false;
+  }
+  // Its part of a placed layer's tiling (t.engine is this lowering, t.cores and any model
+  // shares are set): blocks, bands and the engine's own mapping.
+  virtual void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const {}
+  // Model modes (planning/SplitPlanner.cpp): whether cores can share `l` by its channels.
+  virtual bool splits_channels(const Layer& l) const { return false; }
+  // Cycles one band of one weight block takes, to compare split modes; none: not compared.
+  virtual std::optional<double> band_cycles(const LayerTiling& t) const { return std::nullopt; }
+  // Channel lanes of the engine's data layout, for the tags' dynamic part (S14-S16).
+  virtual std::uint32_t tag_lanes(const LayerTiling& t) const { return 1; }
+
+  // The run report (simulation/layer_report): what a layer's row gathers from the run's
+  // instruction records beyond the common fields. Every lowering sees every record and
+  // keeps its own names.
+  struct Counters {
+    std::uint64_t dram_bytes = 0;                  // moved by engine DRAM ops (the compiler counts loads and stores)
+    std::map<std::string, std::uint64_t> counts;  // the sections' counters, by name
+    std::uint64_t of(const std::string& name) const {
+      const auto it = counts.find(name);
+      return it == counts.end() ? 0 : it->second;
+    }
+  };
+  // One completed instruction of a layer; `in_reduction`: it belongs to the layer's
+  // cross-core reduction.
+  virtual void record(const InstructionRecord& r, bool in_reduction, Counters& c) const {}
+  // Adds its sections to a layer's report row (any layer: the sparse verdict is kept on
+  // layers other lowerings compute). `row` already has the common fields ("cycles",
+  // "cores", "instructions", "macs", "end_cycle", "split").
+  virtual void report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const {}
+
+  // `npusim explain` (apps/cli/ExplainCommand.cpp). A lowering with an explanation is an
+  // --engine choice, described by explain_help() and named in the command's description
+  // by explain_target(); its explanation is built by the same mapping code the compiler uses.
+  struct ExplainRequest {
+    const HardwareConfig& hw;
+    const ConvShape& layer;
+    const LayerSparsity& zeros;
+  };
+  virtual std::string explain_help() const { return {}; }    // empty: not an --engine choice
+  virtual std::string explain_target() const { return {}; }  // "the Wfold matrix unit"
+  virtual std::string explain(const ExplainRequest& q) const { return {}; }
+  // Without --engine: a lowering that claims the layer outright (as probe() does) wins;
+  // else the first by rank that explains by default on this chip.
+  virtual bool explain_claims(const ExplainRequest& q) const { return false; }
+  virtual bool explains_by_default(const HardwareConfig& hw) const { return false; }
+  // A line it adds before another lowering's explanation (the sparse verdict).
+  virtual std::string explain_preamble(const ExplainRequest& q) const { return {}; }
+
+  // Options it adds to `npusim run` (e.g. --matrix-model), applied to the loaded config
+  // when given.
+  struct CliOverride {
+    std::string flag, help;
+    std::vector<std::string> choices;
+    std::function<void(HardwareConfig&, const std::string&)> apply;
+  };
+  virtual std::vector<CliOverride> overrides() const { return {}; }
 
   // ---- Emission (EmitContext) ----
   // Its own state for one compiled workload (per-core vectors, DRAM slots), kept by the

@@ -10,6 +10,8 @@ class ConcatLowering : public Lowering {
   int rank() const override { return 50; }
 
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  std::vector<std::string> takes(const Layer& l) const override;
+  void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
 
   // ---- Emission (EmitContext) ----
   // Per input, its band rows into a region of the slot, then stored into the input's

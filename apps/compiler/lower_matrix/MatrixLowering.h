@@ -10,6 +10,18 @@ class MatrixLowering : public Lowering {
   int rank() const override { return 20; }
 
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  std::vector<std::string> takes(const Layer& l) const override;
+  void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
+  bool splits_channels(const Layer& l) const override;
+  std::optional<double> band_cycles(const LayerTiling& t) const override;
+  std::uint32_t tag_lanes(const LayerTiling& t) const override;
+  std::string explain_help() const override;
+  std::string explain_target() const override;
+  std::string explain(const ExplainRequest& q) const override;
+  bool explains_by_default(const HardwareConfig& hw) const override;
+  std::vector<CliOverride> overrides() const override;
+  void record(const InstructionRecord& r, bool in_reduction, Counters& c) const override;
+  void report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const override;
 
   // ---- Emission (EmitContext) ----
   // Weight blocks into WRAM halves (MatrixWeights.cpp), bands through the matrix unit

@@ -10,6 +10,14 @@ class ShaderLowering : public Lowering {
   int rank() const override { return 30; }
 
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  std::vector<std::string> takes(const Layer& l) const override;
+  void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
+  std::string explain_help() const override;
+  std::string explain_target() const override;
+  std::string explain(const ExplainRequest& q) const override;
+  bool explains_by_default(const HardwareConfig& hw) const override;
+  void record(const InstructionRecord& r, bool in_reduction, Counters& c) const override;
+  void report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const override;
 
   // ---- Emission (EmitContext) ----
   // Control registers, then fetch / multiply / return per register-group tile, straight

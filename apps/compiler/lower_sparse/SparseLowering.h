@@ -10,6 +10,15 @@ class SparseLowering : public Lowering {
   int rank() const override { return 10; }
 
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  bool probe(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const override;
+  void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
+  std::string explain_help() const override;
+  std::string explain_target() const override;
+  std::string explain(const ExplainRequest& q) const override;
+  bool explain_claims(const ExplainRequest& q) const override;
+  std::string explain_preamble(const ExplainRequest& q) const override;
+  void record(const InstructionRecord& r, bool in_reduction, Counters& c) const override;
+  void report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const override;
 
   // ---- Emission (EmitContext) ----
   // The weights compressed once, then per band: compress the input rows into one of the

@@ -10,6 +10,8 @@ class VectorLowering : public Lowering {
   int rank() const override { return 40; }
 
   // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  std::vector<std::string> takes(const Layer& l) const override;
+  void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
 
   // ---- Emission (EmitContext) ----
   // Per band: loads, one vector-unit instruction, requant or relu, store (VectorTiles.cpp).

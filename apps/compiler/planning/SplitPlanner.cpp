@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "apps/compiler/emit/Lowering.h"
+#include "apps/compiler/planning/LayerPlacement.h"
 #include "models/dma/DmaConfig.h"
 #include "models/vector_unit/VectorUnitConfig.h"
 #include "sim/common/InputError.h"
@@ -40,10 +42,6 @@ std::vector<SplittableDim> splittable(const std::vector<StrategyDim>& dims, cons
   for (const auto& d : dims)
     if (!d.whole) out.push_back({d.dim, s.values[s.order.find(d.dim)], d.store, d.swap});
   return out;
-}
-
-bool splits_channels(const Layer& l, const LayerTiling& t) {
-  return (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc) && t.on_matrix_unit;
 }
 
 }  // namespace
@@ -85,7 +83,7 @@ std::optional<SplitDecision> SplitPlanner::rule(const Layer& l, const ModeStrate
 std::optional<ChannelShares> SplitPlanner::shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
                                                       std::size_t first) const {
   const ModeStrategy* strategy = db_.mode(layer_kind_name(l.kind), m);
-  if (m == ParallelMode::Data || !strategy || !splits_channels(l, data) || data.cores.size() < 2) return std::nullopt;
+  if (m == ParallelMode::Data || !strategy || !lowering(data.engine).splits_channels(l) || data.cores.size() < 2) return std::nullopt;
   const auto d = rule(l, *strategy, std::uint32_t(data.cores.size()));
   const char channel = m == ParallelMode::ModelCo ? 'n' : 'c';
   if (!d || d->dim != channel || d->index.pieces.size() < 2) return std::nullopt;
@@ -99,19 +97,19 @@ std::optional<ChannelShares> SplitPlanner::shares_for(const Layer& l, const Laye
   return shares;
 }
 
-// Cycles the layer would take split this way: the slowest of the busiest core's Wfold
-// compute (its band plan times its bands and blocks), the DRAM bytes of all cores over
+// Cycles the layer would take split this way: the slowest of the busiest core's
+// compute (its lowering's cycles per band times its bands and blocks), the DRAM bytes of all cores over
 // the channels the working cores reach, one core's share over its DMA (or, with
 // separate memories, over its cluster's channels), and, for model-ci, the reduction
 // work on the core that finishes every band.
-double SplitPlanner::estimate(const Layer& l, const LayerTiling& t) const {
+double SplitPlanner::estimate(const Layer& l, const LayerTiling& t, double band_cycles) const {
   const CoreConfig& core = t.kind(hw_);
   const ChipConfig& chip = hw_.chip;
   const double tiles = double(w_.batch) * t.bands;
   const bool data = t.split == ParallelMode::Data;
   const double active = data ? std::min(double(t.cores.size()), tiles) : double(t.cores.size());
   const double bands_per_core = data ? std::ceil(tiles / active) : tiles;
-  const double compute = double(t.band_plan.cycles.total) * bands_per_core * t.co_blocks;
+  const double compute = band_cycles * bands_per_core * t.co_blocks;
   const double in = double(w_.batch) * t.input_rows_read(l) * l.in.w * l.in.c;
   const double weights = double(l.out.c) * t.kernel_h * t.kernel_w * l.in.c;
   const double out = double(w_.batch) * l.out.elements();
@@ -147,7 +145,7 @@ LayerSplit SplitPlanner::tag(const Layer& l, const LayerTiling& t, std::uint32_t
   const ModeStrategy* strategy = db_.mode(layer_kind_name(l.kind), t.split);
   if (!strategy) return s;
   const std::uint32_t C = hw_.chip.dram.channels, P = std::uint32_t(t.cores.size());
-  const std::uint32_t lanes = t.on_matrix_unit ? t.band_plan.pci.bytes : 1;
+  const std::uint32_t lanes = lowering(t.engine).tag_lanes(t);
   // A hidden neuron is the output of one layer and the input of the next: here it takes
   // the entries of the role it plays (`entries`).
   auto add = [&](const std::string& name, DataCategory category, std::vector<std::uint64_t> values,
@@ -172,25 +170,25 @@ LayerSplit SplitPlanner::tag(const Layer& l, const LayerTiling& t, std::uint32_t
   return s;
 }
 
-std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint32_t out_degree, std::size_t index) const {
+// The modes the layer can take (data always), each tiled for it; `rule_choice` is the
+// first mode the §3.3 rule on its driving tensor applies to (the seed's choice).
+std::vector<SplitPlanner::Candidate> SplitPlanner::candidates(const Layer& l, std::size_t index,
+                                                              std::optional<ParallelMode>& rule_choice) const {
   // Model-ci's first core finishes every band and stores the result: take turns over the
   // clusters, layer by layer, so no one memory takes every output.
   const std::size_t first = std::size_t(hw_.chip.cores_per_cluster) * (index % hw_.chip.clusters);
-  LayerTiling data = tile_layer(w_, l, hw_);
-  const std::string op = layer_kind_name(l.kind);
-  // The §3.3 rule on each mode's driving tensor; the first mode it applies to is the seed's choice.
-  std::vector<std::pair<ParallelMode, LayerTiling>> candidates;
-  std::optional<ParallelMode> rule_choice;
-  for (const ModeStrategy& m : db_.modes(op)) {
+  const LayerTiling data = tile_layer(w_, l, hw_);
+  std::vector<Candidate> found;
+  for (const ModeStrategy& m : db_.modes(layer_kind_name(l.kind))) {
     const auto d = rule(l, m, std::uint32_t(data.cores.size()));
     const bool applies = d && !d->fallback && d->index.pieces.size() >= 2;
     if (m.mode == ParallelMode::Data) {
-      candidates.emplace_back(m.mode, data);
+      found.push_back({m.mode, data});
     } else {
       const auto shares = shares_for(l, data, m.mode, first);
       if (!shares) continue;
       try {
-        candidates.emplace_back(m.mode, tile_layer(w_, l, hw_, &*shares));
+        found.push_back({m.mode, tile_layer(w_, l, hw_, &*shares)});
       } catch (const InputError&) {
         continue;  // the share does not fit this core's buffers: not a candidate
       }
@@ -198,50 +196,61 @@ std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint3
     if (!rule_choice && applies) rule_choice = m.mode;
   }
   // Data parallelism is always possible, listed or not.
-  if (std::none_of(candidates.begin(), candidates.end(), [](const auto& c) { return c.first == ParallelMode::Data; }))
-    candidates.emplace(candidates.begin(), ParallelMode::Data, data);
+  if (std::none_of(found.begin(), found.end(), [](const Candidate& c) { return c.mode == ParallelMode::Data; }))
+    found.insert(found.begin(), {ParallelMode::Data, data});
+  // Modes are compared only where the lowering estimates them and more than one core shares the layer.
+  for (Candidate& c : found) {
+    const std::optional<double> cycles = lowering(c.tiling.engine).band_cycles(c.tiling);
+    c.estimate = cycles && data.cores.size() > 1 ? estimate(l, c.tiling, *cycles) : 0.0;
+  }
+  return found;
+}
 
-  std::vector<std::pair<ParallelMode, double>> estimates;
-  for (const auto& [mode, t] : candidates)
-    estimates.emplace_back(mode, t.on_matrix_unit && data.cores.size() > 1 ? estimate(l, t) : 0.0);
+// --split, else the layer's own "split", else the workload's, else auto: the rule's
+// choice unless another mode is estimated faster.
+std::size_t SplitPlanner::pick(const Layer& l, const std::vector<Candidate>& candidates,
+                               std::optional<ParallelMode> rule_choice, std::string& why) const {
   auto find = [&](ParallelMode m) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < candidates.size(); ++i)
-      if (candidates[i].first == m) return i;
+      if (candidates[i].mode == m) return i;
     return std::nullopt;
   };
-  auto cheapest = [&](std::vector<ParallelMode> modes) -> std::optional<std::size_t> {
-    std::optional<std::size_t> best;
-    for (ParallelMode m : modes)
-      if (auto i = find(m); i && (!best || estimates[*i].second < estimates[*best].second)) best = i;
-    return best;
-  };
-  std::optional<std::size_t> pick;
-  std::string why;
-  // --split, else the layer's own "split", else the workload's, else auto.
   const SplitChoice choice = options_.choice.value_or(
       parse_split_choice(l.split).value_or(parse_split_choice(w_.split).value_or(SplitChoice::Auto)));
   if (choice == SplitChoice::Auto) {
     const std::size_t first = rule_choice && find(*rule_choice) ? *find(*rule_choice) : 0;
-    pick = first;
+    std::size_t pick = first;
     for (std::size_t i = 0; i < candidates.size(); ++i)
-      if (estimates[i].second < estimates[*pick].second) pick = i;
+      if (candidates[i].estimate < candidates[pick].estimate) pick = i;
     why = candidates.size() == 1 ? "the only mode this layer allows"
-          : *pick == first       ? "the rule's choice, and no mode is estimated faster"
+          : pick == first        ? "the rule's choice, and no mode is estimated faster"
                                  : "estimated faster than the rule's choice";
-  } else {
-    const ParallelMode wanted = choice == SplitChoice::ModelCo   ? ParallelMode::ModelCo
-                                : choice == SplitChoice::ModelCi ? ParallelMode::ModelCi
-                                                                 : ParallelMode::Data;
-    pick = choice == SplitChoice::Model ? cheapest({ParallelMode::ModelCo, ParallelMode::ModelCi}) : find(wanted);
-    const std::string by = options_.choice ? "--split" : !l.split.empty() ? "the layer's \"split\"" : "the workload's \"split\"";
-    why = pick ? "forced by " + by : "forced by " + by + ", but this layer cannot split that way";
-    if (!pick) pick = find(ParallelMode::Data).value_or(0);
+    return pick;
   }
-  LayerSplit s = tag(l, candidates[*pick].second, out_degree);
+  std::optional<std::size_t> pick;
+  if (choice == SplitChoice::Model) {
+    for (ParallelMode m : {ParallelMode::ModelCo, ParallelMode::ModelCi})
+      if (auto i = find(m); i && (!pick || candidates[*i].estimate < candidates[*pick].estimate)) pick = i;
+  } else {
+    pick = find(choice == SplitChoice::ModelCo   ? ParallelMode::ModelCo
+                : choice == SplitChoice::ModelCi ? ParallelMode::ModelCi
+                                                 : ParallelMode::Data);
+  }
+  const std::string by = options_.choice ? "--split" : !l.split.empty() ? "the layer's \"split\"" : "the workload's \"split\"";
+  why = pick ? "forced by " + by : "forced by " + by + ", but this layer cannot split that way";
+  return pick ? *pick : find(ParallelMode::Data).value_or(0);
+}
+
+std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint32_t out_degree, std::size_t index) const {
+  std::optional<ParallelMode> rule_choice;
+  std::vector<Candidate> found = candidates(l, index, rule_choice);
+  std::string why;
+  const std::size_t chosen = pick(l, found, rule_choice, why);
+  LayerSplit s = tag(l, found[chosen].tiling, out_degree);
   s.rule_choice = rule_choice;
-  s.estimates = estimates;
+  for (const Candidate& c : found) s.estimates.emplace_back(c.mode, c.estimate);
   s.reason = why;
-  return {std::move(candidates[*pick].second), std::move(s)};
+  return {std::move(found[chosen].tiling), std::move(s)};
 }
 
 }  // namespace npusim

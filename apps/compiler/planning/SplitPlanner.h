@@ -49,7 +49,17 @@ class SplitPlanner {
   std::optional<SplitDecision> rule(const Layer& l, const ModeStrategy& m, std::uint32_t cores) const;
   std::optional<ChannelShares> shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
                                           std::size_t first) const;
-  double estimate(const Layer& l, const LayerTiling& t) const;
+  // One mode the layer can take, tiled for it, with its estimated cycles (0: not estimated).
+  struct Candidate {
+    ParallelMode mode;
+    LayerTiling tiling;
+    double estimate = 0;
+  };
+  std::vector<Candidate> candidates(const Layer& l, std::size_t index, std::optional<ParallelMode>& rule_choice) const;
+  std::size_t pick(const Layer& l, const std::vector<Candidate>& candidates, std::optional<ParallelMode> rule_choice,
+                   std::string& why) const;
+  // `band_cycles`: the lowering's cycles for one band of one weight block.
+  double estimate(const Layer& l, const LayerTiling& t, double band_cycles) const;
   LayerSplit tag(const Layer& l, const LayerTiling& t, std::uint32_t out_degree) const;
 
   const Workload& w_;

@@ -14,10 +14,6 @@ namespace {
 constexpr std::uint64_t kAlign = 64;  // NRAM regions start on a data-row boundary
 std::uint64_t aligned(std::uint64_t b) { return (b + kAlign - 1) / kAlign * kAlign; }
 
-std::string layer_place(const Layer& l) {
-  return l.line ? fmt::format("line {} ({})", l.line, l.name) : fmt::format("layer '{}'", l.name);
-}
-
 bool windowed(const Layer& l) {
   return l.kind == LayerKind::Conv || l.kind == LayerKind::Depthwise || l.kind == LayerKind::Pool;
 }
@@ -34,9 +30,8 @@ bool whole_wram_blocks_move_less(const Workload& w, const Layer& l, const LayerT
   return input * (passes_half - passes_whole) > weights;
 }
 
-// Channel blocking: the whole weight tensor when it fits, else the largest block that
-// fits half of WRAM (aligned to the slave count so no round is padded), or all of WRAM
-// when that moves fewer DRAM bytes (above), else all of WRAM.
+}  // namespace
+
 void choose_co_block(const Workload& w, const Layer& l, LayerTiling& t, const CoreConfig& core) {
   const std::string& file = w.file;
   const std::uint64_t wram = core.wram.capacity_bytes;
@@ -65,6 +60,8 @@ void choose_co_block(const Workload& w, const Layer& l, LayerTiling& t, const Co
   t.co_blocks = (co + t.co_block - 1) / t.co_block;
   t.weight_block_bytes = t.co_block * per_co;
 }
+
+namespace {
 
 // Layers the matrix unit multiplies (conv, fc, matmul), whose outputs come in co blocks.
 bool blocked(const Layer& l) { return (l.has_weights() && l.kind != LayerKind::Depthwise) || l.kind == LayerKind::Matmul; }
@@ -114,97 +111,6 @@ void choose_rows(const Workload& w, const Layer& l, LayerTiling& t, const CoreCo
                    fmt::format("does not fit NRAM even at one output row: {} bytes needed (fixed {}, input {}, "
                                "accumulators {}, output {}) but NRAM holds {} bytes",
                                t.fixed_bytes + t.slot_bytes, t.fixed_bytes, t.in_bytes, t.acc_bytes, t.out_bytes, nram));
-}
-
-// An engine that can compute a layer, and every engine the layer's instructions use there.
-struct EngineChoice {
-  std::string compute;
-  std::vector<std::string> engines;
-};
-
-// The engines that can run a layer, preferred first. Conv and fc compute on the Wfold matrix unit (moved by load and store, requantized
-// by the vector unit) or on a shader core (fetch_ml brings the data; the datapath
-// requantizes); a concat is only moved, by the load and store DMAs ("dma"); every other
-// layer runs on the vector unit.
-std::vector<EngineChoice> engine_choices(const Layer& l) {
-  const EngineChoice wfold{"matrix", {"load", "store", "matrix", "vector"}};
-  const EngineChoice shader{"shader", {"fetch_ml", "shader"}};
-  if (l.kind == LayerKind::Matmul) return {wfold};  // B is loaded like weights, by the load DMA
-  if (l.kind == LayerKind::Concat) return {{"dma", {"load", "store"}}};  // data movement only
-  if (l.kind != LayerKind::Conv && l.kind != LayerKind::Fc) return {{"vector", {"load", "store", "vector"}}};
-  if (l.engine == "matrix") return {wfold};
-  if (l.engine == "shader") return {shader};
-  return {wfold, shader};
-}
-
-// The core kind that runs a layer: of the kinds with every engine it uses, the
-// most specialised one (fewest other engines), then the one with most cores, then
-// the earlier one. So on a chip of Wfold cores and vector-only cores, convs run on
-// the former and pooling and adds on the latter. One kind per layer keeps one tiling per layer.
-bool place_on(const EngineChoice& choice, LayerTiling& t, const HardwareConfig& hw) {
-  const std::vector<std::string>& needed = choice.engines;
-  t.engine = choice.compute;
-  const auto kinds = hw.kinds();
-  auto cores_of = [&](const CoreConfig* kind) {
-    std::size_t count = 0;
-    for (std::uint32_t i = 0; i < hw.chip.cores(); ++i) count += &hw.core_of(i) == kind;
-    return count;
-  };
-  std::size_t best = kinds.size();
-  for (std::size_t k = 0; k < kinds.size(); ++k) {
-    if (!std::all_of(needed.begin(), needed.end(), [&](const std::string& e) { return kinds[k]->has_engine(e); }))
-      continue;
-    if (cores_of(kinds[k]) == 0) continue;
-    if (best == kinds.size() || kinds[k]->engines.size() < kinds[best]->engines.size() ||
-        (kinds[k]->engines.size() == kinds[best]->engines.size() && cores_of(kinds[k]) > cores_of(kinds[best])))
-      best = k;
-  }
-  if (best == kinds.size()) return false;
-  t.core_kind = std::uint32_t(best);
-  for (std::uint32_t i = 0; i < hw.chip.cores(); ++i)
-    if (&hw.core_of(i) == kinds[best]) t.cores.push_back(i);
-  return true;
-}
-
-// Conv and fc layers go to a sparse cluster when the chip has one and its scheduling
-// engine calls them sparse (or the layer asks for it); the verdict is kept either way.
-bool place_sparse(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) {
-  if (l.kind != LayerKind::Conv && l.kind != LayerKind::Fc) return false;
-  if (!l.engine.empty() && l.engine != "sparse") return false;
-  LayerTiling probe = t;
-  if (!place_on({"sparse", {"sparse"}}, probe, hw)) {
-    if (l.engine.empty()) return false;
-    throw InputError(w.file, layer_place(l) + ", field 'engine'", "no core of this chip has a sparse cluster");
-  }
-  const auto& cfg = probe.kind(hw).block<SparseClusterConfig>(SparseClusterConfig::kSection);
-  SparseVerdict v = classify_layer(cfg, t.kernel_h, t.kernel_w, l.activation_sparsity, l.weight_sparsity);
-  if (l.engine == "sparse") {
-    if (auto misfit = kernel_misfit(cfg, t.kernel_h, t.kernel_w))
-      throw InputError(w.file, layer_place(l) + ", field 'engine'", "the sparse cluster cannot run it: " + *misfit);
-    if (!v.sparse) v.reason = "sparse: the layer asks for it (" + v.reason + ")";
-    v.sparse = true;
-  }
-  t.sparse_verdict = v;
-  if (!v.sparse) return false;
-  probe.sparse_verdict = v;
-  probe.on_sparse = true;
-  t = std::move(probe);
-  return true;
-}
-
-void place_layer(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) {
-  if (l.kind == LayerKind::Depthwise && !l.engine.empty())
-    throw InputError(w.file, layer_place(l) + ", field 'engine'",
-                     "grouped (depthwise) convolutions run on the vector unit; leave out 'engine'");
-  if (place_sparse(w, l, t, hw)) return;
-  const auto choices = engine_choices(l);
-  for (const auto& choice : choices)
-    if (place_on(choice, t, hw)) return;
-  std::vector<std::string> wanted;
-  for (const auto& choice : choices) wanted.push_back(fmt::format("{}", fmt::join(choice.engines, ", ")));
-  throw InputError(w.file, layer_place(l),
-                   fmt::format("needs a core with engines {}, and no core of this chip has them all",
-                               fmt::join(wanted, " (or) ")));
 }
 
 }  // namespace
@@ -297,16 +203,6 @@ std::vector<std::uint64_t> matrix_band_shape(const Layer& l, std::uint32_t rows,
   return {1, rows, width, channels};
 }
 
-// The band as the matrix unit computes it (positions_in_one_row).
-ConvShape matrix_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow& b, std::uint32_t co) {
-  ConvShape s = band_conv_shape(l, t, b, co);
-  if (positions_in_one_row(l)) {
-    s.wi *= s.hi;
-    s.hi = 1;
-  }
-  return s;
-}
-
 // A model mode: the cores that take part and the largest share they size buffers for.
 void apply_shares(const Layer& l, LayerTiling& t, const ChannelShares& s) {
   t.split = s.mode;
@@ -317,47 +213,49 @@ void apply_shares(const Layer& l, LayerTiling& t, const ChannelShares& s) {
   (s.mode == ParallelMode::ModelCo ? t.co : t.ci) = largest;
 }
 
-LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw, const ChannelShares* shares) {
+std::string layer_place(const Layer& l) {
+  return l.line ? fmt::format("line {} ({})", l.line, l.name) : fmt::format("layer '{}'", l.name);
+}
+
+LayerTiling start_tiling(const Layer& l) {
   LayerTiling t;
   t.kernel_h = std::uint32_t(dilated_extent(l.kh, l.dilation));
   t.kernel_w = std::uint32_t(dilated_extent(l.kw, l.dilation));
   t.ci = l.kind == LayerKind::Matmul ? l.matmul().k : l.in.c;
   t.co = l.kind == LayerKind::Matmul ? l.matmul().n : l.out.c;
-  place_layer(w, l, t, hw);
-  if (shares && shares->mode != ParallelMode::Data) apply_shares(l, t, *shares);
-  const CoreConfig& core = t.kind(hw);
-  if (t.on_sparse) {
-    // Enough bands of output rows to give every core work; the cluster's own buffers
-    // take a band in parts, so capacity does not limit the height.
-    const std::uint32_t want = std::min<std::uint32_t>(l.out.h, (std::uint32_t(t.cores.size()) + w.batch - 1) / w.batch);
-    t.rows = (l.out.h + want - 1) / want;
-    t.bands = (l.out.h + t.rows - 1) / t.rows;
-    const std::uint32_t in_rows = std::min(l.in.h, (t.rows - 1) * l.sh + t.kernel_h);
-    t.sparse_band_elements = std::uint64_t(in_rows) * l.in.w * l.in.c;
-    t.co_block = l.out.c;
-    return t;
+  return t;
+}
+
+// Of the kinds with every engine it uses, the most specialised one (fewest other
+// engines), then the one with most cores, then the earlier one. So on a chip of Wfold
+// cores and vector-only cores, convs run on the former and pooling and adds on the
+// latter. One kind per layer keeps one tiling per layer.
+bool place_on(const std::string& compute, const std::vector<std::string>& needed, LayerTiling& t,
+              const HardwareConfig& hw) {
+  t.engine = compute;
+  const auto kinds = hw.kinds();
+  auto cores_of = [&](const CoreConfig* kind) {
+    std::size_t count = 0;
+    for (std::uint32_t i = 0; i < hw.chip.cores(); ++i) count += &hw.core_of(i) == kind;
+    return count;
+  };
+  std::size_t best = kinds.size();
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    if (!std::all_of(needed.begin(), needed.end(), [&](const std::string& e) { return kinds[k]->has_engine(e); }))
+      continue;
+    if (cores_of(kinds[k]) == 0) continue;
+    if (best == kinds.size() || kinds[k]->engines.size() < kinds[best]->engines.size() ||
+        (kinds[k]->engines.size() == kinds[best]->engines.size() && cores_of(kinds[k]) > cores_of(kinds[best])))
+      best = k;
   }
-  if (t.engine == "shader") {
-    t.on_shader = true;
-    // The whole image: a band would clip rows no window reads, which changes the image pitch.
-    ConvShape shape = band_conv_shape(l, t, {0, l.in.h, l.pad[0], l.pad[1]}, l.out.c);
-    shape.n = w.batch;
-    try {
-      t.shader_plan = plan_shader_conv(core.block<ShaderCoreConfig>(ShaderCoreConfig::kSection),
-                                       core.register_file.capacity_bytes, shape, true);
-    } catch (const InputError& e) {
-      throw InputError(w.file, layer_place(l), "the shader core cannot map it: " + e.reason());
-    }
-    return t;
-  }
-  if (blocked(l)) {
-    choose_co_block(w, l, t, core);
-    if (l.kind == LayerKind::Matmul) t.runs_per_image = l.heads * t.co_blocks;
-    t.on_matrix_unit = true;
-    // Model-ci partial sums stay int32 until the reduction is done, then requantize.
-    t.requantize_on_result_path = t.split != ParallelMode::ModelCi &&
-                                  core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection).result_requantize;
-  }
+  if (best == kinds.size()) return false;
+  t.core_kind = std::uint32_t(best);
+  for (std::uint32_t i = 0; i < hw.chip.cores(); ++i)
+    if (&hw.core_of(i) == kinds[best]) t.cores.push_back(i);
+  return true;
+}
+
+void tile_bands(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) {
   // Depthwise weights as loaded: the kernel after dilation.
   if (l.kind == LayerKind::Depthwise) t.fixed_bytes = aligned(std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c);
   // A model mode gives every core every band: one band may be enough, but with separate
@@ -368,16 +266,7 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
                                  ? std::uint32_t((t.cores.size() + t.runs_per_image - 1) / t.runs_per_image)
                              : t.split == ParallelMode::ModelCo && separate_memories ? hw.chip.clusters
                                                                                    : 1;
-  choose_rows(w, l, t, core, want);
-  if (t.on_matrix_unit) {
-    try {
-      t.band_plan = plan_wfold_conv(core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection),
-                                    matrix_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block), t.requantize_on_result_path);
-    } catch (const InputError& e) {
-      throw InputError(w.file, layer_place(l), "the matrix unit cannot map it: " + e.reason());
-    }
-  }
-  return t;
+  choose_rows(w, l, t, t.kind(hw), want);
 }
 
 }  // namespace npusim

@@ -103,11 +103,30 @@ struct LayerTiling {
   std::uint32_t input_rows_read(const Layer& l) const;
 };
 
-// Throws InputError naming the layer and the capacity when even one output row of
-// one channel block cannot fit. With `shares`, the layer is tiled for one core's share
-// of a model mode (conv and fc on the matrix unit only).
-LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw,
-                       const ChannelShares* shares = nullptr);
+// The shared part of tiling a layer; each engine's lowering (emit/Lowering.h) places and
+// plans its layers with these (planning/LayerPlacement.h: tile_layer).
+
+// Where an error about the layer points: "line N (name)" or "layer 'name'".
+std::string layer_place(const Layer& l);
+// What every tiling starts from: the kernel after dilation and the whole layer's ci and co.
+LayerTiling start_tiling(const Layer& l);
+// Puts the layer on `compute` and on the cores of the kind that has every engine in
+// `needed` (the most specialised, then the most numerous, then the earlier kind);
+// false when no kind has them all.
+bool place_on(const std::string& compute, const std::vector<std::string>& needed, LayerTiling& t,
+              const HardwareConfig& hw);
+// A model mode: the cores that take part and the largest share, which sizes the buffers.
+void apply_shares(const Layer& l, LayerTiling& t, const ChannelShares& s);
+// Channel blocking for WRAM: the whole weight tensor when it fits, else the largest block
+// that fits half of WRAM (aligned to the slave count so no round is padded), or all of
+// WRAM when that moves fewer DRAM bytes, else all of WRAM. Throws InputError when one
+// output channel's weights do not fit.
+void choose_co_block(const Workload& w, const Layer& l, LayerTiling& t, const CoreConfig& core);
+// Bands of output rows and NRAM slots for a placed layer (its co blocks chosen first):
+// enough bands to give its cores work, the largest that fit with two buffers, else one.
+// Throws InputError naming the layer and the capacity when even one output row of one
+// channel block cannot fit.
+void tile_bands(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t);
 
 // The Wfold conv shape of a band of a weighted layer (fc is a 1x1 conv over its positions).
 ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow& b, std::uint32_t co);

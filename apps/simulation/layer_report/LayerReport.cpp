@@ -10,7 +10,8 @@
 
 namespace npusim {
 
-LayerReport::LayerReport(const TraceEmitter& emitter, const HardwareConfig& hw) : emitter_(emitter) {
+LayerReport::LayerReport(const TraceEmitter& emitter, const HardwareConfig& hw)
+    : emitter_(emitter), lowerings_(lowerings()) {
   // The chip's peak: each core's engines at full use, as each engine states its own.
   auto peak_of = [&](const std::vector<std::uint32_t>& cores) {
     double peak = 0;
@@ -44,56 +45,18 @@ void LayerReport::record(const InstructionRecord& r) {
   row.first_start = row.instructions ? std::min(row.first_start, r.start) : r.start;
   row.last_end = std::max(row.last_end, r.end);
   ++row.instructions;
-  // Load and store DRAM bytes come from the compiler's count (exchanges may use the caches).
-  if (r.op == "fetch_ml" || r.op == "ml_return" || r.op == "compress" || r.op == "sparse_conv") row.dram_bytes += r.bytes;
-  if (emitter_.in_reduction(r.id)) row.reduction_busy_cycles += r.end - r.start;
-  if (r.op == "conv") row.last_conv_end = std::max(row.last_conv_end, r.end);
-  if (r.op == "sparse_conv") row.sparse_products += r.macs;
-  if (r.op == "fetch_ml" || r.op == "ml_return") row.fetch_cycles += r.end - r.start;
-  if (r.op == "ml_matmul") row.mac_cycles += r.end - r.start;
+  // Load and store DRAM bytes come from the compiler's count (exchanges may use the caches);
+  // each lowering counts what its own section reports.
+  const bool in_reduction = emitter_.in_reduction(r.id);
+  for (const Lowering* l : lowerings_) l->record(r, in_reduction, row.counters);
 }
 
 namespace {
-// What a shader layer's report row adds (seed003): fetch against compute time, the
-// overlap ping-pong reached, and the data the state machine saved against im2col.
-// overlap = hidden time / the shorter of the two, per core: 1 = fully hidden, 0 = serial.
-nlohmann::json shader_section(const LayerRow& r, const LayerTiling& t) {
-  const ShaderConvPlan& p = t.shader_plan;
-  const double cores = std::max<double>(1, r.cores), fetch = r.fetch_cycles / cores, mac = r.mac_cycles / cores;
-  const double hidden = fetch + mac - double(r.cycles());
-  const double overlap = std::min(fetch, mac) > 0 ? std::clamp(hidden / std::min(fetch, mac), 0.0, 1.0) : 0.0;
-  return {{"unroll_site", json_name(p.site)},
-          {"register_groups", p.groups},
-          {"tiles", p.tiles.size()},
-          {"tile_positions", p.tile_positions},
-          {"tile_filters", p.tile_filters},
-          {"fetch_cycles", r.fetch_cycles},
-          {"mac_cycles", r.mac_cycles},
-          {"overlap", overlap},
-          {"ifm_fetch_bytes", p.ifm_fetch_bytes},
-          {"weight_fetch_bytes", p.weight_fetch_bytes},
-          {"naive_im2col_bytes", p.naive_im2col_bytes},
-          {"fetched_vs_naive", p.naive_im2col_bytes ? double(p.ifm_fetch_bytes) / p.naive_im2col_bytes : 0.0},
-          {"rf_footprint_bytes", p.rf_footprint_bytes},
-          {"rf_read_bytes", p.rf_read_bytes},
-          {"instruction_slots", r.instructions}};
-}
 
-// A conv or fc layer on a chip with a sparse cluster: the scheduling engine's verdict
-// and, when it ran there, the products formed against the dense MACs.
-nlohmann::json sparse_section(const LayerRow& r, const LayerTiling& t) {
-  const SparseVerdict& v = *t.sparse_verdict;
-  nlohmann::json j = {{"verdict", v.sparse ? "sparse" : "dense"}, {"measured_zeros", v.zeros}, {"reason", v.reason}};
-  if (t.on_sparse) {
-    j["useful_macs"] = r.sparse_products;
-    j["useful_fraction"] = r.macs ? double(r.sparse_products) / double(r.macs) : 0.0;
-  }
-  return j;
-}
 // How the layer's cores shared it (seed002): the mode and why, the tags of its tensors,
 // the partial sums exchanged per level, the time in reductions, and the DRAM bytes each
 // cluster moved to its own memory and to the others.
-nlohmann::json split_section(const LayerRow& r, const CompiledLayer& c, const LayerTraffic& t) {
+nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t) {
   const LayerSplit& s = c.split;
   nlohmann::json estimates = nlohmann::json::object();
   for (const auto& [mode, cycles] : s.estimates) estimates[parallel_mode_name(mode)] = cycles;
@@ -115,9 +78,6 @@ nlohmann::json split_section(const LayerRow& r, const CompiledLayer& c, const La
                         {"dram", t.exchange_dram}}},
                       {"dram_bytes_by_cluster", clusters}};
   if (!c.tiling.shares.empty()) j["shares"] = c.tiling.shares;
-  if (c.tiling.split == ParallelMode::ModelCi)
-    j["reduction"] = {{"busy_cycles", r.reduction_busy_cycles},
-                      {"tail_cycles", r.last_end > r.last_conv_end ? r.last_end - r.last_conv_end : 0}};
   return j;
 }
 
@@ -130,7 +90,7 @@ nlohmann::json LayerReport::to_json() const {
     const CompiledLayer& c = emitter_.layers()[i];
     const LayerTraffic& traffic = emitter_.traffic(i);
     const double cycles = double(r.cycles());
-    std::uint64_t dram_bytes = r.dram_bytes;
+    std::uint64_t dram_bytes = r.counters.dram_bytes;
     for (std::size_t k = 0; k < traffic.dram_local.size(); ++k) dram_bytes += traffic.dram_local[k] + traffic.dram_remote[k];
     layers.push_back(nlohmann::json{{"name", r.name},
                       {"kind", r.kind},
@@ -161,11 +121,9 @@ nlohmann::json LayerReport::to_json() const {
                                {"scale_exponent", c.layer.onnx->scale_exponent},
                                {"before_scale_and_bias", c.layer.onnx->before_affine}};
     if (c.layer.onnx && !c.layer.onnx->normalized.empty()) layers.back()["onnx"]["normalizes"] = c.layer.onnx->normalized;
-    if (c.tiling.on_matrix_unit)
-      layers.back()["result_path"] = c.tiling.requantize_on_result_path ? "requantized" : "accumulators";
-    if (c.tiling.on_shader) layers.back()["shader"] = shader_section(r, c.tiling);
-    if (c.tiling.sparse_verdict) layers.back()["sparse"] = sparse_section(r, c.tiling);
-    layers.back()["split"] = split_section(r, c, traffic);
+    layers.back()["split"] = split_section(c, traffic);
+    // The engines' own sections, after the common fields they read.
+    for (const Lowering* l : lowerings_) l->report(c.layer, c.tiling, r.counters, layers.back());
   }
   return {{"peak_macs_per_cycle", peak_macs_}, {"dram_bytes_per_cycle", dram_bpc_}, {"rows", layers}};
 }

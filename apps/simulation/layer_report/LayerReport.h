@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/compiler/TraceEmitter.h"
+#include "apps/compiler/emit/Lowering.h"
 #include "sim/report/RunStats.h"
 
 namespace npusim {
@@ -20,20 +21,12 @@ struct LayerRow {
   std::uint32_t cores = 0;            // how many cores shared it
   Cycles first_start = 0, last_end = 0;
   std::uint64_t instructions = 0;
-  std::uint64_t dram_bytes = 0;       // moved by this layer's loads and stores
   std::uint64_t macs = 0;             // useful, whole batch
   std::uint64_t compulsory_bytes = 0; // inputs + weights + output, each crossing DRAM once
   double bound_cycles = 0;            // roofline
   std::string bound;                  // "compute" or "memory"
-  // Shader layers: busy cycles of the fetch_ml state machines (fetches and returns)
-  // and of the shader datapaths, summed over the layer's cores.
-  Cycles fetch_cycles = 0, mac_cycles = 0;
-  // Sparse layers: the non-zero products the cluster formed (the MACs it really did).
-  std::uint64_t sparse_products = 0;
-  // Model-ci: busy cycles of the reduction's instructions (exchange stores and loads,
-  // adds), and the cycles from the end of the layer's last conv to its end.
-  Cycles reduction_busy_cycles = 0;
-  Cycles last_conv_end = 0;
+  // What the lowerings' report sections count from the records (emit/Lowering.h).
+  Lowering::Counters counters;
 
   Cycles cycles() const { return instructions ? last_end - first_start : 0; }
 };
@@ -56,6 +49,7 @@ class LayerReport {
 
  private:
   const TraceEmitter& emitter_;
+  std::vector<const Lowering*> lowerings_;  // by rank, once: each adds its counters and section
   std::vector<LayerRow> rows_;
   double peak_macs_ = 0;
   double dram_bpc_ = 0;

@@ -1,0 +1,61 @@
+// Placing conv and fc layers on the sparse tensor cluster (seed001) and sizing its bands.
+#include "apps/compiler/lower_sparse/SparseLowering.h"
+
+#include "apps/compiler/tiling/LayerTiler.h"
+#include "models/sparse_cluster/SparseClusterConfig.h"
+#include "sim/common/InputError.h"
+
+namespace npusim {
+
+namespace {
+
+std::string engine_field(const Layer& l) { return layer_place(l) + ", field 'engine'"; }
+
+// The scheduling engine's verdict on the cluster of the kind `placed` chose; a layer
+// that asks for the cluster is sparse whatever the verdict, if its kernel fits.
+SparseVerdict verdict(const Workload& w, const Layer& l, const LayerTiling& placed, const HardwareConfig& hw,
+                      bool asked) {
+  const auto& cfg = placed.kind(hw).block<SparseClusterConfig>(SparseClusterConfig::kSection);
+  SparseVerdict v = classify_layer(cfg, placed.kernel_h, placed.kernel_w, l.activation_sparsity, l.weight_sparsity);
+  if (!asked) return v;
+  if (auto misfit = kernel_misfit(cfg, placed.kernel_h, placed.kernel_w))
+    throw InputError(w.file, engine_field(l), "the sparse cluster cannot run it: " + *misfit);
+  if (!v.sparse) v.reason = "sparse: the layer asks for it (" + v.reason + ")";
+  v.sparse = true;
+  return v;
+}
+
+}  // namespace
+
+// Conv and fc layers go to a sparse cluster when the chip has one and its scheduling
+// engine calls them sparse (or the layer asks for it); the verdict is kept either way.
+bool SparseLowering::probe(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const {
+  if (l.kind != LayerKind::Conv && l.kind != LayerKind::Fc) return false;
+  if (!l.engine.empty() && l.engine != name()) return false;
+  const bool asked = l.engine == name();
+  LayerTiling placed = t;
+  if (!place_on(name(), {name()}, placed, hw)) {
+    if (!asked) return false;
+    throw InputError(w.file, engine_field(l), "no core of this chip has a sparse cluster");
+  }
+  t.sparse_verdict = verdict(w, l, placed, hw, asked);
+  if (!t.sparse_verdict->sparse) return false;
+  placed.sparse_verdict = t.sparse_verdict;
+  t = std::move(placed);
+  return true;
+}
+
+// Enough bands of output rows to give every core work; the cluster's own buffers take a
+// band in parts, so capacity does not limit the height. Each band is compressed into a
+// DRAM slot and convolved by the cluster; no NRAM.
+void SparseLowering::plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const {
+  t.on_sparse = true;
+  const std::uint32_t want = std::min<std::uint32_t>(l.out.h, (std::uint32_t(t.cores.size()) + w.batch - 1) / w.batch);
+  t.rows = (l.out.h + want - 1) / want;
+  t.bands = (l.out.h + t.rows - 1) / t.rows;
+  const std::uint32_t in_rows = std::min(l.in.h, (t.rows - 1) * l.sh + t.kernel_h);
+  t.sparse_band_elements = std::uint64_t(in_rows) * l.in.w * l.in.c;
+  t.co_block = l.out.c;
+}
+
+}  // namespace npusim

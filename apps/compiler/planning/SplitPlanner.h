@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "apps/compiler/tiling/LayerTiler.h"
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/Workload.h"
 #include "apps/tags/SplitStrategy.h"
 #include "apps/tags/TagInformation.h"
 #include "sim/config/HardwareConfig.h"

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "apps/compiler/onnx/OnnxAttributes.h"
-#include "apps/compiler/onnx/OnnxGraphImporter.h"
-#include "apps/compiler/onnx/OnnxTensor.h"
+#include "apps/frontend/onnx/OnnxAttributes.h"
+#include "apps/frontend/onnx/OnnxGraphImporter.h"
+#include "apps/frontend/onnx/OnnxTensor.h"
 #include "sim/tensor/WindowGeometry.h"
 
 namespace npusim {

@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/compiler/onnx/OnnxModel.h"
+#include "apps/frontend/onnx/OnnxModel.h"
 
 namespace npusim {
 

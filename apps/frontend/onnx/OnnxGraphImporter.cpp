@@ -1,14 +1,14 @@
-#include "apps/compiler/onnx/OnnxGraphImporter.h"
+#include "apps/frontend/onnx/OnnxGraphImporter.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "apps/compiler/WorkloadReader.h"
-#include "apps/compiler/onnx/OnnxConstantFolding.h"
-#include "apps/compiler/onnx/OnnxNodeChecks.h"
-#include "apps/compiler/onnx/OnnxTensor.h"
+#include "apps/frontend/WorkloadReader.h"
+#include "apps/frontend/onnx/OnnxConstantFolding.h"
+#include "apps/frontend/onnx/OnnxNodeChecks.h"
+#include "apps/frontend/onnx/OnnxTensor.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {

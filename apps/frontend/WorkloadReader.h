@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/Workload.h"
 
 namespace npusim {
 

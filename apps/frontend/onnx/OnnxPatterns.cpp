@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "apps/compiler/onnx/OnnxAttributes.h"
-#include "apps/compiler/onnx/OnnxGraphImporter.h"
+#include "apps/frontend/onnx/OnnxAttributes.h"
+#include "apps/frontend/onnx/OnnxGraphImporter.h"
 
 namespace npusim {
 

@@ -1,4 +1,4 @@
-#include "apps/compiler/onnx/OnnxNodeChecks.h"
+#include "apps/frontend/onnx/OnnxNodeChecks.h"
 
 #include <algorithm>
 #include <map>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "apps/compiler/onnx/OnnxImporter.h"
+#include "apps/frontend/onnx/OnnxImporter.h"
 
 namespace npusim {
 namespace {

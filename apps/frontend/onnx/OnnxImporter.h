@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "apps/compiler/Workload.h"
-#include "apps/compiler/onnx/OnnxModel.h"
-#include "apps/compiler/onnx/OnnxWeights.h"
+#include "apps/frontend/workload/Workload.h"
+#include "apps/frontend/onnx/OnnxModel.h"
+#include "apps/frontend/onnx/OnnxWeights.h"
 
 namespace npusim {
 

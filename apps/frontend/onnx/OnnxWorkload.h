@@ -1,7 +1,7 @@
 #pragma once
 #include <string>
 
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 
 namespace npusim {
 

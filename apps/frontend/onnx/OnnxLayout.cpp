@@ -1,4 +1,4 @@
-#include "apps/compiler/onnx/OnnxLayout.h"
+#include "apps/frontend/onnx/OnnxLayout.h"
 
 #include <algorithm>
 #include <limits>

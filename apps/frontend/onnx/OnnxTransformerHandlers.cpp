@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "apps/compiler/onnx/OnnxAttributes.h"
-#include "apps/compiler/onnx/OnnxConstantFolding.h"
-#include "apps/compiler/onnx/OnnxGraphImporter.h"
-#include "apps/compiler/onnx/OnnxTensor.h"
+#include "apps/frontend/onnx/OnnxAttributes.h"
+#include "apps/frontend/onnx/OnnxConstantFolding.h"
+#include "apps/frontend/onnx/OnnxGraphImporter.h"
+#include "apps/frontend/onnx/OnnxTensor.h"
 
 namespace npusim {
 

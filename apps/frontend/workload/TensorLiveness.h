@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/Workload.h"
 
 namespace npusim {
 

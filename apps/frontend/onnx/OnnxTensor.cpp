@@ -1,11 +1,11 @@
-#include "apps/compiler/onnx/OnnxTensor.h"
+#include "apps/frontend/onnx/OnnxTensor.h"
 
 #include <cmath>
 #include <cstring>
 
 #include <fmt/format.h>
 
-#include "apps/compiler/onnx/OnnxTensorChecks.h"
+#include "apps/frontend/onnx/OnnxTensorChecks.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {

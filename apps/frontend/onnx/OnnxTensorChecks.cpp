@@ -1,4 +1,4 @@
-#include "apps/compiler/onnx/OnnxTensorChecks.h"
+#include "apps/frontend/onnx/OnnxTensorChecks.h"
 
 #include <array>
 #include <optional>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "apps/compiler/onnx/OnnxModel.h"
+#include "apps/frontend/onnx/OnnxModel.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {

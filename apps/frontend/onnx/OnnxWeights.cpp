@@ -1,4 +1,4 @@
-#include "apps/compiler/onnx/OnnxWeights.h"
+#include "apps/frontend/onnx/OnnxWeights.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/Workload.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 
 #include <algorithm>
 #include <fstream>
@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/compiler/planning/SplitPlanner.h"
-#include "apps/compiler/onnx/OnnxWorkload.h"
+#include "apps/frontend/onnx/OnnxWorkload.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/WindowGeometry.h"
 #include "sim/common/InputFile.h"

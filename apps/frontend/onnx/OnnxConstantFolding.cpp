@@ -1,4 +1,4 @@
-#include "apps/compiler/onnx/OnnxConstantFolding.h"
+#include "apps/frontend/onnx/OnnxConstantFolding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "apps/compiler/onnx/OnnxAttributes.h"
-#include "apps/compiler/onnx/OnnxLayout.h"
-#include "apps/compiler/onnx/OnnxTensor.h"
+#include "apps/frontend/onnx/OnnxAttributes.h"
+#include "apps/frontend/onnx/OnnxLayout.h"
+#include "apps/frontend/onnx/OnnxTensor.h"
 
 namespace npusim {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "apps/compiler/onnx/OnnxImporter.h"
-#include "apps/compiler/onnx/OnnxLayout.h"
+#include "apps/frontend/onnx/OnnxImporter.h"
+#include "apps/frontend/onnx/OnnxLayout.h"
 
 namespace npusim {
 

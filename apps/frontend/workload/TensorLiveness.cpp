@@ -1,4 +1,4 @@
-#include "apps/compiler/TensorLiveness.h"
+#include "apps/frontend/workload/TensorLiveness.h"
 
 #include <string>
 #include <unordered_map>

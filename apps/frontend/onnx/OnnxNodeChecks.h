@@ -1,5 +1,5 @@
 #pragma once
-#include "apps/compiler/onnx/OnnxModel.h"
+#include "apps/frontend/onnx/OnnxModel.h"
 
 namespace npusim {
 

@@ -1,8 +1,8 @@
-#include "apps/compiler/onnx/OnnxModel.h"
+#include "apps/frontend/onnx/OnnxModel.h"
 
-#include "apps/compiler/onnx/OnnxConstantFolding.h"
-#include "apps/compiler/onnx/OnnxNodeChecks.h"
-#include "apps/compiler/onnx/OnnxTensorChecks.h"
+#include "apps/frontend/onnx/OnnxConstantFolding.h"
+#include "apps/frontend/onnx/OnnxNodeChecks.h"
+#include "apps/frontend/onnx/OnnxTensorChecks.h"
 
 #include <algorithm>
 

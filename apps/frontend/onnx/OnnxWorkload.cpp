@@ -1,7 +1,7 @@
-#include "apps/compiler/onnx/OnnxWorkload.h"
+#include "apps/frontend/onnx/OnnxWorkload.h"
 
-#include "apps/compiler/onnx/OnnxImporter.h"
-#include "apps/compiler/onnx/OnnxModel.h"
+#include "apps/frontend/onnx/OnnxImporter.h"
+#include "apps/frontend/onnx/OnnxModel.h"
 
 namespace npusim {
 

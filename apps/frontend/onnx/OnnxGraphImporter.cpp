@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "apps/frontend/WorkloadReader.h"
+#include "apps/frontend/workload/LayerChecks.h"
 #include "apps/frontend/onnx/OnnxConstantFolding.h"
 #include "apps/frontend/onnx/OnnxNodeChecks.h"
 #include "apps/frontend/onnx/OnnxTensor.h"

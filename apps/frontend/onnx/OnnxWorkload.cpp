@@ -1,5 +1,6 @@
 #include "apps/frontend/onnx/OnnxWorkload.h"
 
+#include "apps/frontend/json/TextWorkloads.h"
 #include "apps/frontend/onnx/OnnxImporter.h"
 #include "apps/frontend/onnx/OnnxModel.h"
 

@@ -1,7 +1,8 @@
 #pragma once
 #include <string>
 
-#include "apps/frontend/WorkloadReader.h"
+#include "apps/frontend/workload/Workload.h"
+#include "apps/frontend/workload/WorkloadOptions.h"
 
 namespace npusim {
 

@@ -64,11 +64,9 @@ OnnxImport OnnxGraphImporter::run() {
   const OnnxValue input = input_value(in);
   values_[model_.input] = input;
   names_.insert("input");
-  nlohmann::json& w = result_.workload;
-  w = {{"name", model_.graph().name().empty() ? "onnx" : model_.graph().name()},
-       {"batch", batch_},
-       {"input", {{"h", input.map.h}, {"w", input.map.w}, {"c", input.map.c}}},
-       {"layers", nlohmann::json::array()}};
+  result_.name = model_.graph().name().empty() ? "onnx" : model_.graph().name();
+  result_.batch = batch_;
+  result_.input = input.map;
   for (const auto& n : model_.graph().node()) {
     if (fused_.count(&n) || (n.output_size() == 1 && model_.constant(n.output(0)))) continue;  // constants
     require_supported_op(model_, n);
@@ -151,26 +149,32 @@ std::string OnnxGraphImporter::layer_name(const Node& n) {
   return name;
 }
 
-int OnnxGraphImporter::emit(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out) {
-  nlohmann::json& layers = result_.workload["layers"];
-  layer["name"] = layer_name(n);
-  if (!layer.contains("inputs")) layer["input"] = in.tensor;
-  const int index = int(layers.size());
-  layers.push_back(layer);
+OnnxLayer onnx_layer(LayerKind kind) {
+  OnnxLayer l;
+  l.layer.kind = kind;
+  return l;
+}
+
+int OnnxGraphImporter::emit(const Node& n, OnnxLayer layer, const OnnxValue& in, OnnxValue out) {
+  const LayerKind kind = layer.layer.kind;
+  layer.layer.name = layer_name(n);
+  if (layer.layer.inputs.empty()) layer.layer.inputs = {in.tensor};
+  out.tensor = layer.layer.name;
+  const int index = int(result_.layers.size());
+  result_.layers.push_back(std::move(layer));
   std::string output = n.output(0);
-  if (layer.value("type", "") != "pool" && layer.value("type", "") != "concat") output = fuse_relu(index, output);
+  if (kind != LayerKind::Pool && kind != LayerKind::Concat) output = fuse_relu(index, output);
   if (in.affine && out.affine != in.affine) unapplied_affine(n);
-  out.tensor = layer["name"].get<std::string>();
   out.layer = index;
   out.batch = batch_;
-  out.probabilities = layer["type"] == "softmax";
+  out.probabilities = kind == LayerKind::Softmax;
   values_[output] = out;
-  const bool normalizes = layer["type"] == "layernorm";
+  const bool normalizes = kind == LayerKind::LayerNorm;
   result_.origins[out.tensor] = {output, out.exponent, out.affine != nullptr, normalizes ? n.input(0) : ""};
   return index;
 }
 
-void OnnxGraphImporter::emit_weighted(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out,
+void OnnxGraphImporter::emit_weighted(const Node& n, OnnxLayer layer, const OnnxValue& in, OnnxValue out,
                                       std::vector<double> weights, std::vector<double> bias, bool can_fold_bn,
                                       std::uint32_t co, std::uint32_t ci, std::uint32_t kh,
                                       std::uint32_t kw, bool depthwise) {
@@ -215,9 +219,9 @@ void OnnxGraphImporter::emit_weighted(const Node& n, nlohmann::json layer, const
   const int shift = scale_within(n, out.exponent - in.exponent - q.exponent, 0, kMaxShift,
                                  "the requantization shift (output - input - weight scale exponents)");
   out.exponent = shift + in.exponent + q.exponent;
-  layer["shift"] = shift;
-  const int index = emit(folded_node, layer, source, out);
-  result_.weights[result_.workload["layers"][std::size_t(index)]["name"].get<std::string>()] = std::move(q);
+  layer.shift = shift;
+  const int index = emit(folded_node, std::move(layer), source, out);
+  result_.weights[result_.layers[std::size_t(index)].layer.name] = std::move(q);
 }
 
 bool OnnxGraphImporter::relu_bound(const Node& n) const {
@@ -231,7 +235,7 @@ bool OnnxGraphImporter::relu_bound(const Node& n) const {
 std::string OnnxGraphImporter::fuse_relu(int layer, std::string output) {
   const Node* next = sole_consumer(output);
   if (!next || !relu_bound(*next)) return output;
-  result_.workload["layers"][std::size_t(layer)]["relu"] = true;
+  result_.layers[std::size_t(layer)].layer.relu = true;
   if (next->op_type() == "Clip") ++relu6_layers_;
   fused_.insert(next);
   return next->output(0);

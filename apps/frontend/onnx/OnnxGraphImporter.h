@@ -12,8 +12,13 @@ namespace npusim {
 
 constexpr int kMaxShift = 31;  // the requantization shift's range (docs/workload-format.md)
 
+// A layer of that kind, its fields yet to be set.
+OnnxLayer onnx_layer(LayerKind kind);
+// A pool over the whole map (GlobalAveragePool, GlobalMaxPool, a mean over all positions).
+OnnxLayer global_pool_layer(bool max);
+
 // Walks the graph's nodes in order (ONNX keeps them topologically sorted), turning
-// each into a JSON workload layer, a fusion into the layer before it (BatchNormalization
+// each into a workload layer, a fusion into the layer before it (BatchNormalization
 // into a Conv, Relu into a Conv, Gemm or Add) or a new view of an existing tensor
 // (layout-only Reshape, Transpose, ...). Internal to import_onnx_graph.
 class OnnxGraphImporter {
@@ -62,11 +67,11 @@ class OnnxGraphImporter {
   // Appends a layer that reads `in` and writes node output 0 (or the output of what
   // got fused into it); returns its index.
   // `out` gives the output's shape and order.
-  int emit(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out);
+  int emit(const Node& n, OnnxLayer layer, const OnnxValue& in, OnnxValue out);
   // Conv and fc: folds a following BatchNormalization (conv only), quantizes the
   // weights, records the bias, and fuses a following Relu. The shift undoes the
   // weights' scale, so every activation keeps the network input's scale.
-  void emit_weighted(const Node& n, nlohmann::json layer, const OnnxValue& in, OnnxValue out,
+  void emit_weighted(const Node& n, OnnxLayer layer, const OnnxValue& in, OnnxValue out,
                      std::vector<double> weights, std::vector<double> bias, bool can_fold_bn,
                      std::uint32_t co, std::uint32_t ci, std::uint32_t kh, std::uint32_t kw,
                      bool depthwise);

@@ -13,8 +13,8 @@ namespace {
 
 using Node = onnx::NodeProto;
 
-// Kernel, strides and pads of a 2-D window op in the JSON layer; ONNX pads are
-// [top, left, bottom, right], JSON's [top, bottom, left, right].
+// Kernel, strides and pads of a 2-D window op; ONNX pads are [top, left, bottom,
+// right], a layer's [top, bottom, left, right].
 struct Window {
   std::vector<std::int64_t> kernel, strides, pads, dilations;
 };
@@ -68,12 +68,28 @@ Window window(const Node& n, std::vector<std::int64_t> kernel, std::string& prob
   return w;
 }
 
-nlohmann::json window_json(const Window& w) {
-  return {{"kh", w.kernel[0]}, {"kw", w.kernel[1]}, {"sh", w.strides[0]}, {"sw", w.strides[1]},
-          {"padding", {w.pads[0], w.pads[2], w.pads[1], w.pads[3]}}};
+OnnxLayer window_layer(const Window& w, LayerKind kind) {
+  OnnxLayer l = onnx_layer(kind);
+  l.kernel = {w.kernel[0], w.kernel[1]};
+  l.strides = {w.strides[0], w.strides[1]};
+  l.pads = {w.pads[0], w.pads[2], w.pads[1], w.pads[3]};
+  return l;
+}
+
+OnnxLayer fc_layer(std::uint32_t co) {
+  OnnxLayer l = onnx_layer(LayerKind::Fc);
+  l.channels = co;
+  return l;
 }
 
 }  // namespace
+
+OnnxLayer global_pool_layer(bool max) {
+  OnnxLayer l = onnx_layer(LayerKind::Pool);
+  l.global = true;
+  l.layer.pool_max = max;
+  return l;
+}
 
 void OnnxGraphImporter::conv(const Node& n) {
   const OnnxValue& in = activation(n, 0);
@@ -99,14 +115,13 @@ void OnnxGraphImporter::conv(const Node& n) {
                         group, wd[1] * group, map->c));
   std::vector<double> bias = has_input(n, 2) ? constant_values(n, 2) : std::vector<double>(co, 0.0);
   if (bias.size() != co) fail(n, fmt::format("the bias has {} values for {} output channels", bias.size(), co));
-  nlohmann::json layer = window_json(w);
-  layer["type"] = "conv";
-  layer["co"] = co;
-  layer["dilation"] = w.dilations[0];
-  if (depthwise) layer["groups"] = group;
+  OnnxLayer layer = window_layer(w, LayerKind::Conv);
+  layer.channels = co;
+  layer.dilation = w.dilations[0];
+  if (depthwise) layer.groups = group;
   const auto& od = dims(n, n.output(0));
   const OnnxValue out = nchw_value("", -1, batch_, {std::uint32_t(od[2]), std::uint32_t(od[3]), co});
-  emit_weighted(n, layer, in, out, std::move(weights), std::move(bias), true, co, depthwise ? 1 : map->c, kh,
+  emit_weighted(n, std::move(layer), in, out, std::move(weights), std::move(bias), true, co, depthwise ? 1 : map->c, kh,
                 kw, depthwise);
 }
 
@@ -133,8 +148,7 @@ void OnnxGraphImporter::gemm(const Node& n) {
     for (std::uint64_t o = 0; o < co; ++o) bias[o] = c[c.size() == 1 ? 0 : o];
   }
   const OnnxValue out = rows_value("", -1, batch_, {in.map.h, in.map.w, co}, dims(n, n.output(0)));
-  emit_weighted(n, {{"type", "fc"}, {"n", co}}, in, out, std::move(weights), std::move(bias), false, co, k, 1, 1,
-                false);
+  emit_weighted(n, fc_layer(co), in, out, std::move(weights), std::move(bias), false, co, k, 1, 1, false);
 }
 
 void OnnxGraphImporter::matmul(const Node& n) {
@@ -152,8 +166,8 @@ void OnnxGraphImporter::matmul(const Node& n) {
   for (std::uint64_t o = 0; o < co; ++o)
     for (std::uint64_t i = 0; i < k; ++i) weights[o * k + i] = b[i * co + o];
   const OnnxValue out = rows_value("", -1, batch_, {in.map.h, in.map.w, co}, dims(n, n.output(0)));
-  emit_weighted(n, {{"type", "fc"}, {"n", co}}, in, out, std::move(weights), std::vector<double>(co, 0.0), false, co,
-                k, 1, 1, false);
+  emit_weighted(n, fc_layer(co), in, out, std::move(weights), std::vector<double>(co, 0.0), false, co, k, 1, 1,
+                false);
 }
 
 void OnnxGraphImporter::add(const Node& n) {
@@ -163,7 +177,9 @@ void OnnxGraphImporter::add(const Node& n) {
   if (!same_view(a, b) || !is_whole(a))
     fail(n, "the two inputs must have the same shape and layout (no broadcasting)");
   scale_within(n, a.exponent - b.exponent, 0, 0, "the difference of the two inputs' scale exponents");
-  emit(n, {{"type", "add"}, {"inputs", {a.tensor, b.tensor}}}, a, a);
+  OnnxLayer sum = onnx_layer(LayerKind::Add);
+  sum.layer.inputs = {a.tensor, b.tensor};
+  emit(n, std::move(sum), a, a);
 }
 
 // Maps ([N, C, H, W], axis 1) or matrices ([N, ..., C], the last axis) joined along
@@ -185,7 +201,7 @@ void OnnxGraphImporter::concat(const Node& n) {
                         "class token, average the tokens instead, as scripts/export_onnx.py's TinyViT does)",
                         axis, fmt::join(dims(n, n.input(0)), ", ")));
   if (n.input_size() == 1) return alias(n, first);
-  nlohmann::json inputs = nlohmann::json::array();
+  OnnxLayer joined = onnx_layer(LayerKind::Concat);
   std::uint32_t channels = 0;
   bool affine = false;
   for (int i = 0; i < n.input_size(); ++i) {
@@ -197,7 +213,7 @@ void OnnxGraphImporter::concat(const Node& n) {
                           maps ? "an [N, C, H, W] map" : "a [N, ..., C] matrix"));
     scale_within(n, v.exponent - first.exponent, 0, 0, "the difference of the inputs' scale exponents");
     affine = affine || v.affine;
-    inputs.push_back(v.tensor);
+    joined.layer.inputs.push_back(v.tensor);
     channels += v.map.c;
   }
   if (affine) unapplied_affine(n);
@@ -206,7 +222,7 @@ void OnnxGraphImporter::concat(const Node& n) {
                                                 dims(n, n.output(0)));
   in.affine = nullptr;  // reported above, for every input
   out.exponent = first.exponent;
-  emit(n, {{"type", "concat"}, {"inputs", inputs}}, in, out);
+  emit(n, std::move(joined), in, out);
 }
 
 void OnnxGraphImporter::relu(const Node& n) {
@@ -214,7 +230,7 @@ void OnnxGraphImporter::relu(const Node& n) {
   if (n.op_type() == "Clip") ++relu6_layers_;
   const OnnxValue& in = activation(n, 0);
   if (!is_whole(in)) fail(n, "the input is a part of a tensor (after Split or Gather); only whole tensors are supported");
-  emit(n, {{"type", "relu"}}, in, in);
+  emit(n, onnx_layer(LayerKind::Relu), in, in);
 }
 
 void OnnxGraphImporter::max_pool(const Node& n) {
@@ -230,12 +246,11 @@ void OnnxGraphImporter::max_pool(const Node& n) {
   if (std::uint64_t(od[2]) != window_outputs(in.map.h, w.pads[0], w.pads[2], w.kernel[0], w.strides[0]) ||
       std::uint64_t(od[3]) != window_outputs(in.map.w, w.pads[1], w.pads[3], w.kernel[1], w.strides[1]))
     fail(n, "ceil_mode gives an output larger than the floor rule npusim's pools use");
-  nlohmann::json layer = window_json(w);
-  layer["type"] = "pool";
-  layer["mode"] = n.op_type() == "MaxPool" ? "max" : "avg";
+  OnnxLayer layer = window_layer(w, LayerKind::Pool);
+  layer.layer.pool_max = n.op_type() == "MaxPool";
   OnnxValue out = nchw_value("", -1, batch_, {std::uint32_t(od[2]), std::uint32_t(od[3]), in.map.c});
   out.exponent = in.exponent;
-  emit(n, layer, in, out);
+  emit(n, std::move(layer), in, out);
 }
 
 void OnnxGraphImporter::average_pool(const Node& n) {
@@ -251,7 +266,7 @@ void OnnxGraphImporter::global_pool(const Node& n) {
   OnnxValue out = nchw_value("", -1, batch_, {1, 1, in.map.c});
   out.exponent = in.exponent;
   out.affine = in.affine;  // a per-channel affine commutes with averaging
-  emit(n, {{"type", "pool"}, {"mode", n.op_type() == "GlobalMaxPool" ? "max" : "avg"}, {"global", true}}, in, out);
+  emit(n, global_pool_layer(n.op_type() == "GlobalMaxPool"), in, out);
 }
 
 void OnnxGraphImporter::reshape(const Node& n) {

@@ -56,9 +56,12 @@ void OnnxGraphImporter::attention_matmul(const Node& n) {
   out.strides[r - 2] = out.dims[r - 2] == 1 ? 0 : heads * cols;
   out.strides[r - 1] = cols == 1 ? 0 : 1;
   out.exponent = a.exponent + b.exponent + shift;
-  emit(n, {{"type", "matmul"}, {"inputs", {a.tensor, b.tensor}}, {"heads", heads}, {"transpose_b", pb->transposed},
-           {"shift", shift}},
-       a, out);
+  OnnxLayer product = onnx_layer(LayerKind::Matmul);
+  product.layer.inputs = {a.tensor, b.tensor};
+  product.heads = heads;
+  product.layer.transpose_b = pb->transposed;
+  product.shift = shift;
+  emit(n, std::move(product), a, out);
 }
 
 void OnnxGraphImporter::softmax(const Node& n) {
@@ -76,7 +79,10 @@ void OnnxGraphImporter::softmax(const Node& n) {
   OnnxValue out = in;
   out.exponent = kSoftmaxOutExponent;
   out.probabilities = true;
-  emit(n, {{"type", "softmax"}, {"heads", c / segment}, {"frac_bits", frac_bits}}, in, out);
+  OnnxLayer layer = onnx_layer(LayerKind::Softmax);
+  layer.heads = c / segment;
+  layer.frac_bits = frac_bits;
+  emit(n, std::move(layer), in, out);
 }
 
 void OnnxGraphImporter::layer_norm(const Node& n) {
@@ -105,7 +111,7 @@ void OnnxGraphImporter::emit_layer_norm(const Node& first, const std::string& ou
     out.affine = std::make_shared<ChannelAffine>(ChannelAffine{scale, shift});
   Node layer = first;
   layer.set_output(0, output);
-  emit(layer, {{"type", "layernorm"}}, in, out);
+  emit(layer, onnx_layer(LayerKind::LayerNorm), in, out);
 }
 
 void OnnxGraphImporter::divide(const Node& n) {
@@ -123,7 +129,9 @@ void OnnxGraphImporter::divide(const Node& n) {
     const int frac_bits = scale_within(n, -in.exponent, 0, 7, "the input's fraction bits (minus its scale exponent)");
     OnnxValue out = in;
     out.affine = nullptr;
-    emit(gelu, {{"type", "gelu"}, {"frac_bits", frac_bits}}, in, out);
+    OnnxLayer layer = onnx_layer(LayerKind::Gelu);
+    layer.frac_bits = frac_bits;
+    emit(gelu, std::move(layer), in, out);
     return;
   }
   if (!(c[0] > 0)) fail(n, "only a division by a positive number is supported");
@@ -184,33 +192,29 @@ void OnnxGraphImporter::gather(const Node& n) {
 
 OnnxValue OnnxGraphImporter::channel_part(const Node& n, const OnnxValue& part, int index) {
   const auto block = channel_block(part);
-  nlohmann::json& layers = result_.workload["layers"];
+  std::vector<OnnxLayer>& layers = result_.layers;
   if (!block || part.layer < 0 || !result_.weights.count(part.tensor))
     fail(n, "only a Split or Gather that cuts a MatMul's or Conv's output channels into blocks (e.g. a fused q, k, v "
             "projection) is supported: that layer becomes one layer per block");
-  const nlohmann::json& whole = layers[std::size_t(part.layer)];
-  for (const auto& l : layers) {
-    const auto reads = l.contains("inputs") ? l["inputs"] : nlohmann::json::array({l.value("input", "")});
-    for (const auto& r : reads)
+  for (const auto& l : layers)
+    for (const auto& r : l.layer.inputs)
       if (r == part.tensor)
         fail(n, fmt::format("'{}' is split into blocks here but layer '{}' also reads it whole", part.tensor,
-                            l["name"].get<std::string>()));
-  }
+                            l.layer.name));
+  OnnxLayer layer = layers[std::size_t(part.layer)];
   const QuantizedWeights& w = result_.weights.at(part.tensor);
-  const std::uint32_t channels = whole.contains("n") ? whole["n"].get<std::uint32_t>() : whole["co"].get<std::uint32_t>();
-  const std::size_t per_channel = w.values.size() / channels;
-  nlohmann::json layer = whole;
+  const std::size_t per_channel = w.values.size() / std::uint32_t(layer.channels);
   std::string name = fmt::format("{}_{}", part.tensor, index);
   for (int k = 2; names_.count(name); ++k) name = fmt::format("{}_{}_{}", part.tensor, index, k);
   names_.insert(name);
-  layer["name"] = name;
-  layer[whole.contains("n") ? "n" : "co"] = block->count;
+  layer.layer.name = name;
+  layer.channels = block->count;
   QuantizedWeights q{{w.values.begin() + std::ptrdiff_t(block->first * per_channel),
                       w.values.begin() + std::ptrdiff_t((block->first + block->count) * per_channel)},
                      w.exponent};
   result_.weights[name] = std::move(q);
   split_layers_[part.tensor].push_back(int(layers.size()));
-  layers.push_back(layer);
+  layers.push_back(std::move(layer));
   OnnxValue out = part;
   out.tensor = name;
   out.layer = int(layers.size()) - 1;
@@ -223,9 +227,9 @@ OnnxValue OnnxGraphImporter::channel_part(const Node& n, const OnnxValue& part, 
 
 void OnnxGraphImporter::drop_split_layers() {
   if (split_layers_.empty()) return;
-  nlohmann::json kept = nlohmann::json::array();
-  for (auto& l : result_.workload["layers"]) {
-    const std::string name = l["name"].get<std::string>();
+  std::vector<OnnxLayer> kept;
+  for (auto& l : result_.layers) {
+    const std::string& name = l.layer.name;
     if (split_layers_.count(name)) {
       result_.weights.erase(name);
       result_.origins.erase(name);
@@ -233,7 +237,7 @@ void OnnxGraphImporter::drop_split_layers() {
     }
     kept.push_back(std::move(l));
   }
-  result_.workload["layers"] = std::move(kept);
+  result_.layers = std::move(kept);
 }
 
 void OnnxGraphImporter::reduce_mean(const Node& n) {
@@ -262,7 +266,7 @@ void OnnxGraphImporter::reduce_mean(const Node& n) {
   if (over_map) out = nchw_value("", -1, batch_, {1, 1, in.map.c});
   out.exponent = in.exponent;
   out.affine = in.affine;  // averaging commutes with a per-channel affine
-  emit(n, {{"type", "pool"}, {"mode", "avg"}, {"global", true}}, in, out);
+  emit(n, global_pool_layer(false), in, out);
 }
 
 void OnnxGraphImporter::bias_add(const Node& n, int constant_input) {

@@ -10,8 +10,8 @@ namespace npusim {
 bool looks_like_onnx(const std::string& path, const std::string& bytes);
 
 // An ONNX model as a workload: loaded and shape-inferred by the onnx library,
-// translated node by node, then read by the JSON workload reader; weighted layers
-// carry their quantized initializers (docs/workload-format.md, ONNX).
+// translated node by node into layers that the checks every workload reader shares
+// resolve; weighted layers carry their quantized initializers (docs/workload-format.md, ONNX).
 Workload read_onnx_workload(const std::string& bytes, const std::string& path, const WorkloadOptions& options);
 
 }  // namespace npusim

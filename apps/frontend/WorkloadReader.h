@@ -2,7 +2,6 @@
 #include <string>
 
 #include "apps/frontend/json/TextWorkloads.h"
-#include "apps/frontend/workload/LayerChecks.h"
 #include "apps/frontend/workload/Workload.h"
 #include "apps/frontend/workload/WorkloadOptions.h"
 

@@ -11,7 +11,7 @@ class App;
 #include <vector>
 
 #include "apps/compiler/planning/SplitPlanner.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 
 namespace npusim {
 

@@ -10,7 +10,7 @@
 #include "sim/common/InputError.h"
 #include "apps/compiler/TraceEmitter.h"
 #include "apps/compiler/TraceWriter.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "sim/config/ConfigLoader.h"
 #include "sim/common/AtomicFile.h"
 #include "sim/report/OutputOwnership.h"

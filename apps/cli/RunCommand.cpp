@@ -7,7 +7,7 @@
 #include "apps/cli/BundledFiles.h"
 #include "apps/cli/Cli.h"
 #include "sim/common/InputError.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "apps/simulation/WorkloadSimulation.h"
 #include "sim/config/ConfigLoader.h"
 #include "apps/simulation/runner/ProgressMeter.h"

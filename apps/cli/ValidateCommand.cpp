@@ -5,7 +5,7 @@
 
 #include "apps/cli/BundledFiles.h"
 #include "apps/cli/Cli.h"
-#include "apps/compiler/onnx/OnnxWorkload.h"
+#include "apps/frontend/onnx/OnnxWorkload.h"
 #include "sim/common/InputError.h"
 #include "sim/common/InputFile.h"
 #include "sim/config/ConfigLoader.h"

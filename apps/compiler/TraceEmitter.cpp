@@ -1,6 +1,6 @@
 #include "apps/compiler/TraceEmitter.h"
 
-#include "apps/compiler/TensorLiveness.h"
+#include "apps/frontend/workload/TensorLiveness.h"
 #include "apps/compiler/emit/Lowering.h"
 
 namespace npusim {

@@ -1,7 +1,7 @@
 #pragma once
 #include <cstdint>
 
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/Workload.h"
 #include "apps/compiler/emit/EmitContext.h"
 #include "apps/compiler/planning/SplitPlanner.h"
 #include "models/controller/InstructionSource.h"

@@ -7,7 +7,7 @@
 #include "apps/simulation/layer_report/LayerReport.h"
 #include "apps/simulation/PacketLayout.h"
 #include "apps/compiler/TraceEmitter.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "sim/report/ReportContext.h"
 
 namespace npusim {

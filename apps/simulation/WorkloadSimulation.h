@@ -2,7 +2,7 @@
 #include <string>
 
 #include "apps/compiler/planning/SplitPlanner.h"
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/Workload.h"
 #include "apps/simulation/runner/Simulation.h"
 
 namespace npusim {

@@ -33,7 +33,6 @@ const std::set<std::string> kTransport = {"load", "store"};
 // Files that name engines today, with how many literals; lower or remove an entry as the
 // names leave the file.
 const std::map<std::string, std::size_t> kFilesNamingEngines = {
-    {"apps/compiler/WorkloadReader.cpp", 3},
 };
 
 // Every lowering's name (an engine's, or dma: concat's data movement) and every engine a

@@ -10,7 +10,7 @@
 #include "sim/common/StrictJson.h"
 #include "sim/config/ConfigLoader.h"
 #include "apps/sweep/SweepSpec.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 
 using Catch::Matchers::Contains;
 

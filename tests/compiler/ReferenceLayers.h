@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "reference/ReferenceConv.h"
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/Workload.h"
 #include "sim/tensor/Npy.h"
 
 namespace npusim::layer_reference {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "apps/compiler/planning/LayerPlacement.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "e2e/NpusimProcess.h"
 #include "sim/config/ConfigLoader.h"
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "compiler/ReferenceLayers.h"
 #include "e2e/NpusimProcess.h"
 #include "sim/common/InputError.h"

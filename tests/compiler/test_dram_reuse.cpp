@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "apps/compiler/TraceEmitter.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "e2e/NpusimProcess.h"
 #include "sim/config/ConfigLoader.h"
 #include "sim/tensor/Npy.h"

@@ -10,7 +10,7 @@
 
 #include "apps/compiler/TraceEmitter.h"
 #include "apps/compiler/TraceWriter.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "apps/compiler/emit/TraceOperands.h"
 #include "e2e/NpusimProcess.h"
 #include "sim/config/ConfigLoader.h"

@@ -8,7 +8,7 @@
 
 #include "apps/compiler/emit/Lowering.h"
 #include "apps/compiler/planning/LayerPlacement.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "e2e/NpusimProcess.h"
 #include "sim/common/InputError.h"
 #include "sim/config/ConfigLoader.h"

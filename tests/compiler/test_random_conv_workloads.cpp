@@ -12,7 +12,7 @@
 
 #include "e2e/NpusimProcess.h"
 #include "reference/ReferenceConv.h"
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/Workload.h"
 #include "sim/tensor/Npy.h"
 
 namespace {

@@ -11,7 +11,7 @@
 
 #include "e2e/NpusimProcess.h"
 #include "compiler/ReferenceLayers.h"
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/Workload.h"
 #include "sim/tensor/Npy.h"
 
 namespace {

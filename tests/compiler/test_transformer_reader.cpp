@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "sim/common/InputError.h"
 
 using namespace npusim;

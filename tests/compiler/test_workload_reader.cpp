@@ -4,7 +4,7 @@
 #include "e2e/NpusimProcess.h"
 #include "sim/common/InputError.h"
 #include "apps/compiler/TraceEmitter.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "sim/config/ConfigLoader.h"
 
 using namespace npusim;

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "e2e/NpusimProcess.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 
 namespace fs = std::filesystem;
 

@@ -2,7 +2,7 @@
 // compiler's first instructions, as fuzz_workload does for JSON and CSV.
 #include "FuzzInput.h"
 #include "apps/compiler/TraceEmitter.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "sim/config/ConfigLoader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -3,7 +3,7 @@
 // that parse but cannot be tiled.
 #include "FuzzInput.h"
 #include "apps/compiler/TraceEmitter.h"
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "sim/config/ConfigLoader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "apps/compiler/WorkloadReader.h"
+#include "apps/frontend/WorkloadReader.h"
 #include "e2e/NpusimProcess.h"
 #include "onnx/OnnxTestGraph.h"
 

@@ -7,7 +7,7 @@
 
 #include <onnx/onnx_pb.h>
 
-#include "apps/compiler/onnx/OnnxTensorChecks.h"
+#include "apps/frontend/onnx/OnnxTensorChecks.h"
 #include "sim/common/InputError.h"
 
 using Catch::Matchers::Contains;

@@ -15,12 +15,6 @@ namespace npusim {
 
 namespace {
 
-const std::vector<std::pair<SplitChoice, std::string>> kChoices = {{SplitChoice::Auto, "auto"},
-                                                                   {SplitChoice::Data, "data"},
-                                                                   {SplitChoice::Model, "model"},
-                                                                   {SplitChoice::ModelCo, "model-co"},
-                                                                   {SplitChoice::ModelCi, "model-ci"}};
-
 // The tensors of a layer as the tags see them: activations nhwc {n h w c}, weights
 // nhwc {co kh kw ci} (depthwise {1 kh kw c}).
 StaticTag static_tag(DataCategory category, std::vector<std::uint64_t> values) {
@@ -45,21 +39,6 @@ std::vector<SplittableDim> splittable(const std::vector<StrategyDim>& dims, cons
 }
 
 }  // namespace
-
-std::optional<SplitChoice> parse_split_choice(const std::string& name) {
-  for (const auto& [c, n] : kChoices)
-    if (n == name) return c;
-  return std::nullopt;
-}
-
-const std::vector<std::string>& split_choice_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const auto& c : kChoices) v.push_back(c.second);
-    return v;
-  }();
-  return names;
-}
 
 SplitPlanner::SplitPlanner(const Workload& w, const HardwareConfig& hw, const SplitOptions& options)
     : w_(w), hw_(hw), options_(options) {

@@ -5,18 +5,13 @@
 #include <vector>
 
 #include "apps/compiler/tiling/LayerTiler.h"
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/SplitChoice.h"
+#include "apps/frontend/workload/Workload.h"
 #include "apps/tags/SplitStrategy.h"
 #include "apps/tags/TagInformation.h"
 #include "sim/config/HardwareConfig.h"
 
 namespace npusim {
-
-// `npusim run/compile --split`: let the compiler choose per layer, or force a mode
-// where the layer allows it ("model": the cheaper of the two model modes).
-enum class SplitChoice { Auto, Data, Model, ModelCo, ModelCi };
-std::optional<SplitChoice> parse_split_choice(const std::string& name);
-const std::vector<std::string>& split_choice_names();
 
 struct SplitOptions {
   std::optional<SplitChoice> choice;  // unset: the workload's "split", else auto

@@ -7,7 +7,7 @@
 #include "models/matrix_unit/WfoldMapping.h"
 #include "models/shader_core/ShaderMapping.h"
 #include "models/sparse_cluster/SparseLayerMapping.h"
-#include "apps/compiler/Workload.h"
+#include "apps/frontend/workload/Workload.h"
 #include "apps/tags/SplitStrategy.h"
 #include "sim/config/HardwareConfig.h"
 

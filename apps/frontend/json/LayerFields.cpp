@@ -1,0 +1,141 @@
+// The kind-specific fields of a JSON workload layer (docs/workload-format.md); the
+// shapes they give are checked by the rules every reader shares (LayerChecks).
+#include <fmt/format.h>
+
+#include "apps/frontend/json/JsonFields.h"
+
+namespace npusim {
+
+namespace {
+
+void read_strides(const Json& obj, Layer& l, const Place& place) {
+  const std::uint32_t both = positive(obj, "stride", place, 1);
+  l.sh = positive(obj, "sh", place, both);
+  l.sw = positive(obj, "sw", place, both);
+}
+
+void read_kernel(const Json& obj, Layer& l, const Place& place) {
+  const std::uint32_t both = obj.contains("k") ? positive(obj, "k", place) : 0;
+  l.kh = positive(obj, "kh", place, both);
+  l.kw = positive(obj, "kw", place, both);
+}
+
+void read_conv(const Json& obj, Layer& l, const Place& place) {
+  check_declared(obj, "hi", l.in.h, place);
+  check_declared(obj, "wi", l.in.w, place);
+  check_declared(obj, "ci", l.in.c, place);
+  read_kernel(obj, l, place);
+  read_strides(obj, l, place);
+  l.dilation = positive(obj, "dilation", place, 1);
+  check_dilation(l, place);
+  const std::uint32_t groups = positive(obj, "groups", place, 1);
+  const std::uint32_t co = positive(obj, "co", place, groups == l.in.c ? l.in.c : 0);
+  apply_groups(l, groups, co, place);
+  const auto kernel = dilated_kernel(l, place);
+  l.pad = read_padding(obj, l, kernel[0], kernel[1], place);
+  finish_conv(l, kernel, co, place);
+}
+
+void read_fc(const Json& obj, Layer& l, const Place& place) {
+  check_declared(obj, "k", l.in.c, place);
+  check_declared(obj, "m", l.in.h * l.in.w, place);
+  l.out = {l.in.h, l.in.w, positive(obj, "n", place)};
+}
+
+void read_pool(const Json& obj, Layer& l, const Place& place) {
+  const std::string mode = text(obj, "mode", place, "max");
+  if (mode != "max" && mode != "avg") place.fail("mode", "must be \"max\" or \"avg\"");
+  l.pool_max = mode == "max";
+  if (flag(obj, "global", place)) {
+    l.kh = l.in.h;
+    l.kw = l.in.w;
+  } else {
+    read_kernel(obj, l, place);
+  }
+  read_strides(obj, l, place);
+  l.pad = read_padding(obj, l, l.kh, l.kw, place);
+  finish_pool(l, place);
+}
+
+std::uint32_t read_heads(const Json& obj, const MapShape& t, const char* operand, const Place& place) {
+  return check_heads(positive(obj, "heads", place, 1), t, operand, place);
+}
+
+void read_matmul(const Json& obj, Layer& l, const Place& place) {
+  l.heads = read_heads(obj, l.in, "inputs[0]", place);
+  read_heads(obj, l.in_b, "inputs[1]", place);
+  l.transpose_b = flag(obj, "transpose_b", place);
+  if (obj.contains("kv_cache_tokens")) l.kv_cache_tokens = positive(obj, "kv_cache_tokens", place);
+  check_kv_cache(l, place);
+  check_matmul_operands(l, place);
+  const MatmulShape s = l.matmul();
+  check_declared(obj, "m", s.m, place);
+  check_declared(obj, "k", s.k, place);
+  check_declared(obj, "n", s.n, place);
+  finish_matmul(l, place);
+}
+
+void read_row_op(const Json& obj, Layer& l, const Place& place) {
+  check_row_op(l, place);
+  if (l.kind == LayerKind::Softmax) l.heads = read_heads(obj, l.in, "the input", place);
+  if (obj.contains("frac_bits"))
+    l.frac_bits = checked_frac_bits(integer(obj.at("frac_bits")), obj.at("frac_bits").dump(), place);
+  finish_row_op(l);
+}
+
+LayerKind kind_of(const std::string& type) {
+  static const std::map<std::string, LayerKind> kinds = {
+      {"conv", LayerKind::Conv},       {"fc", LayerKind::Fc},           {"gemm", LayerKind::Fc},
+      {"pool", LayerKind::Pool},       {"add", LayerKind::Add},         {"concat", LayerKind::Concat},
+      {"relu", LayerKind::Relu},       {"matmul", LayerKind::Matmul},   {"softmax", LayerKind::Softmax},
+      {"layernorm", LayerKind::LayerNorm}, {"gelu", LayerKind::Gelu}};
+  return kinds.at(type);
+}
+
+}  // namespace
+
+void read_layer_fields(const Json& obj, const std::string& type, Layer& l, const TensorShapes& shapes,
+                       const Place& place) {
+  l.kind = kind_of(type);
+  switch (l.kind) {
+    case LayerKind::Conv: return read_conv(obj, l, place);
+    case LayerKind::Fc: return read_fc(obj, l, place);
+    case LayerKind::Pool: return read_pool(obj, l, place);
+    case LayerKind::Matmul: return read_matmul(obj, l, place);
+    case LayerKind::Concat: return finish_concat(l, shapes, place);
+    case LayerKind::Softmax:
+    case LayerKind::LayerNorm:
+    case LayerKind::Gelu: return read_row_op(obj, l, place);
+    default: return finish_elementwise(l, shapes, place);
+  }
+}
+
+const std::map<std::string, std::vector<std::string>>& layer_keys() {
+  static const std::vector<std::string> common = {"name", "type", "input", "dtype", "relu", "weight_sparsity",
+                                                  "activation_sparsity"};
+  static const std::map<std::string, std::vector<std::string>> extra = {
+      {"conv", {"hi", "wi", "ci", "co", "k", "kh", "kw", "stride", "sh", "sw", "padding", "dilation", "groups",
+                "weights", "shift", "engine", "split"}},
+      {"fc", {"m", "n", "k", "weights", "shift", "engine", "split"}},
+      {"gemm", {"m", "n", "k", "weights", "shift", "engine", "split"}},
+      {"pool", {"mode", "k", "kh", "kw", "stride", "sh", "sw", "padding", "global"}},
+      {"add", {"inputs"}},
+      {"concat", {"inputs"}},
+      {"relu", {}},
+      {"matmul", {"inputs", "heads", "transpose_b", "kv_cache_tokens", "m", "k", "n", "shift"}},
+      {"softmax", {"heads", "frac_bits"}},
+      {"layernorm", {}},
+      {"gelu", {"frac_bits"}},
+  };
+  static const std::map<std::string, std::vector<std::string>> all = [] {
+    std::map<std::string, std::vector<std::string>> keys;
+    for (const auto& [type, own] : extra) {
+      keys[type] = common;
+      keys[type].insert(keys[type].end(), own.begin(), own.end());
+    }
+    return keys;
+  }();
+  return all;
+}
+
+}  // namespace npusim

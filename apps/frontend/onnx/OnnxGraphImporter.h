@@ -1,0 +1,121 @@
+#pragma once
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "apps/frontend/onnx/OnnxImporter.h"
+#include "apps/frontend/onnx/OnnxLayout.h"
+
+namespace npusim {
+
+constexpr int kMaxShift = 31;  // the requantization shift's range (docs/workload-format.md)
+
+// A layer of that kind, its fields yet to be set.
+OnnxLayer onnx_layer(LayerKind kind);
+// A pool over the whole map (GlobalAveragePool, GlobalMaxPool, a mean over all positions).
+OnnxLayer global_pool_layer(bool max);
+
+// Walks the graph's nodes in order (ONNX keeps them topologically sorted), turning
+// each into a workload layer, a fusion into the layer before it (BatchNormalization
+// into a Conv, Relu into a Conv, Gemm or Add) or a new view of an existing tensor
+// (layout-only Reshape, Transpose, ...). Internal to import_onnx_graph.
+class OnnxGraphImporter {
+ public:
+  OnnxGraphImporter(const OnnxModel& model, bool functional);
+  OnnxImport run();
+
+  using Node = onnx::NodeProto;
+  using Handler = void (OnnxGraphImporter::*)(const Node&);
+  static const std::map<std::string, Handler>& handlers();
+
+ private:
+  // Op handlers (OnnxOpHandlers.cpp).
+  void conv(const Node& n);
+  void gemm(const Node& n);
+  void matmul(const Node& n);
+  void add(const Node& n);
+  void concat(const Node& n);
+  void relu(const Node& n);
+  void max_pool(const Node& n);
+  void average_pool(const Node& n);
+  void global_pool(const Node& n);
+  void reshape(const Node& n);
+  void transpose(const Node& n);
+  void identity(const Node& n);
+  void unfused_batch_norm(const Node& n);
+  // Transformer ops (OnnxTransformerHandlers.cpp).
+  void attention_matmul(const Node& n);
+  void softmax(const Node& n);
+  void layer_norm(const Node& n);
+  void divide(const Node& n);    // the GELU pattern's first node, or a scale by a constant
+  void multiply(const Node& n);  // a scale by a constant
+  void split(const Node& n);
+  void gather(const Node& n);
+  void reduce_mean(const Node& n);
+  void bias_add(const Node& n, int constant_input);
+  void refused(const Node& n);   // ops handled only in patterns or on constants
+
+  // Shared by the handlers (OnnxGraphImporter.cpp).
+  const OnnxValue& activation(const Node& n, int input) const;
+  const std::vector<std::int64_t>& dims(const Node& n, const std::string& value) const;
+  std::vector<double> constant_values(const Node& n, int input) const;
+  bool has_input(const Node& n, int input) const { return input < n.input_size() && !n.input(input).empty(); }
+  const Node* sole_consumer(const std::string& value) const;
+  std::string layer_name(const Node& n);
+  // Appends a layer that reads `in` and writes node output 0 (or the output of what
+  // got fused into it); returns its index.
+  // `out` gives the output's shape and order.
+  int emit(const Node& n, OnnxLayer layer, const OnnxValue& in, OnnxValue out);
+  // Conv and fc: folds a following BatchNormalization (conv only), quantizes the
+  // weights, records the bias, and fuses a following Relu. The shift undoes the
+  // weights' scale, so every activation keeps the network input's scale.
+  void emit_weighted(const Node& n, OnnxLayer layer, const OnnxValue& in, OnnxValue out,
+                     std::vector<double> weights, std::vector<double> bias, bool can_fold_bn,
+                     std::uint32_t co, std::uint32_t ci, std::uint32_t kh, std::uint32_t kw,
+                     bool depthwise);
+  bool relu_bound(const Node& n) const;  // Relu, or Clip with min 0 and max 6 or none
+  std::string fuse_relu(int layer, std::string output);
+  void alias(const Node& n, OnnxValue v);
+  // The exponent a weighted layer's output takes: its input's, or when the result is
+  // added to a value that already exists (a residual), that value's.
+  int output_exponent(const std::string& value, int input_exponent) const;
+  // Where a value's scale is not a power of two or leaves a layer's range: an error in
+  // functional mode, a note (values are not computed) in timing mode.
+  int scale_within(const Node& n, double exponent, int low, int high, const char* what);
+  // The Split/Gather of a weighted layer's output channels: that layer becomes one per
+  // part (OnnxTransformerHandlers.cpp).
+  OnnxValue channel_part(const Node& n, const OnnxValue& part, int index);
+  // Op chains imported as one layer (OnnxPatterns.cpp).
+  struct LayerNormChain {
+    std::vector<const Node*> nodes;  // after the first ReduceMean
+    const Node* last = nullptr;      // writes the result
+    std::vector<double> scale, shift;  // empty when the chain has none
+  };
+  std::vector<const Node*> readers(const std::string& value) const;
+  bool has_constant(const Node& n, double want) const;
+  const Node* gelu_pattern(const Node& div) const;  // the chain's last node, or nullptr
+  std::optional<LayerNormChain> layer_norm_pattern(const Node& mean) const;
+  // The layernorm layer of a LayerNormalization or its spelled-out chain.
+  void emit_layer_norm(const Node& first, const std::string& output, std::vector<double> scale,
+                       std::vector<double> shift);
+  // A LayerNormalization's scale or bias reaches a node that cannot fold it.
+  void unapplied_affine(const Node& n);
+  // Drops the layers split into parts (run's last step).
+  void drop_split_layers();
+  [[noreturn]] void fail(const Node& n, const std::string& reason) const { model_.fail(n, reason); }
+
+  const OnnxModel& model_;
+  bool functional_;
+  OnnxImport result_;
+  std::map<std::string, OnnxValue> values_;
+  std::map<std::string, int> consumers_;      // readers of each value (graph outputs count)
+  std::set<const Node*> fused_;
+  std::set<std::string> names_;
+  std::map<std::string, std::vector<int>> split_layers_;  // a split layer's name -> its parts' layers
+  std::uint32_t batch_ = 1;
+  int biased_layers_ = 0, relu6_layers_ = 0, inexact_scales_ = 0, ignored_affines_ = 0;
+};
+
+}  // namespace npusim

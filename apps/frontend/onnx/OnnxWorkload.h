@@ -1,0 +1,17 @@
+#pragma once
+#include <string>
+
+#include "apps/frontend/workload/Workload.h"
+#include "apps/frontend/workload/WorkloadOptions.h"
+
+namespace npusim {
+
+// True for a file ending in .onnx or starting like a serialized ONNX ModelProto.
+bool looks_like_onnx(const std::string& path, const std::string& bytes);
+
+// An ONNX model as a workload: loaded and shape-inferred by the onnx library,
+// translated node by node into layers that the checks every workload reader shares
+// resolve; weighted layers carry their quantized initializers (docs/workload-format.md, ONNX).
+Workload read_onnx_workload(const std::string& bytes, const std::string& path, const WorkloadOptions& options);
+
+}  // namespace npusim

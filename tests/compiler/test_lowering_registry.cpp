@@ -13,8 +13,7 @@ namespace {
 
 class DuplicateMatrix : public Lowering {
  public:
-  std::string name() const override { return "matrix"; }
-  int rank() const override { return 0; }
+  DuplicateMatrix() : Lowering("matrix", 0) {}
   void emit_tile(EmitContext&, std::uint32_t, std::uint64_t) const override {}
 };
 

@@ -3,7 +3,8 @@
 #include <vector>
 
 #include "apps/compiler/emit/DramPlacement.h"
-#include "apps/compiler/planning/SplitPlanner.h"
+#include "apps/compiler/tiling/LayerSplit.h"
+#include "apps/compiler/tiling/LayerTiler.h"
 
 namespace npusim {
 

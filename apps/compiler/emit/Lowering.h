@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -31,13 +32,12 @@ struct Workload;
 // vector, shader, sparse, or dma (concat: data movement only).
 class Lowering {
  public:
+  // `rank`: the order lowerings are tried and listed in (placement, --engine choices, help,
+  // their own DRAM slots), lower first; a fixed number, never link or registration order.
+  Lowering(std::string name, int rank) : name_(std::move(name)), rank_(rank) {}
   virtual ~Lowering() = default;
-  virtual std::string name() const = 0;
-  // The order lowerings are tried and listed in (placement, --engine choices, help):
-  // lower first. Ranks are fixed numbers, never link or registration order.
-  virtual int rank() const = 0;
-
-  // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  const std::string& name() const { return name_; }
+  int rank() const { return rank_; }
 
   // Placement (planning/LayerPlacement.cpp). Every engine a core needs for this lowering
   // to compute `l`, or none when it does not take `l` (its kind, or the layer's "engine"
@@ -105,7 +105,7 @@ class Lowering {
   };
   virtual std::vector<CliOverride> overrides() const { return {}; }
 
-  // ---- Emission (EmitContext) ----
+  // Emission, through the shared EmitContext.
   // Its own state for one compiled workload (per-core vectors, DRAM slots), kept by the
   // EmitContext and reached with EmitContext::state(*this); none by default.
   virtual std::unique_ptr<LoweringState> make_state(const EmitContext& ctx) const;
@@ -128,6 +128,10 @@ class Lowering {
   virtual void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const = 0;
   // Every core has emitted its tile of the step.
   virtual void end_step(EmitContext& ctx) const {}
+
+ private:
+  std::string name_;
+  int rank_;
 };
 
 // Adds a lowering; a second one of the same name is a programming error (throws).

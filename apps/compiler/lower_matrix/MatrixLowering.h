@@ -3,13 +3,13 @@
 
 namespace npusim {
 
-// Conv, fc and matmul on the Wfold matrix unit (seed000), requantized by the vector unit or on its result path; model-ci partial sums reduced between cores (seed002).
+// Conv, fc and matmul on the Wfold matrix unit (seed000), requantized by the vector unit or on
+// its result path; model-ci partial sums reduced between cores (seed002).
 class MatrixLowering : public Lowering {
  public:
-  std::string name() const override { return "matrix"; }
-  int rank() const override { return 20; }
+  MatrixLowering() : Lowering("matrix", 20) {}
 
-  // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  // Planning, the report row, explain (MatrixPlan.cpp, MatrixReport.cpp, MatrixExplain.cpp).
   std::vector<std::string> takes(const Layer& l) const override;
   void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
   bool splits_channels(const Layer& l) const override;
@@ -23,9 +23,8 @@ class MatrixLowering : public Lowering {
   void record(const InstructionRecord& r, bool in_reduction, Counters& c) const override;
   void report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const override;
 
-  // ---- Emission (EmitContext) ----
-  // Weight blocks into WRAM halves (MatrixWeights.cpp), bands through the matrix unit
-  // (MatrixTiles.cpp), model-ci partial sums reduced between the cores through their
+  // Emission: weight blocks into WRAM halves (MatrixWeights.cpp), bands through the matrix
+  // unit (MatrixTiles.cpp), model-ci partial sums reduced between the cores through their
   // exchange slots (PartialSumReduction.cpp).
   std::unique_ptr<LoweringState> make_state(const EmitContext& ctx) const override;
   void place_workload(EmitContext& ctx) const override;

@@ -37,7 +37,6 @@ void MatrixLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
   const auto& unit = core.block<MatrixUnitConfig>(MatrixUnitConfig::kSection);
   choose_co_block(w, l, t, core);
   if (l.kind == LayerKind::Matmul) t.runs_per_image = l.heads * t.co_blocks;
-  t.on_matrix_unit = true;
   // Model-ci partial sums stay int32 until the reduction is done, then requantize.
   t.requantize_on_result_path = t.split != ParallelMode::ModelCi && unit.result_requantize;
   tile_bands(w, l, hw, t);

@@ -3,13 +3,13 @@
 
 namespace npusim {
 
-// Conv and fc on a shader core (seed003): fetch_ml brings register-group tiles, the shader datapath multiplies and requantizes.
+// Conv and fc on a shader core (seed003): fetch_ml brings register-group tiles, the shader
+// datapath multiplies and requantizes.
 class ShaderLowering : public Lowering {
  public:
-  std::string name() const override { return "shader"; }
-  int rank() const override { return 30; }
+  ShaderLowering() : Lowering("shader", 30) {}
 
-  // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  // Planning, the report row, explain (ShaderPlan.cpp, ShaderReport.cpp, ShaderExplain.cpp).
   std::vector<std::string> takes(const Layer& l) const override;
   void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
   std::string explain_help() const override;
@@ -19,9 +19,8 @@ class ShaderLowering : public Lowering {
   void record(const InstructionRecord& r, bool in_reduction, Counters& c) const override;
   void report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const override;
 
-  // ---- Emission (EmitContext) ----
-  // Control registers, then fetch / multiply / return per register-group tile, straight
-  // from and to DRAM (ShaderTiles.cpp).
+  // Emission: control registers, then fetch / multiply / return per register-group tile,
+  // straight from and to DRAM (ShaderTiles.cpp).
   std::unique_ptr<LoweringState> make_state(const EmitContext& ctx) const override;
   bool whole_tensors() const override { return true; }
   std::uint64_t tiles(const EmitContext& ctx) const override;

@@ -18,7 +18,6 @@ std::vector<std::string> ShaderLowering::takes(const Layer& l) const {
 // The whole layer blocked into register-group tiles, fetched straight from DRAM.
 void ShaderLowering::plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const {
   const CoreConfig& core = t.kind(hw);
-  t.on_shader = true;
   // The whole image: a band would clip rows no window reads, which changes the image pitch.
   ConvShape shape = band_conv_shape(l, t, {0, l.in.h, l.pad[0], l.pad[1]}, l.out.c);
   shape.n = w.batch;

@@ -3,13 +3,13 @@
 
 namespace npusim {
 
-// Conv and fc on the sparse tensor cluster (seed001), when its scheduling engine calls the layer sparse.
+// Conv and fc on the sparse tensor cluster (seed001), when its scheduling engine calls the layer
+// sparse.
 class SparseLowering : public Lowering {
  public:
-  std::string name() const override { return "sparse"; }
-  int rank() const override { return 10; }
+  SparseLowering() : Lowering("sparse", 10) {}
 
-  // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  // Planning, the report row, explain (SparsePlan.cpp, SparseReport.cpp, SparseExplain.cpp).
   bool probe(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const override;
   void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
   std::string explain_help() const override;
@@ -20,9 +20,8 @@ class SparseLowering : public Lowering {
   void record(const InstructionRecord& r, bool in_reduction, Counters& c) const override;
   void report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const override;
 
-  // ---- Emission (EmitContext) ----
-  // The weights compressed once, then per band: compress the input rows into one of the
-  // core's two DRAM slots, and sparse_conv them (SparseTiles.cpp).
+  // Emission: the weights compressed once, then per band: compress the input rows into one of
+  // the core's two DRAM slots, and sparse_conv them (SparseTiles.cpp).
   std::unique_ptr<LoweringState> make_state(const EmitContext& ctx) const override;
   bool whole_tensors() const override { return true; }
   void place_layer(EmitContext& ctx, CompiledLayer& c) const override;

@@ -49,7 +49,6 @@ bool SparseLowering::probe(const Workload& w, const Layer& l, LayerTiling& t, co
 // band in parts, so capacity does not limit the height. Each band is compressed into a
 // DRAM slot and convolved by the cluster; no NRAM.
 void SparseLowering::plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const {
-  t.on_sparse = true;
   const std::uint32_t want = std::min<std::uint32_t>(l.out.h, (std::uint32_t(t.cores.size()) + w.batch - 1) / w.batch);
   t.rows = (l.out.h + want - 1) / want;
   t.bands = (l.out.h + t.rows - 1) / t.rows;

@@ -6,15 +6,14 @@ namespace npusim {
 // Depthwise conv, pooling, row ops (softmax, layer norm, ...), add and relu on the vector unit.
 class VectorLowering : public Lowering {
  public:
-  std::string name() const override { return "vector"; }
-  int rank() const override { return 40; }
+  VectorLowering() : Lowering("vector", 40) {}
 
-  // ---- Planning, the per-layer report section, explain, CLI overrides ----
+  // Placement and tiling (VectorPlan.cpp).
   std::vector<std::string> takes(const Layer& l) const override;
   void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
 
-  // ---- Emission (EmitContext) ----
-  // Per band: loads, one vector-unit instruction, requant or relu, store (VectorTiles.cpp).
+  // Emission: per band: loads, one vector-unit instruction, requant or relu, store
+  // (VectorTiles.cpp).
   std::unique_ptr<LoweringState> make_state(const EmitContext& ctx) const override;
   void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const override;
 };

@@ -4,11 +4,11 @@
 #include <utility>
 #include <vector>
 
+#include "apps/compiler/tiling/LayerSplit.h"
 #include "apps/compiler/tiling/LayerTiler.h"
 #include "apps/frontend/workload/SplitChoice.h"
 #include "apps/frontend/workload/Workload.h"
 #include "apps/tags/SplitStrategy.h"
-#include "apps/tags/TagInformation.h"
 #include "sim/config/HardwareConfig.h"
 
 namespace npusim {
@@ -19,16 +19,6 @@ struct SplitOptions {
 };
 
 // The database's operators are the layer kinds' names (layer_kind_name).
-
-// How one layer is shared by its cores, and why (configs/split-strategies/README.md).
-struct LayerSplit {
-  ParallelMode mode = ParallelMode::Data;
-  std::optional<ParallelMode> rule_choice;  // the first mode the §3.3 rule applies to, if any
-  std::string reason;
-  std::vector<std::pair<ParallelMode, double>> estimates;  // cycles of each candidate mode
-  std::vector<TagInformation> tags;  // in (one per input), iw (weighted layers), on
-  std::vector<std::string> tag_names;
-};
 
 // Chooses each layer's mode and tiles it for that mode.
 class SplitPlanner {

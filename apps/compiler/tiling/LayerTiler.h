@@ -61,20 +61,18 @@ struct LayerTiling {
   ParallelMode split = ParallelMode::Data;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> shares;
   std::uint32_t ci = 0, co = 0;
+  // The engine's own mapping, set by its lowering's plan() (apps/compiler/lower_<engine>).
   // The Wfold mapping of one full band (weighted layers on the matrix unit).
-  bool on_matrix_unit = false;
   // The matrix unit requantizes on its result path (/core/matrix/result_requantize): the conv
   // writes int8 straight to the output buffer, with no int32 accumulators in NRAM.
   bool requantize_on_result_path = false;
   WfoldPlan band_plan;
   // Conv and fc layers on a shader core: the whole layer blocked into register-group
   // tiles (seed003), fetched straight from DRAM; no NRAM bands.
-  bool on_shader = false;
   ShaderConvPlan shader_plan;
   // Conv and fc layers on a chip with a sparse cluster (seed001): the scheduling
-  // engine's verdict, and whether the layer runs there (bands of output rows, each
-  // compressed into a DRAM slot and convolved by the cluster; no NRAM).
-  bool on_sparse = false;
+  // engine's verdict (kept whichever engine runs the layer); on the cluster, bands of output
+  // rows, each compressed into a DRAM slot and convolved by the cluster (no NRAM).
   std::optional<SparseVerdict> sparse_verdict;  // set when some core has a sparse cluster
   std::uint64_t sparse_band_elements = 0;       // dense input elements of a full band
 

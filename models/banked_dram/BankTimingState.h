@@ -1,0 +1,86 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/banked_dram/BurstMapper.h"
+#include "sim/config/HardwareConfig.h"
+
+namespace npusim {
+
+using DramClock = std::uint64_t;  // clocks of the DRAM's own command clock
+
+enum class RowOutcome { Hit, Miss, Conflict };
+
+// The times one burst's commands go out: PRE (conflicts), ACT (misses and conflicts) and
+// the column command (READ or WRITE).
+struct BurstCommands {
+  RowOutcome outcome = RowOutcome::Hit;
+  DramClock pre = 0, act = 0, column = 0;
+};
+
+// What the controller knows of one channel's banks, ranks and data bus: for each bank its
+// open row and the earliest next PRE, ACT and column command; for each rank its last four
+// ACTs (tRRD, tFAW); for the bus its last column command (tCCD, tWTR, read-to-write).
+// Commands are placed from these times in the order bursts are scheduled, never by
+// ticking: an idle bank costs nothing. All-bank refreshes are a fixed calendar: refresh k
+// (k >= 1) precharges every bank at k·tREFI, refreshes at k·tREFI + tRP and lets the first
+// ACT in tRFC later; no command falls inside, and it closes every open row.
+class BankTimingState {
+ public:
+  explicit BankTimingState(const BankedDramConfig& cfg);
+
+  // When `burst` (read or write) arriving at `arrival` would go out, without booking it.
+  BurstCommands plan(const BurstPlace& burst, bool write, DramClock arrival) const;
+  // Books the planned commands: bank, rank and bus state move on.
+  void commit(const BurstPlace& burst, bool write, const BurstCommands& c);
+  // Whether `burst` finds its row open at `at` (FR-FCFS's "first ready").
+  bool row_open(const BurstPlace& burst, DramClock at) const;
+
+  // First clock of data after the column command, and clocks of one burst on the bus.
+  DramClock data_delay(bool write) const { return write ? cfg_.cwl : cfg_.cl; }
+  DramClock burst_clocks() const { return cfg_.burst_clocks(); }
+  // Refreshes whose window starts before `end`, and the clocks each blocks the rank.
+  std::uint64_t refreshes_before(DramClock end) const { return end / cfg_.trefi; }
+  DramClock refresh_window() const { return DramClock{cfg_.trp} + cfg_.trfc; }
+  const BankedDramConfig& config() const { return cfg_; }
+
+ private:
+  struct Bank {
+    bool open = false;
+    std::uint64_t row = 0;
+    DramClock act = 0;        // last ACT
+    DramClock pre_ready = 0;  // earliest PRE (tRAS, tRTP, tWR)
+    DramClock act_ready = 0;  // earliest ACT (tRP, tRC)
+  };
+  struct Rank {
+    std::array<DramClock, 4> acts{};  // last four ACTs, oldest first once full
+    std::uint32_t act_count = 0;
+    std::uint32_t last_group = 0;
+  };
+  struct Column {
+    bool any = false, write = false;
+    std::uint32_t rank = 0, group = 0;
+    DramClock at = 0;
+  };
+
+  Bank& bank(const BurstPlace& b) { return banks_[index_of(b)]; }
+  const Bank& bank(const BurstPlace& b) const { return banks_[index_of(b)]; }
+  std::size_t index_of(const BurstPlace& b) const {
+    return (std::size_t{b.rank} * cfg_.bank_groups + b.bank_group) * cfg_.banks_per_group + b.bank;
+  }
+  BurstCommands plan_from(const BurstPlace& burst, bool write, DramClock from) const;
+  DramClock earliest_act(const BurstPlace& burst, DramClock from) const;
+  DramClock earliest_column(const BurstPlace& burst, bool write, DramClock from) const;
+  DramClock refresh_epoch(DramClock t) const { return t / cfg_.trefi; }
+  // The first clock at or after `t` outside every refresh window.
+  DramClock outside_refresh(DramClock t) const;
+  void close_after(Bank& b);
+
+  BankedDramConfig cfg_;
+  std::vector<Bank> banks_;
+  std::vector<Rank> ranks_;
+  Column last_column_;
+};
+
+}  // namespace npusim

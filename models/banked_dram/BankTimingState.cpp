@@ -15,9 +15,9 @@ DramClock BankTimingState::outside_refresh(DramClock t) const {
   return std::max(t, epoch * cfg_.trefi + refresh_window());
 }
 
-bool BankTimingState::row_open(const BurstPlace& burst, DramClock at) const {
-  const Bank& b = bank(burst);
-  return b.open && b.row == burst.row && refresh_epoch(b.act) == refresh_epoch(at);
+// A row opened by an ACT stays open until the next refresh (or its PRE).
+bool BankTimingState::open_at(const Bank& b, DramClock t) const {
+  return b.open && refresh_epoch(b.act) == refresh_epoch(std::max(t, b.act));
 }
 
 // A plan is kept when all its commands lie between two refresh windows; otherwise it is
@@ -27,9 +27,11 @@ BurstCommands BankTimingState::plan(const BurstPlace& burst, bool write, DramClo
   for (;;) {
     const BurstCommands c = plan_from(burst, write, from);
     const DramClock first = c.outcome == RowOutcome::Conflict ? c.pre : c.outcome == RowOutcome::Miss ? c.act : c.column;
+    // A hit or conflict counted on the open row; a refresh before its first command closed it.
+    const bool row_closed = c.outcome != RowOutcome::Miss && refresh_epoch(first) != refresh_epoch(bank(burst).act);
     if (outside_refresh(first) != first) {
       from = outside_refresh(first);
-    } else if (refresh_epoch(c.column) != refresh_epoch(first)) {
+    } else if (refresh_epoch(c.column) != refresh_epoch(first) || row_closed) {
       from = outside_refresh(refresh_epoch(c.column) * cfg_.trefi);
     } else {
       return c;
@@ -39,7 +41,7 @@ BurstCommands BankTimingState::plan(const BurstPlace& burst, bool write, DramClo
 
 BurstCommands BankTimingState::plan_from(const BurstPlace& burst, bool write, DramClock from) const {
   const Bank& b = bank(burst);
-  const bool open = b.open && refresh_epoch(b.act) == refresh_epoch(from);
+  const bool open = open_at(b, from);
   BurstCommands c;
   if (open && b.row == burst.row) {
     c.outcome = RowOutcome::Hit;
@@ -86,6 +88,13 @@ DramClock BankTimingState::earliest_column(const BurstPlace& burst, bool write, 
     gap = std::max(burst_len, after > cfg_.cwl ? after - cfg_.cwl : 0);
   }
   return std::max(from, p.at + gap);
+}
+
+DramClock BankTimingState::soonest_column(bool write, DramClock arrival) const {
+  BurstPlace elsewhere;
+  elsewhere.rank = last_column_.rank;
+  elsewhere.bank_group = cfg_.bank_groups > 1 ? (last_column_.group + 1) % cfg_.bank_groups : 0;
+  return earliest_column(elsewhere, write, arrival);
 }
 
 void BankTimingState::commit(const BurstPlace& burst, bool write, const BurstCommands& c) {

@@ -34,8 +34,9 @@ class BankTimingState {
   BurstCommands plan(const BurstPlace& burst, bool write, DramClock arrival) const;
   // Books the planned commands: bank, rank and bus state move on.
   void commit(const BurstPlace& burst, bool write, const BurstCommands& c);
-  // Whether `burst` finds its row open at `at` (FR-FCFS's "first ready").
-  bool row_open(const BurstPlace& burst, DramClock at) const;
+  // The soonest any burst could have its column command, from the bus alone (the
+  // other-bank-group spacing after the last column command).
+  DramClock soonest_column(bool write, DramClock arrival) const;
 
   // First clock of data after the column command, and clocks of one burst on the bus.
   DramClock data_delay(bool write) const { return write ? cfg_.cwl : cfg_.cl; }
@@ -69,6 +70,7 @@ class BankTimingState {
   std::size_t index_of(const BurstPlace& b) const {
     return (std::size_t{b.rank} * cfg_.bank_groups + b.bank_group) * cfg_.banks_per_group + b.bank;
   }
+  bool open_at(const Bank& b, DramClock t) const;
   BurstCommands plan_from(const BurstPlace& burst, bool write, DramClock from) const;
   DramClock earliest_act(const BurstPlace& burst, DramClock from) const;
   DramClock earliest_column(const BurstPlace& burst, bool write, DramClock from) const;

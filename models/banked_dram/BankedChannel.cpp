@@ -4,11 +4,19 @@
 
 namespace npusim {
 
-std::size_t BankedChannel::first_ready(const std::deque<Queued>& queue, std::size_t window) const {
+// First ready: the burst whose column command can go out soonest, the oldest on a tie. The
+// search stops at the first that goes as soon as any burst could (the usual case in a
+// stream), so a stream costs one plan per burst, not one per queued burst.
+std::size_t BankedChannel::first_ready(const std::deque<Queued>& queue, std::size_t window, bool write) const {
   const std::size_t n = std::min(window, queue.size());
-  for (std::size_t i = 0; i < n; ++i)
-    if (timing_.row_open(queue[i].place, queue[i].arrival)) return i;
-  return 0;
+  std::size_t best = 0;
+  DramClock best_column = ~DramClock{0};
+  for (std::size_t i = 0; i < n; ++i) {
+    const DramClock column = timing_.plan(queue[i].place, write, queue[i].arrival).column;
+    if (column < best_column) best = i, best_column = column;
+    if (best_column <= timing_.soonest_column(write, queue[i].arrival)) break;
+  }
+  return best;
 }
 
 DramClock BankedChannel::issue(const Queued& q, bool write) {
@@ -38,7 +46,7 @@ DramClock BankedChannel::read(const std::vector<BurstPlace>& bursts, DramClock a
   DramClock done = arrival;
   const std::size_t window = timing_.config().read_queue;
   while (!queue.empty()) {
-    const std::size_t i = first_ready(queue, window);
+    const std::size_t i = first_ready(queue, window, false);
     const DramClock column = issue(queue[i], false);
     done = std::max(done, column + timing_.data_delay(false) + timing_.burst_clocks());
     queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(i));
@@ -57,7 +65,7 @@ DramClock BankedChannel::accept_write(DramClock arrival) {
 
 void BankedChannel::drain(std::size_t keep) {
   while (writes_.size() > keep) {
-    const std::size_t i = first_ready(writes_, writes_.size());
+    const std::size_t i = first_ready(writes_, writes_.size(), true);
     write_issued_.push_back(issue(writes_[i], true));
     writes_.erase(writes_.begin() + static_cast<std::ptrdiff_t>(i));
   }

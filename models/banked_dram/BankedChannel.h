@@ -20,7 +20,8 @@ struct ChannelCounters {
 };
 
 // One channel's controller. Reads are served at once, FR-FCFS over the oldest `read_queue`
-// of the transaction's bursts: the oldest whose row is open, else the oldest. Writes are
+// of the transaction's bursts: the one whose column command can go soonest (an open row
+// usually), the oldest on a tie. Writes are
 // posted: each is accepted when the write queue has a slot and waits there until
 // `write_high` are queued (then the oldest-first FR-FCFS drain runs down to `write_low`) or
 // a write arrives at an idle bus (then every queued write goes). Reads thus have priority
@@ -42,7 +43,7 @@ class BankedChannel {
     BurstPlace place;
     DramClock arrival = 0;
   };
-  std::size_t first_ready(const std::deque<Queued>& queue, std::size_t window) const;
+  std::size_t first_ready(const std::deque<Queued>& queue, std::size_t window, bool write) const;
   DramClock issue(const Queued& q, bool write);  // returns the column command's clock
   void drain(std::size_t keep);
   DramClock accept_write(DramClock arrival);

@@ -7,20 +7,23 @@ namespace npusim {
 // First ready: the burst whose column command can go out soonest, the oldest on a tie. The
 // search stops at the first that goes as soon as any burst could (the usual case in a
 // stream), so a stream costs one plan per burst, not one per queued burst.
-std::size_t BankedChannel::first_ready(const std::deque<Queued>& queue, std::size_t window, bool write) const {
+std::size_t BankedChannel::first_ready(const std::deque<Queued>& queue, std::size_t window, bool write,
+                                       BurstCommands& plan) const {
   const std::size_t n = std::min(window, queue.size());
   std::size_t best = 0;
-  DramClock best_column = ~DramClock{0};
+  plan.column = ~DramClock{0};
   for (std::size_t i = 0; i < n; ++i) {
-    const DramClock column = timing_.plan(queue[i].place, write, queue[i].arrival).column;
-    if (column < best_column) best = i, best_column = column;
-    if (best_column <= timing_.soonest_column(write, queue[i].arrival)) break;
+    const BurstCommands c = timing_.plan(queue[i].place, write, queue[i].arrival);
+    if (c.column < plan.column) best = i, plan = c;
+    if (plan.column <= timing_.soonest_column(write, queue[i].arrival)) break;
   }
   return best;
 }
 
-DramClock BankedChannel::issue(const Queued& q, bool write) {
-  const BurstCommands c = timing_.plan(q.place, write, q.arrival);
+// Books the planned burst and takes it out of its queue; returns its column command's clock.
+DramClock BankedChannel::issue(std::deque<Queued>& queue, std::size_t i, bool write, const BurstCommands& c) {
+  const Queued q = queue[i];
+  if (i == 0) queue.pop_front(); else queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(i));
   timing_.commit(q.place, write, c);
   ChannelCounters& n = counters_;
   (c.outcome == RowOutcome::Hit ? n.row_hits : c.outcome == RowOutcome::Miss ? n.row_misses : n.row_conflicts)++;
@@ -35,7 +38,7 @@ DramClock BankedChannel::issue(const Queued& q, bool write) {
   } else {
     ++n.read_bursts;
     n.read_wait += c.column - q.arrival;
-    ++n.read_latency[data_end - q.arrival];
+    n.read_latency.add(data_end - q.arrival);
   }
   return c.column;
 }
@@ -45,11 +48,11 @@ DramClock BankedChannel::read(const std::vector<BurstPlace>& bursts, DramClock a
   for (const BurstPlace& p : bursts) queue.push_back({p, arrival});
   DramClock done = arrival;
   const std::size_t window = timing_.config().read_queue;
+  BurstCommands plan;
   while (!queue.empty()) {
-    const std::size_t i = first_ready(queue, window, false);
-    const DramClock column = issue(queue[i], false);
+    const std::size_t i = first_ready(queue, window, false, plan);
+    const DramClock column = issue(queue, i, false, plan);
     done = std::max(done, column + timing_.data_delay(false) + timing_.burst_clocks());
-    queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(i));
   }
   return done;
 }
@@ -64,10 +67,10 @@ DramClock BankedChannel::accept_write(DramClock arrival) {
 }
 
 void BankedChannel::drain(std::size_t keep) {
+  BurstCommands plan;
   while (writes_.size() > keep) {
-    const std::size_t i = first_ready(writes_, writes_.size(), true);
-    write_issued_.push_back(issue(writes_[i], true));
-    writes_.erase(writes_.begin() + static_cast<std::ptrdiff_t>(i));
+    const std::size_t i = first_ready(writes_, writes_.size(), true, plan);
+    write_issued_.push_back(issue(writes_, i, true, plan));
   }
   const std::size_t slots = timing_.config().write_queue;
   while (write_issued_.size() > slots) {

@@ -8,6 +8,31 @@
 
 namespace npusim {
 
+// How many read bursts took each latency: an array for the common short ones, a map beyond.
+class LatencyHistogram {
+ public:
+  void add(DramClock latency) {
+    if (latency < kShort) {
+      if (shorts_.empty()) shorts_.resize(kShort);
+      ++shorts_[latency];
+    } else {
+      ++longs_[latency];
+    }
+  }
+  // Calls f(latency, bursts) in increasing latency.
+  template <class F>
+  void for_each(F f) const {
+    for (std::size_t l = 0; l < shorts_.size(); ++l)
+      if (shorts_[l]) f(DramClock{l}, shorts_[l]);
+    for (const auto& [latency, count] : longs_) f(latency, count);
+  }
+
+ private:
+  static constexpr DramClock kShort = 4096;
+  std::vector<std::uint64_t> shorts_;
+  std::map<DramClock, std::uint64_t> longs_;
+};
+
 // What one channel did, in DRAM clocks (BankedDram converts to chip cycles).
 struct ChannelCounters {
   std::uint64_t read_bursts = 0, write_bursts = 0;
@@ -16,7 +41,7 @@ struct ChannelCounters {
   DramClock read_wait = 0;              // Σ over reads of arrival to READ command: read queue occupancy × time
   DramClock write_wait = 0;             // the same for writes, from acceptance to WRITE
   DramClock last_data = 0;              // end of the latest data burst
-  std::map<DramClock, std::uint64_t> read_latency;  // arrival to last data beat: bursts of each latency
+  LatencyHistogram read_latency;  // arrival to last data beat
 };
 
 // One channel's controller. Reads are served at once, FR-FCFS over the oldest `read_queue`
@@ -43,8 +68,9 @@ class BankedChannel {
     BurstPlace place;
     DramClock arrival = 0;
   };
-  std::size_t first_ready(const std::deque<Queued>& queue, std::size_t window, bool write) const;
-  DramClock issue(const Queued& q, bool write);  // returns the column command's clock
+  // The index of the burst to go next, and its commands in `plan`.
+  std::size_t first_ready(const std::deque<Queued>& queue, std::size_t window, bool write, BurstCommands& plan) const;
+  DramClock issue(std::deque<Queued>& queue, std::size_t i, bool write, const BurstCommands& c);
   void drain(std::size_t keep);
   DramClock accept_write(DramClock arrival);
   bool bus_idle_at(DramClock t) const { return counters_.last_data <= t; }

@@ -46,11 +46,11 @@ void BankedDram::publish_channel(const BankedChannel& ch, const Published& out) 
   DramClock total = 0, p99 = 0;
   std::uint64_t seen = 0;
   const std::uint64_t rank99 = (n.read_bursts * 99 + 99) / 100;  // ⌈0.99 n⌉-th smallest
-  for (const auto& [latency, count] : n.read_latency) {
+  n.read_latency.for_each([&](DramClock latency, std::uint64_t count) {
     total += latency * count;
     if (seen < rank99 && seen + count >= rank99) p99 = latency;
     seen += count;
-  }
+  });
   *out.latency_total = to_chip(total);
   *out.latency_p99 = to_chip(p99);
 }

@@ -14,7 +14,8 @@ std::uint64_t scaled_up(std::uint64_t t, double ratio) {
 }  // namespace
 
 BankedDram::BankedDram(const DramConfig& cfg, double chip_clock_mhz)
-    : mapper_(cfg.banked), pending_(cfg.channels), last_burst_(cfg.channels), dram_mhz_(cfg.banked.clock_mhz), chip_mhz_(chip_clock_mhz) {
+    : mapper_(cfg.banked), pending_(cfg.channels), last_burst_(cfg.channels), dram_mhz_(cfg.banked.clock_mhz), chip_mhz_(chip_clock_mhz),
+      energy_(command_energy(cfg.banked)) {
   channels_.reserve(cfg.channels);
   for (std::uint32_t c = 0; c < cfg.channels; ++c) channels_.emplace_back(cfg.banked);
 }

@@ -1,9 +1,11 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "models/banked_dram/BankedChannel.h"
 #include "models/banked_dram/BurstMapper.h"
+#include "models/banked_dram/CommandEnergy.h"
 #include "sim/common/Cycles.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/stats/StatRegistry.h"
@@ -36,6 +38,8 @@ class BankedDram {
   void publish() const;
 
   const BankedChannel& channel(std::uint32_t c) const { return channels_[c]; }
+  // Each command kind's energy on `ch`, pJ: ACT, PRE, RD, WR, REF, background.
+  std::array<double, 6> channel_energy(const BankedChannel& ch) const;
   Cycles to_chip(DramClock t) const;
   DramClock to_dram(Cycles t) const;
 
@@ -43,14 +47,17 @@ class BankedDram {
   struct Published {
     std::uint64_t *reads, *writes, *hits, *misses, *conflicts, *turnarounds, *refreshes, *refresh_cycles;
     std::uint64_t *latency_total, *latency_p99, *read_wait, *write_wait;
+    std::uint64_t* energy[6];  // pJ: ACT, PRE, RD, WR, REF, background
   };
   void publish_channel(const BankedChannel& ch, const Published& out) const;
+  void publish_energy(const BankedChannel& ch, const Published& out) const;
 
   BurstMapper mapper_;
   std::vector<BankedChannel> channels_;
   std::vector<std::vector<BurstPlace>> pending_;  // per channel, of the transaction being booked
   std::vector<std::uint64_t> last_burst_;          // per channel, the last burst address added
   double dram_mhz_, chip_mhz_;
+  CommandEnergy energy_;
   std::vector<Published> published_;
 };
 

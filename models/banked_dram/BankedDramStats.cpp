@@ -1,3 +1,4 @@
+#include <cmath>
 #include <string>
 
 #include "models/banked_dram/BankedDram.h"
@@ -26,6 +27,10 @@ void BankedDram::register_stats(StatRegistry& registry) {
     p.latency_p99 = &g.counter("read_latency_p99", "cycles", "99th percentile of a read burst's latency");
     p.read_wait = &g.counter("read_queue_cycles", "cycles", "Σ over reads of time queued; / run cycles = average read queue occupancy");
     p.write_wait = &g.counter("write_queue_cycles", "cycles", "Σ over writes of time queued; / run cycles = average write queue occupancy");
+    const char* const kinds[] = {"act", "pre", "read", "write", "refresh", "background"};
+    for (int k = 0; k < 6; ++k)
+      p.energy[k] = &g.counter(std::string("energy_") + kinds[k] + "_pj", "pJ",
+                               std::string(kinds[k]) + " energy from the datasheet currents (models/banked_dram/CommandEnergy.h)");
     published_.push_back(p);
   }
 }
@@ -53,6 +58,24 @@ void BankedDram::publish_channel(const BankedChannel& ch, const Published& out) 
   });
   *out.latency_total = to_chip(total);
   *out.latency_p99 = to_chip(p99);
+  publish_energy(ch, out);
+}
+
+// ACTs are the misses and conflicts; PREs the conflicts, and every access on a closed page
+// (the PREA of a refresh is in its energy); background runs to the channel's last data.
+std::array<double, 6> BankedDram::channel_energy(const BankedChannel& ch) const {
+  const ChannelCounters& n = ch.counters();
+  const bool closed = ch.timing().config().page_policy == PagePolicy::Closed;
+  const double acts = double(n.row_misses + n.row_conflicts);
+  const double pres = double(n.row_conflicts + (closed ? n.read_bursts + n.write_bursts : 0));
+  return {acts * energy_.act, pres * energy_.pre, double(n.read_bursts) * energy_.read,
+          double(n.write_bursts) * energy_.write, double(ch.timing().refreshes_before(n.last_data)) * energy_.refresh,
+          double(n.last_data) * energy_.background_per_clock};
+}
+
+void BankedDram::publish_energy(const BankedChannel& ch, const Published& out) const {
+  const std::array<double, 6> pj = channel_energy(ch);
+  for (int k = 0; k < 6; ++k) *out.energy[k] = static_cast<std::uint64_t>(std::llround(pj[k]));
 }
 
 }  // namespace npusim

@@ -72,6 +72,19 @@ void check_shape(const DramConfig& d, const std::string& file) {
                                  d.capacity_bytes, d.channels, static_cast<double>(device)));
 }
 
+// Every command's current must lie above the standby it interrupts, or its energy is negative.
+void check_currents(const BankedDramConfig& b, const std::string& file) {
+  const std::pair<double, const char*> above_active[] = {
+      {b.idd0, "idd0"}, {b.idd4r, "idd4r"}, {b.idd4w, "idd4w"}, {b.idd5b, "idd5b"}};
+  if (b.idd3n < b.idd2n)
+    throw InputError(file, NPUSIM_CONFIG_PATH(chip.dram.banked.idd3n),
+                     fmt::format("{} mA is below IDD2N ({} mA): active standby draws at least precharged", b.idd3n, b.idd2n));
+  for (const auto& [value, key] : above_active)
+    if (value < b.idd3n)
+      throw InputError(file, std::string("/chip/dram/banked/") + key,
+                       fmt::format("{} mA is below IDD3N ({} mA), the standby it adds to", value, b.idd3n));
+}
+
 }  // namespace
 
 std::vector<std::string> address_map_fields(const std::string& map) {
@@ -90,6 +103,7 @@ void check_banked_dram(const DramConfig& dram, const std::string& file) {
   check_map(dram.banked, file);
   check_timings(dram.banked, file);
   check_shape(dram, file);
+  check_currents(dram.banked, file);
 }
 
 }  // namespace npusim

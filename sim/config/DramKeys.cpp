@@ -79,12 +79,28 @@ void add_timing_keys(std::vector<ConfigKey>& keys) {
   keys.push_back(clocks(NPUSIM_FIELD(chip.dram.banked.trfc), 560, "tRFC: all-bank refresh to next ACT"));
 }
 
+ConfigKey current(Field f, double def, std::string meaning) {
+  return number(std::move(f), def, within(0, 10000), "mA", std::move(meaning) + ", one device");
+}
+
+// Defaults: Micron MT40A1G8 (8 Gb x8) DDR4-3200 datasheet IDD table, rounded (see the README).
+void add_energy_keys(std::vector<ConfigKey>& keys) {
+  keys.push_back(number(NPUSIM_FIELD(chip.dram.banked.vdd), 1.2, within(0.1, 5), "V", "core supply VDD"));
+  keys.push_back(current(NPUSIM_FIELD(chip.dram.banked.idd0), 58, "IDD0: one bank ACT-PRE cycling at tRC"));
+  keys.push_back(current(NPUSIM_FIELD(chip.dram.banked.idd2n), 38, "IDD2N: precharged standby"));
+  keys.push_back(current(NPUSIM_FIELD(chip.dram.banked.idd3n), 52, "IDD3N: active standby"));
+  keys.push_back(current(NPUSIM_FIELD(chip.dram.banked.idd4r), 170, "IDD4R: burst reads"));
+  keys.push_back(current(NPUSIM_FIELD(chip.dram.banked.idd4w), 160, "IDD4W: burst writes"));
+  keys.push_back(current(NPUSIM_FIELD(chip.dram.banked.idd5b), 250, "IDD5B: all-bank refresh"));
+}
+
 }  // namespace
 
 void add_banked_dram_keys(std::vector<ConfigKey>& keys) {
   add_organisation_keys(keys);
   add_controller_keys(keys);
   add_timing_keys(keys);
+  add_energy_keys(keys);
 }
 
 }  // namespace npusim

@@ -42,6 +42,8 @@ struct BankedDramConfig {
   std::uint32_t read_queue, write_queue, write_high, write_low;
   std::uint32_t cl, cwl, trcd, trp, tras, trc, trrd_s, trrd_l, tccd_s, tccd_l, tfaw;
   std::uint32_t twr, twtr_s, twtr_l, trtp, trtw, trefi, trfc;
+  // Supply and currents of one device (mA), for energy per command the DRAMPower way.
+  double vdd, idd0, idd2n, idd3n, idd4r, idd4w, idd5b;
   std::uint64_t burst_bytes() const { return std::uint64_t{bus_width_bits} / 8 * burst_length; }
   std::uint32_t burst_clocks() const { return burst_length / transfers_per_clock; }
 };

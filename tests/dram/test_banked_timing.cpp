@@ -4,6 +4,7 @@
 
 #include "models/banked_dram/BankTimingState.h"
 #include "models/banked_dram/BankedChannel.h"
+#include "models/banked_dram/CommandEnergy.h"
 #include "sim/config/ConfigLoader.h"
 
 using namespace npusim;
@@ -151,4 +152,19 @@ TEST_CASE("A closed page precharges after every access: the next access to its r
   const BurstCommands c = go(s, at(0, 0, 1), false, 30);
   CHECK(c.outcome == RowOutcome::Miss);
   CHECK(c.act == 74);
+}
+
+// DDR4-3200 preset: VDD 1.2 V, IDD0 58, IDD2N 38, IDD3N 52, IDD4R 170, IDD4W 160, IDD5B 250 mA,
+// 8 x8 devices, tCK 0.625 ns. By hand, per channel:
+//   ACT 1.2 × (58 − 52) × 52 × 0.625 × 8 = 1872 pJ     PRE 1.2 × (58 − 38) × 22 × 0.625 × 8 = 2640 pJ
+//   RD  1.2 × (170 − 52) × 4 × 0.625 × 8 = 2832 pJ     WR  1.2 × (160 − 52) × 4 × 0.625 × 8 = 2592 pJ
+//   REF 1.2 × (250 − 52) × 560 × 0.625 × 8 = 665280 pJ background 1.2 × 52 × 0.625 × 8 = 312 pJ a clock
+TEST_CASE("DDR4-3200: energy of each command kind from the datasheet currents", "[dram][banked][energy]") {
+  const CommandEnergy e = command_energy(preset("ddr4-3200"));
+  CHECK(e.act == Approx(1872));
+  CHECK(e.pre == Approx(2640));
+  CHECK(e.read == Approx(2832));
+  CHECK(e.write == Approx(2592));
+  CHECK(e.refresh == Approx(665280));
+  CHECK(e.background_per_clock == Approx(312));
 }

@@ -61,3 +61,10 @@ TEST_CASE("every DRAM preset in configs/dram loads", "[config][banked]") {
     CHECK(hw.chip.dram.model == DramModel::Banked);
   }
 }
+
+TEST_CASE("banked DRAM: a command current below the standby it adds to is refused naming it", "[config][banked]") {
+  InputError e = banked_rejection({{"idd4r", 40}});
+  CHECK(e.location() == "/chip/dram/banked/idd4r");
+  CHECK_THAT(e.reason(), Contains("below IDD3N (52 mA)"));
+  CHECK(banked_rejection({{"idd3n", 30}}).location() == "/chip/dram/banked/idd3n");
+}

@@ -5,32 +5,16 @@
 
 #include "models/banked_dram/BankTimingState.h"
 #include "models/banked_dram/BankedChannel.h"
-#include "sim/config/ConfigLoader.h"
+#include "dram/BankedTestSupport.h"
 
 using namespace npusim;
 
 // The command sequences of test_banked_timing.cpp on every preset, each expected time written
 // as the sum of the timings the sequence pays (one formula per rule of the README's table).
 
+using namespace banked_test;
+
 namespace {
-
-BankedDramConfig preset(const std::string& name) {
-  return load_hardware_config(std::string(NPUSIM_TEST_DIR) + "/../configs/dram/" + name + ".json").chip.dram.banked;
-}
-
-BurstPlace at(std::uint32_t group, std::uint32_t bank, std::uint64_t row) {
-  BurstPlace p;
-  p.bank_group = group;
-  p.bank = bank;
-  p.row = row;
-  return p;
-}
-
-BurstCommands go(BankTimingState& s, const BurstPlace& p, bool write, DramClock arrival) {
-  const BurstCommands c = s.plan(p, write, arrival);
-  s.commit(p, write, c);
-  return c;
-}
 
 const char* const kPresets[] = {"ddr4-3200", "ddr5-4800", "lpddr5-6400", "hbm2", "hbm3"};
 

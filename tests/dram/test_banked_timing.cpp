@@ -5,7 +5,7 @@
 #include "models/banked_dram/BankTimingState.h"
 #include "models/banked_dram/BankedChannel.h"
 #include "models/banked_dram/CommandEnergy.h"
-#include "sim/config/ConfigLoader.h"
+#include "dram/BankedTestSupport.h"
 
 using namespace npusim;
 
@@ -14,29 +14,8 @@ using namespace npusim;
 // tFAW 34, tWR 24, tWTR_S 4, tWTR_L 12, tRTP 12, read-to-write 2, tREFI 12480, tRFC 560,
 // BL8 = 4 clocks on the bus. Every figure below is worked out from those by hand.
 
-namespace {
+using namespace banked_test;
 
-BankedDramConfig preset(const std::string& name) {
-  return load_hardware_config(std::string(NPUSIM_TEST_DIR) + "/../configs/dram/" + name + ".json").chip.dram.banked;
-}
-
-BurstPlace at(std::uint32_t group, std::uint32_t bank, std::uint64_t row, std::uint32_t column = 0) {
-  BurstPlace p;
-  p.bank_group = group;
-  p.bank = bank;
-  p.row = row;
-  p.column = column;
-  return p;
-}
-
-// Plans and books one burst; returns its commands.
-BurstCommands go(BankTimingState& s, const BurstPlace& p, bool write, DramClock arrival) {
-  const BurstCommands c = s.plan(p, write, arrival);
-  s.commit(p, write, c);
-  return c;
-}
-
-}  // namespace
 
 TEST_CASE("DDR4-3200: a row miss pays tRCD + CL, a hit only CL, a conflict tRP + tRCD + CL", "[dram][banked]") {
   BankedChannel ch(preset("ddr4-3200"));

@@ -16,23 +16,25 @@ DramClock BankTimingState::outside_refresh(DramClock t) const {
 }
 
 // A row opened by an ACT stays open until the next refresh (or its PRE).
-bool BankTimingState::open_at(const Bank& b, DramClock t) const {
-  return b.open && refresh_epoch(b.act) == refresh_epoch(std::max(t, b.act));
-}
+bool BankTimingState::open_at(const Bank& b, DramClock t) const { return b.open && t < b.open_until; }
 
 // A plan is kept when all its commands lie between two refresh windows; otherwise it is
 // made again after the window it ran into (the refresh has closed every row by then).
+// Refresh k's window starts at k·tREFI, so one division places the first command.
 BurstCommands BankTimingState::plan(const BurstPlace& burst, bool write, DramClock arrival) const {
   DramClock from = outside_refresh(arrival);
   for (;;) {
     const BurstCommands c = plan_from(burst, write, from);
     const DramClock first = c.outcome == RowOutcome::Conflict ? c.pre : c.outcome == RowOutcome::Miss ? c.act : c.column;
+    const DramClock start = refresh_epoch(first) * cfg_.trefi, reopen = start + refresh_window();
     // A hit or conflict counted on the open row; a refresh before its first command closed it.
-    const bool row_closed = c.outcome != RowOutcome::Miss && refresh_epoch(first) != refresh_epoch(bank(burst).act);
-    if (outside_refresh(first) != first) {
-      from = outside_refresh(first);
-    } else if (refresh_epoch(c.column) != refresh_epoch(first) || row_closed) {
+    const bool row_closed = c.outcome != RowOutcome::Miss && bank(burst).act < start;
+    if (start > 0 && first < reopen) {
+      from = reopen;
+    } else if (c.column >= start + cfg_.trefi) {
       from = outside_refresh(refresh_epoch(c.column) * cfg_.trefi);
+    } else if (row_closed) {
+      from = reopen;
     } else {
       return c;
     }
@@ -105,7 +107,7 @@ void BankTimingState::commit(const BurstPlace& burst, bool write, const BurstCom
     r.acts[std::min<std::uint32_t>(r.act_count, 3)] = c.act;
     ++r.act_count;
     r.last_group = burst.bank_group;
-    b = Bank{true, burst.row, c.act, c.act + cfg_.tras, c.act + cfg_.trc};
+    b = Bank{true, burst.row, c.act, c.act + cfg_.tras, c.act + cfg_.trc, (refresh_epoch(c.act) + 1) * cfg_.trefi};
   }
   const DramClock done = write ? c.column + cfg_.cwl + burst_clocks() + cfg_.twr : c.column + cfg_.trtp;
   b.pre_ready = std::max(b.pre_ready, done);

@@ -53,6 +53,7 @@ class BankTimingState {
     DramClock act = 0;        // last ACT
     DramClock pre_ready = 0;  // earliest PRE (tRAS, tRTP, tWR)
     DramClock act_ready = 0;  // earliest ACT (tRP, tRC)
+    DramClock open_until = 0; // the next refresh after the ACT closes the row
   };
   struct Rank {
     std::array<DramClock, 4> acts{};  // last four ACTs, oldest first once full

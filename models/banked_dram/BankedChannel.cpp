@@ -12,10 +12,11 @@ std::size_t BankedChannel::first_ready(const std::deque<Queued>& queue, std::siz
   const std::size_t n = std::min(window, queue.size());
   std::size_t best = 0;
   plan.column = ~DramClock{0};
+  const DramClock bus_free = timing_.soonest_column(write, 0);  // max with the arrival: the soonest
   for (std::size_t i = 0; i < n; ++i) {
     const BurstCommands c = timing_.plan(queue[i].place, write, queue[i].arrival);
     if (c.column < plan.column) best = i, plan = c;
-    if (plan.column <= timing_.soonest_column(write, queue[i].arrival)) break;
+    if (plan.column <= std::max(bus_free, queue[i].arrival)) break;
   }
   return best;
 }
@@ -44,7 +45,8 @@ DramClock BankedChannel::issue(std::deque<Queued>& queue, std::size_t i, bool wr
 }
 
 DramClock BankedChannel::read(const std::vector<BurstPlace>& bursts, DramClock arrival) {
-  std::deque<Queued> queue;
+  std::deque<Queued>& queue = reads_;  // kept between calls: its blocks are reused
+  queue.clear();
   for (const BurstPlace& p : bursts) queue.push_back({p, arrival});
   DramClock done = arrival;
   const std::size_t window = timing_.config().read_queue;

@@ -78,6 +78,7 @@ class BankedChannel {
   BankTimingState timing_;
   ChannelCounters counters_;
   bool last_was_write_ = false;
+  std::deque<Queued> reads_;   // the read being served
   std::deque<Queued> writes_;
   std::deque<DramClock> write_issued_;  // WRITE clocks in issue order (also time order)
   std::uint64_t write_issued_base_ = 0;  // issue index of write_issued_.front()

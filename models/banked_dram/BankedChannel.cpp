@@ -33,6 +33,8 @@ DramClock BankedChannel::issue(std::deque<Queued>& queue, std::size_t i, bool wr
   last_was_write_ = write;
   const DramClock data_end = c.column + timing_.data_delay(write) + timing_.burst_clocks();
   n.last_data = std::max(n.last_data, data_end);
+  span_start_ = std::min(span_start_, data_end - timing_.burst_clocks());
+  span_end_ = std::max(span_end_, data_end);
   if (write) {
     ++n.write_bursts;
     n.write_wait += c.column - q.arrival;
@@ -42,6 +44,12 @@ DramClock BankedChannel::issue(std::deque<Queued>& queue, std::size_t i, bool wr
     n.read_latency.add(data_end - q.arrival);
   }
   return c.column;
+}
+
+std::pair<DramClock, DramClock> BankedChannel::take_bus_span() {
+  const std::pair<DramClock, DramClock> span{span_start_, span_end_};
+  span_start_ = ~DramClock{0}, span_end_ = 0;
+  return span;
 }
 
 DramClock BankedChannel::read(const std::vector<BurstPlace>& bursts, DramClock arrival) {

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "models/banked_dram/BankTimingState.h"
@@ -61,6 +62,9 @@ class BankedChannel {
   DramClock write(const std::vector<BurstPlace>& bursts, DramClock arrival);
 
   const ChannelCounters& counters() const { return counters_; }
+  // When the data bus carried the bursts issued since the last call: [start, end), or
+  // start >= end when none went out. The bursts of successive calls never overlap.
+  std::pair<DramClock, DramClock> take_bus_span();
   const BankTimingState& timing() const { return timing_; }
 
  private:
@@ -78,6 +82,7 @@ class BankedChannel {
   BankTimingState timing_;
   ChannelCounters counters_;
   bool last_was_write_ = false;
+  DramClock span_start_ = ~DramClock{0}, span_end_ = 0;  // data of the bursts since take_bus_span()
   std::deque<Queued> reads_;   // the read being served
   std::deque<Queued> writes_;
   std::deque<DramClock> write_issued_;  // WRITE clocks in issue order (also time order)

@@ -49,8 +49,16 @@ Cycles BankedDram::book(Cycles earliest, bool write) {
   for (std::size_t c = 0; c < channels_.size(); ++c) {
     if (pending_[c].empty()) continue;
     done = std::max(done, write ? channels_[c].write(pending_[c], arrival) : channels_[c].read(pending_[c], arrival));
+    trace_booking(c, write);
   }
   return std::max(earliest, to_chip(done));
+}
+
+// A write booking shows only when it set off a drain (its writes and the queued ones).
+void BankedDram::trace_booking(std::size_t channel, bool write) {
+  const auto [start, end] = channels_[channel].take_bus_span();
+  if (!spans_ || start >= end) return;
+  spans_->add("dram.ch" + std::to_string(channel), write ? "write drain" : "read", to_chip(start), to_chip(end));
 }
 
 }  // namespace npusim

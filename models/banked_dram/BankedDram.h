@@ -8,6 +8,7 @@
 #include "models/banked_dram/CommandEnergy.h"
 #include "sim/common/Cycles.h"
 #include "sim/config/HardwareConfig.h"
+#include "sim/report/BlockSpans.h"
 #include "sim/stats/StatRegistry.h"
 
 namespace npusim {
@@ -36,6 +37,8 @@ class BankedDram {
   // One stat group per channel ("dram.ch0", kind dram_channel); fill them with publish().
   void register_stats(StatRegistry& registry);
   void publish() const;
+  // Each booking's data-bus time becomes a span on track "dram.ch<n>" (Perfetto timeline).
+  void trace_to(const BlockSpans& spans) { spans_ = &spans; }
 
   const BankedChannel& channel(std::uint32_t c) const { return channels_[c]; }
   // Each command kind's energy on `ch`, pJ: ACT, PRE, RD, WR, REF, background.
@@ -58,6 +61,8 @@ class BankedDram {
   std::vector<std::uint64_t> last_burst_;          // per channel, the last burst address added
   double dram_mhz_, chip_mhz_;
   CommandEnergy energy_;
+  const BlockSpans* spans_ = nullptr;
+  void trace_booking(std::size_t channel, bool write);
   std::vector<Published> published_;
 };
 

@@ -101,6 +101,10 @@ void Dram::register_stats(StatRegistry& registry) {
   if (banked_) banked_->register_stats(registry);
 }
 
+void Dram::trace_to(const BlockSpans& spans) {
+  if (banked_) banked_->trace_to(spans);
+}
+
 std::vector<PortStats> Dram::channel_stats() const {
   if (banked_) banked_->publish();
   std::vector<PortStats> out;

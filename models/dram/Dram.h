@@ -31,6 +31,8 @@ class Dram : public sc_core::sc_module {
   std::vector<PortStats> channel_stats() const;
   // The banked model's per-channel counters (row hits, refreshes, latency, ...); none for bandwidth.
   void register_stats(StatRegistry& registry);
+  // The banked model's data-bus spans per channel on the timeline; none for bandwidth.
+  void trace_to(const BlockSpans& spans);
   // Each channel's bytes read and written as DRAM energy actions (off chip: no area).
   void add_energy(EnergyLedger& ledger) const;
 

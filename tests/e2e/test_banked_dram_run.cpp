@@ -3,6 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <map>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -57,4 +60,38 @@ TEST_CASE("banked DRAM: a bad timing set exits 2 with one line naming the key", 
   CHECK(r.status == 2);
   CHECK(r.output.find("/chip/dram/banked/trc") != std::string::npos);
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}
+
+namespace {
+
+// Spans of each "dram.ch<n>" track of a run's timeline, in file order, in microseconds.
+std::map<std::string, std::vector<std::pair<double, double>>> dram_tracks(const std::string& run) {
+  const auto timeline = nlohmann::json::parse(read_text(run + "/timeline.json"));
+  std::map<std::pair<int, int>, std::string> names;
+  for (const auto& e : timeline.at("traceEvents"))
+    if (e.value("ph", "") == "M" && e.value("name", "") == "thread_name")
+      names[{e.value("pid", 0), e.value("tid", 0)}] = e.at("args").at("name").get<std::string>();
+  std::map<std::string, std::vector<std::pair<double, double>>> tracks;
+  for (const auto& e : timeline.at("traceEvents")) {
+    if (e.value("ph", "") != "X") continue;
+    const std::string& track = names[{e.value("pid", 0), e.value("tid", 0)}];
+    if (track.rfind("dram.ch", 0) == 0)
+      tracks[track].push_back({e.at("ts").get<double>(), e.at("ts").get<double>() + e.at("dur").get<double>()});
+  }
+  return tracks;
+}
+
+}  // namespace
+
+TEST_CASE("banked DRAM: each channel's data bus is a timeline track of disjoint spans", "[dram][banked][e2e]") {
+  const std::string dir = scratch_dir("banked-timeline");
+  run_tiny("configs/dram/ddr4-3200.json", dir + "/banked", false);
+  const auto tracks = dram_tracks(dir + "/banked");
+  CHECK(tracks.size() == 4);
+  for (const auto& [track, spans] : tracks) {
+    INFO(track);
+    for (std::size_t i = 1; i < spans.size(); ++i) CHECK(spans[i].first >= spans[i - 1].second - 1e-9);
+  }
+  run_tiny("configs/default.json", dir + "/bandwidth", false);
+  CHECK(dram_tracks(dir + "/bandwidth").empty());
 }

@@ -7,12 +7,25 @@ namespace npusim {
 BankTimingState::BankTimingState(const BankedDramConfig& cfg)
     : cfg_(cfg),
       banks_(std::size_t{cfg.ranks} * cfg.bank_groups * cfg.banks_per_group),
-      ranks_(cfg.ranks) {}
+      ranks_(cfg.ranks),
+      shift_(banks_.size(), 0) {
+  // Per-bank refresh: bank i's turn comes (i + 1)·tREFI / n into each tREFI, n banks a rank.
+  const std::size_t n = banks_.size() / cfg.ranks;
+  if (cfg.refresh_mode == RefreshMode::PerBank)
+    for (std::size_t i = 0; i < banks_.size(); ++i) shift_[i] = cfg.trefi - (i % n + 1) * cfg.trefi / n;
+}
 
-DramClock BankTimingState::outside_refresh(DramClock t) const {
-  const DramClock epoch = refresh_epoch(t);
+DramClock BankTimingState::outside_refresh(DramClock t, DramClock shift) const {
+  const DramClock epoch = refresh_epoch(t, shift);
   if (epoch == 0) return t;
-  return std::max(t, epoch * cfg_.trefi + refresh_window());
+  return std::max(t, refresh_start(epoch, shift) + refresh_window());
+}
+
+std::uint64_t BankTimingState::refreshes_before(DramClock end) const {
+  if (cfg_.refresh_mode == RefreshMode::AllBank) return refresh_epoch(end, 0) * cfg_.ranks;
+  std::uint64_t count = 0;
+  for (DramClock shift : shift_) count += refresh_epoch(end, shift);
+  return count;
 }
 
 // A row opened by an ACT stays open until the next refresh (or its PRE).
@@ -22,17 +35,19 @@ bool BankTimingState::open_at(const Bank& b, DramClock t) const { return b.open 
 // made again after the window it ran into (the refresh has closed every row by then).
 // Refresh k's window starts at k·tREFI, so one division places the first command.
 BurstCommands BankTimingState::plan(const BurstPlace& burst, bool write, DramClock arrival) const {
-  DramClock from = outside_refresh(arrival);
+  const DramClock shift = shift_[index_of(burst)];
+  DramClock from = outside_refresh(arrival, shift);
   for (;;) {
     const BurstCommands c = plan_from(burst, write, from);
     const DramClock first = c.outcome == RowOutcome::Conflict ? c.pre : c.outcome == RowOutcome::Miss ? c.act : c.column;
-    const DramClock start = refresh_epoch(first) * cfg_.trefi, reopen = start + refresh_window();
+    const DramClock epoch = refresh_epoch(first, shift);
+    const DramClock start = refresh_start(epoch, shift), reopen = start + refresh_window();
     // A hit or conflict counted on the open row; a refresh before its first command closed it.
     const bool row_closed = c.outcome != RowOutcome::Miss && bank(burst).act < start;
-    if (start > 0 && first < reopen) {
+    if (epoch > 0 && first < reopen) {
       from = reopen;
-    } else if (c.column >= start + cfg_.trefi) {
-      from = outside_refresh(refresh_epoch(c.column) * cfg_.trefi);
+    } else if (c.column >= refresh_start(epoch + 1, shift)) {
+      from = refresh_start(refresh_epoch(c.column, shift), shift) + refresh_window();
     } else if (row_closed) {
       from = reopen;
     } else {
@@ -107,7 +122,8 @@ void BankTimingState::commit(const BurstPlace& burst, bool write, const BurstCom
     r.acts[std::min<std::uint32_t>(r.act_count, 3)] = c.act;
     ++r.act_count;
     r.last_group = burst.bank_group;
-    b = Bank{true, burst.row, c.act, c.act + cfg_.tras, c.act + cfg_.trc, (refresh_epoch(c.act) + 1) * cfg_.trefi};
+    const DramClock shift = shift_[index_of(burst)];
+    b = Bank{true, burst.row, c.act, c.act + cfg_.tras, c.act + cfg_.trc, refresh_start(refresh_epoch(c.act, shift) + 1, shift)};
   }
   const DramClock done = write ? c.column + cfg_.cwl + burst_clocks() + cfg_.twr : c.column + cfg_.trtp;
   b.pre_ready = std::max(b.pre_ready, done);

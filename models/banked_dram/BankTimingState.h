@@ -42,8 +42,12 @@ class BankTimingState {
   DramClock data_delay(bool write) const { return write ? cfg_.cwl : cfg_.cl; }
   DramClock burst_clocks() const { return cfg_.burst_clocks(); }
   // Refreshes whose window starts before `end`, and the clocks each blocks the rank.
-  std::uint64_t refreshes_before(DramClock end) const { return end / cfg_.trefi; }
-  DramClock refresh_window() const { return DramClock{cfg_.trp} + cfg_.trfc; }
+  // Refreshes (all-bank: of the rank; per-bank: of single banks) whose window starts at or before `end`.
+  std::uint64_t refreshes_before(DramClock end) const;
+  // Clocks one refresh blocks its banks: PRE, then tRFC (all-bank) or tRFCpb (per-bank).
+  DramClock refresh_window() const {
+    return DramClock{cfg_.trp} + (cfg_.refresh_mode == RefreshMode::PerBank ? cfg_.trfc_pb : cfg_.trfc);
+  }
   const BankedDramConfig& config() const { return cfg_; }
 
  private:
@@ -75,13 +79,17 @@ class BankTimingState {
   BurstCommands plan_from(const BurstPlace& burst, bool write, DramClock from) const;
   DramClock earliest_act(const BurstPlace& burst, DramClock from) const;
   DramClock earliest_column(const BurstPlace& burst, bool write, DramClock from) const;
-  DramClock refresh_epoch(DramClock t) const { return t / cfg_.trefi; }
-  // The first clock at or after `t` outside every refresh window.
-  DramClock outside_refresh(DramClock t) const;
+  // Refreshes of a bank whose calendar is `shift` clocks ahead of the rank's (0 all-bank; per
+  // bank, its turn): refresh e >= 1 starts at e·tREFI − shift.
+  DramClock refresh_epoch(DramClock t, DramClock shift) const { return (t + shift) / cfg_.trefi; }
+  DramClock refresh_start(DramClock epoch, DramClock shift) const { return epoch == 0 ? 0 : epoch * cfg_.trefi - shift; }
+  // The first clock at or after `t` outside the bank's refresh windows.
+  DramClock outside_refresh(DramClock t, DramClock shift) const;
   void close_after(Bank& b);
 
   BankedDramConfig cfg_;
   std::vector<Bank> banks_;
+  std::vector<DramClock> shift_;  // per bank, its refresh calendar's lead (all 0 for all-bank refresh)
   std::vector<Rank> ranks_;
   Column last_column_;
 };

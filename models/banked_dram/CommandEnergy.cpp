@@ -12,7 +12,10 @@ CommandEnergy command_energy(const BankedDramConfig& c) {
   e.pre = energy(c.idd0 - c.idd2n, c.trp);
   e.read = energy(c.idd4r - c.idd3n, c.burst_clocks());
   e.write = energy(c.idd4w - c.idd3n, c.burst_clocks());
-  e.refresh = energy(c.idd5b - c.idd3n, c.trfc);
+  // A per-bank refresh is taken as one bank's share of the all-bank current (assumption).
+  const double banks = double(c.bank_groups) * c.banks_per_group;
+  e.refresh = c.refresh_mode == RefreshMode::PerBank ? energy(c.idd5b - c.idd3n, c.trfc_pb) / banks
+                                                     : energy(c.idd5b - c.idd3n, c.trfc);
   e.background_per_clock = energy(c.page_policy == PagePolicy::Open ? c.idd3n : c.idd2n, 1);
   return e;
 }

@@ -41,6 +41,9 @@ void check_timings(const BankedDramConfig& b, const std::string& file) {
   if (b.tccd_l < b.tccd_s || b.trrd_l < b.trrd_s || b.twtr_l < b.twtr_s)
     throw InputError(file, NPUSIM_CONFIG_PATH(chip.dram.banked.tccd_l),
                      "the same-bank-group spacings (tCCD_L, tRRD_L, tWTR_L) may not be shorter than their _S forms");
+  if (b.refresh_mode == RefreshMode::PerBank && b.trfc_pb == 0)
+    throw InputError(file, NPUSIM_CONFIG_PATH(chip.dram.banked.trfc_pb),
+                     "is 0 (no per-bank refresh) but refresh_mode is per_bank; give the standard's tRFCpb");
   if (b.trefi <= b.trfc + b.trp)
     throw InputError(file, NPUSIM_CONFIG_PATH(chip.dram.banked.trefi),
                      fmt::format("{} leaves no time between refreshes (tRFC {} + tRP {})", b.trefi, b.trfc, b.trp));

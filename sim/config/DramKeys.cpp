@@ -77,6 +77,12 @@ void add_timing_keys(std::vector<ConfigKey>& keys) {
                         "read-to-write bus turnaround: READ to WRITE is CL + burst + this − CWL (also a rank switch)"));
   keys.push_back(clocks(NPUSIM_FIELD(chip.dram.banked.trefi), 12480, "tREFI: one all-bank refresh every this many"));
   keys.push_back(clocks(NPUSIM_FIELD(chip.dram.banked.trfc), 560, "tRFC: all-bank refresh to next ACT"));
+  keys.push_back(choice(NPUSIM_FIELD(chip.dram.banked.refresh_mode), "all_bank", json_names(kRefreshModes),
+                        "all_bank: all banks every tREFI for tRFC; per_bank: each bank on its own turn (turns spread "
+                        "evenly over tREFI) for trfc_pb, the other banks working on"));
+  keys.push_back(clocks(NPUSIM_FIELD(chip.dram.banked.trfc_pb), 0,
+                        "tRFCpb (LPDDR5, HBM) / tRFCsb (DDR5): per-bank refresh to next ACT of that bank; "
+                        "0 = the standard has none (DDR4)"));
 }
 
 ConfigKey current(Field f, double def, std::string meaning) {

@@ -27,6 +27,12 @@ enum class PagePolicy { Open, Closed };
 NLOHMANN_JSON_SERIALIZE_ENUM(PagePolicy, {{PagePolicy::Open, "open"}, {PagePolicy::Closed, "closed"}})
 inline constexpr std::array<PagePolicy, 2> kPagePolicies = {PagePolicy::Open, PagePolicy::Closed};
 
+// all_bank: every tREFI all banks refresh at once (tRFC); per_bank: each bank on its own turn,
+// the turns spread evenly over tREFI, blocking only that bank (tRFCpb/tRFCsb).
+enum class RefreshMode { AllBank, PerBank };
+NLOHMANN_JSON_SERIALIZE_ENUM(RefreshMode, {{RefreshMode::AllBank, "all_bank"}, {RefreshMode::PerBank, "per_bank"}})
+inline constexpr std::array<RefreshMode, 2> kRefreshModes = {RefreshMode::AllBank, RefreshMode::PerBank};
+
 // One banked channel's organisation, controller and timings. Every timing is in clocks of the
 // DRAM's own command clock (clock_mhz), not the chip's.
 struct BankedDramConfig {
@@ -42,6 +48,8 @@ struct BankedDramConfig {
   std::uint32_t read_queue, write_queue, write_high, write_low;
   std::uint32_t cl, cwl, trcd, trp, tras, trc, trrd_s, trrd_l, tccd_s, tccd_l, tfaw;
   std::uint32_t twr, twtr_s, twtr_l, trtp, trtw, trefi, trfc;
+  RefreshMode refresh_mode;
+  std::uint32_t trfc_pb;  // per-bank refresh to next ACT of that bank; 0 = the standard has none
   // Supply and currents of one device (mA), for energy per command the DRAMPower way.
   double vdd, idd0, idd2n, idd3n, idd4r, idd4w, idd5b;
   std::uint64_t burst_bytes() const { return std::uint64_t{bus_width_bits} / 8 * burst_length; }

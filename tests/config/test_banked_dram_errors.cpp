@@ -68,3 +68,8 @@ TEST_CASE("banked DRAM: a command current below the standby it adds to is refuse
   CHECK_THAT(e.reason(), Contains("below IDD3N (52 mA)"));
   CHECK(banked_rejection({{"idd3n", 30}}).location() == "/chip/dram/banked/idd3n");
 }
+
+TEST_CASE("banked DRAM: per-bank refresh without a tRFCpb (DDR4 has none) is refused naming trfc_pb", "[config][banked]") {
+  InputError e = banked_rejection({{"refresh_mode", "per_bank"}});
+  CHECK(e.location() == "/chip/dram/banked/trfc_pb");
+}

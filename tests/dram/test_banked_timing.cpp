@@ -147,3 +147,22 @@ TEST_CASE("DDR4-3200: energy of each command kind from the datasheet currents", 
   CHECK(e.refresh == Approx(665280));
   CHECK(e.background_per_clock == Approx(312));
 }
+
+// LPDDR5-6400 with per-bank refresh: tREFI 3125, 16 banks, so bank i's turn is (i + 1)·3125/16
+// into each tREFI (bank 0: 195, bank 1: 390); tRP 17, tRFCpb 112, tRCD 15.
+TEST_CASE("LPDDR5-6400: a per-bank refresh blocks its own bank only", "[dram][banked]") {
+  BankedDramConfig cfg = preset("lpddr5-6400");
+  cfg.refresh_mode = RefreshMode::PerBank;
+  BankTimingState first(cfg), second(cfg);
+  // Bank 0 refreshes at 195: its ACT waits to 195 + 17 + 112 = 324, READ at 339.
+  const BurstCommands blocked = first.plan(at(0, 0, 1), false, 195);
+  CHECK(blocked.act == 324);
+  CHECK(blocked.column == 339);
+  // Bank 1's turn is at 390: at 195 it opens at once.
+  CHECK(second.plan(at(0, 1, 1), false, 195).act == 195);
+  CHECK(first.refreshes_before(194) == 0);
+  CHECK(first.refreshes_before(195) == 1);
+  CHECK(first.refreshes_before(3125) == 16);
+  // One bank's share of the all-bank current: (90 − 15) mA × 1.05 V × 112 × 1.25 ns / 16 banks.
+  CHECK(command_energy(cfg).refresh == Approx(689.0625));
+}

@@ -8,7 +8,9 @@ Chip::Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool function
            std::function<void(const InstructionRecord&)> on_complete,
            std::function<std::size_t(const Instruction&)> energy_group)
     : sc_module(name), hw_(hw), energy_group_(std::move(energy_group)) {
-  dram_ = std::make_unique<Dram>("dram", hw_.chip.dram, functional);
+  dram_ = std::make_unique<Dram>("dram", hw_.chip.dram, functional, hw_.chip.clock_mhz);
+  dram_->register_stats(stats_);
+  dram_->trace_to(spans_);
   interconnect_ = std::make_unique<Interconnect>("interconnect", hw_.chip);
   interconnect_->to_dram.bind(dram_->socket);
   if (hw_.chip.cluster_cache.enabled)

@@ -47,6 +47,24 @@ class DramAddressMap {
     }
   }
 
+  // The address within its channel: the channel's blocks packed end to end.
+  std::uint64_t local_address(std::uint64_t address) const {
+    if (interleave_ == 0) return address - std::uint64_t{channel_of(address)} * slice_;
+    return address / (interleave_ * channels_) * interleave_ + address % interleave_;
+  }
+
+  // Each channel's pieces of [address, address + bytes) as (channel, local address, bytes),
+  // block by block.
+  template <class Piece>
+  void for_each_piece(std::uint64_t address, std::uint64_t bytes, Piece piece) const {
+    while (bytes > 0) {
+      const std::uint64_t head = std::min(bytes, bytes_in_block(address));
+      piece(channel_of(address), local_address(address), head);
+      address += head;
+      bytes -= head;
+    }
+  }
+
   std::uint32_t channels() const { return channels_; }
 
  private:

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
+#include "sim/config/BankedDramChecks.h"
 #include "sim/config/ConfigSchema.h"
 
 namespace npusim {
@@ -87,6 +88,7 @@ void check_chip(const ChipConfig& chip, const std::string& file) {
 
 void check_cross_fields(const HardwareConfig& cfg, const std::string& file) {
   check_chip(cfg.chip, file);
+  check_banked_dram(cfg.chip.dram, file);
   for (const CoreConfig* kind : cfg.kinds()) {
     check_engines(*kind, file);
     check_sections(*kind, file);

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/config/ChipField.h"
 #include "sim/config/CoreSections.h"
 #include "sim/config/EnergyTableRef.h"
 
@@ -18,22 +19,6 @@ using nlohmann::json;
 
 namespace {
 
-// A chip key: `locate` is a generic lambda returning a reference to the member, so
-// one lambda serves both the writing (store) and the const reading (fetch) side.
-template <class Locate>
-Field chip_field(const std::string& dotted, Locate locate) {
-  Field f;
-  f.path = config_path_of(dotted.c_str());
-  f.store = [locate](HardwareConfig& cfg, CoreConfig&, const json& value) {
-    auto& slot = locate(cfg);
-    slot = config_value_as<std::decay_t<decltype(slot)>>(value);
-  };
-  f.fetch = [locate](const HardwareConfig& cfg, const CoreConfig&) { return json(locate(cfg)); };
-  return f;
-}
-
-#define NPUSIM_FIELD(member) chip_field(#member, [](auto& c) -> auto& { return c.member; })
-
 void add_chip_keys(std::vector<ConfigKey>& keys) {
   keys.push_back(text(NPUSIM_FIELD(chip.name), "npusim-default", "name shown in reports"));
   keys.push_back(number(NPUSIM_FIELD(chip.clock_mhz), 1000, within(1, 10000), "MHz",
@@ -42,6 +27,9 @@ void add_chip_keys(std::vector<ConfigKey>& keys) {
   keys.push_back(integer(NPUSIM_FIELD(chip.cores_per_cluster), 1, within(1, 64), "count",
                          "cores in each cluster"));
 
+  keys.push_back(choice(NPUSIM_FIELD(chip.dram.model), "bandwidth", json_names(kDramModels),
+                        "bandwidth: each channel a bandwidth pipe plus `latency`; banked: ranks, banks, rows, "
+                        "refresh and JEDEC timings from /chip/dram/banked (models/banked_dram/README.md)"));
   keys.push_back(integer(NPUSIM_FIELD(chip.dram.channels), 4, within(1, 64), "count",
                          "off-chip memory channels (seed002: one per cluster is its local memory)"));
   keys.push_back(bandwidth(NPUSIM_FIELD(chip.dram.bytes_per_cycle), 32, "streaming bandwidth of one channel"));
@@ -51,6 +39,7 @@ void add_chip_keys(std::vector<ConfigKey>& keys) {
                          "contiguous slice"));
   keys.push_back(integer(NPUSIM_FIELD(chip.dram.capacity_bytes), 17179869184ULL, within(MiB, 256 * TiB), "bytes",
                          "whole DRAM (seed000: 16 GiB or more); must split evenly over the channels"));
+  add_banked_dram_keys(keys);
 
   keys.push_back(choice(NPUSIM_FIELD(chip.interconnect.topology), "smp", json_names(kTopologies),
                         "smp: every memory equally far; numa: a cluster's own channel is closer"));

@@ -17,7 +17,48 @@ namespace npusim {
 // (as DRAMSys does). Every field is filled from JSON by ConfigSchema, which also
 // holds each key's unit, default and range: there are no defaults here.
 
+// bandwidth: each channel a bandwidth pipe plus a fixed latency; banked: ranks, banks,
+// rows and JEDEC timings per channel (models/banked_dram/README.md).
+enum class DramModel { Bandwidth, Banked };
+NLOHMANN_JSON_SERIALIZE_ENUM(DramModel, {{DramModel::Bandwidth, "bandwidth"}, {DramModel::Banked, "banked"}})
+inline constexpr std::array<DramModel, 2> kDramModels = {DramModel::Bandwidth, DramModel::Banked};
+
+enum class PagePolicy { Open, Closed };
+NLOHMANN_JSON_SERIALIZE_ENUM(PagePolicy, {{PagePolicy::Open, "open"}, {PagePolicy::Closed, "closed"}})
+inline constexpr std::array<PagePolicy, 2> kPagePolicies = {PagePolicy::Open, PagePolicy::Closed};
+
+// all_bank: every tREFI all banks refresh at once (tRFC); per_bank: each bank on its own turn,
+// the turns spread evenly over tREFI, blocking only that bank (tRFCpb/tRFCsb).
+enum class RefreshMode { AllBank, PerBank };
+NLOHMANN_JSON_SERIALIZE_ENUM(RefreshMode, {{RefreshMode::AllBank, "all_bank"}, {RefreshMode::PerBank, "per_bank"}})
+inline constexpr std::array<RefreshMode, 2> kRefreshModes = {RefreshMode::AllBank, RefreshMode::PerBank};
+
+// One banked channel's organisation, controller and timings. Every timing is in clocks of the
+// DRAM's own command clock (clock_mhz), not the chip's.
+struct BankedDramConfig {
+  double clock_mhz;                  // command clock (CK); DDR4-3200: 1600
+  std::uint32_t transfers_per_clock; // data beats per CK: 2 for DDR/HBM, 8 for LPDDR5 (WCK 4:1)
+  std::uint32_t bus_width_bits;      // data bus of one channel
+  std::uint32_t device_width_bits;   // x4/x8/x16 devices; bus_width / device_width devices per rank
+  std::uint32_t burst_length;
+  std::uint32_t ranks, bank_groups, banks_per_group, rows, columns;
+  PagePolicy page_policy;
+  std::string address_map;           // MSB to LSB, e.g. "row:rank:bank:bankgroup:column"
+  bool bank_group_xor;               // bank group bits ^= low row bits
+  std::uint32_t read_queue, write_queue, write_high, write_low;
+  std::uint32_t cl, cwl, trcd, trp, tras, trc, trrd_s, trrd_l, tccd_s, tccd_l, tfaw;
+  std::uint32_t twr, twtr_s, twtr_l, trtp, trtw, trefi, trfc;
+  RefreshMode refresh_mode;
+  std::uint32_t trfc_pb;  // per-bank refresh to next ACT of that bank; 0 = the standard has none
+  // Supply and currents of one device (mA), for energy per command the DRAMPower way.
+  double vdd, idd0, idd2n, idd3n, idd4r, idd4w, idd5b;
+  std::uint64_t burst_bytes() const { return std::uint64_t{bus_width_bits} / 8 * burst_length; }
+  std::uint32_t burst_clocks() const { return burst_length / transfers_per_clock; }
+};
+
 struct DramConfig {
+  DramModel model;
+  BankedDramConfig banked;
   std::uint32_t channels;
   double bytes_per_cycle;          // per channel
   Cycles latency;                  // per access, after the channel has streamed the data

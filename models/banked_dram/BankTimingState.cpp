@@ -1,0 +1,140 @@
+#include "models/banked_dram/BankTimingState.h"
+
+#include <algorithm>
+
+namespace npusim {
+
+BankTimingState::BankTimingState(const BankedDramConfig& cfg)
+    : cfg_(cfg),
+      banks_(std::size_t{cfg.ranks} * cfg.bank_groups * cfg.banks_per_group),
+      ranks_(cfg.ranks),
+      shift_(banks_.size(), 0) {
+  // Per-bank refresh: bank i's turn comes (i + 1)·tREFI / n into each tREFI, n banks a rank.
+  const std::size_t n = banks_.size() / cfg.ranks;
+  if (cfg.refresh_mode == RefreshMode::PerBank)
+    for (std::size_t i = 0; i < banks_.size(); ++i) shift_[i] = cfg.trefi - (i % n + 1) * cfg.trefi / n;
+}
+
+DramClock BankTimingState::outside_refresh(DramClock t, DramClock shift) const {
+  const DramClock epoch = refresh_epoch(t, shift);
+  if (epoch == 0) return t;
+  return std::max(t, refresh_start(epoch, shift) + refresh_window());
+}
+
+std::uint64_t BankTimingState::refreshes_before(DramClock end) const {
+  if (cfg_.refresh_mode == RefreshMode::AllBank) return refresh_epoch(end, 0) * cfg_.ranks;
+  std::uint64_t count = 0;
+  for (DramClock shift : shift_) count += refresh_epoch(end, shift);
+  return count;
+}
+
+// A row opened by an ACT stays open until the next refresh (or its PRE).
+bool BankTimingState::open_at(const Bank& b, DramClock t) const { return b.open && t < b.open_until; }
+
+// A plan is kept when all its commands lie between two refresh windows; otherwise it is
+// made again after the window it ran into (the refresh has closed every row by then).
+// Refresh k's window starts at k·tREFI, so one division places the first command.
+BurstCommands BankTimingState::plan(const BurstPlace& burst, bool write, DramClock arrival) const {
+  const DramClock shift = shift_[index_of(burst)];
+  DramClock from = outside_refresh(arrival, shift);
+  for (;;) {
+    const BurstCommands c = plan_from(burst, write, from);
+    const DramClock first = c.outcome == RowOutcome::Conflict ? c.pre : c.outcome == RowOutcome::Miss ? c.act : c.column;
+    const DramClock epoch = refresh_epoch(first, shift);
+    const DramClock start = refresh_start(epoch, shift), reopen = start + refresh_window();
+    // A hit or conflict counted on the open row; a refresh before its first command closed it.
+    const bool row_closed = c.outcome != RowOutcome::Miss && bank(burst).act < start;
+    if (epoch > 0 && first < reopen) {
+      from = reopen;
+    } else if (c.column >= refresh_start(epoch + 1, shift)) {
+      from = refresh_start(refresh_epoch(c.column, shift), shift) + refresh_window();
+    } else if (row_closed) {
+      from = reopen;
+    } else {
+      return c;
+    }
+  }
+}
+
+BurstCommands BankTimingState::plan_from(const BurstPlace& burst, bool write, DramClock from) const {
+  const Bank& b = bank(burst);
+  const bool open = open_at(b, from);
+  BurstCommands c;
+  if (open && b.row == burst.row) {
+    c.outcome = RowOutcome::Hit;
+    c.column = earliest_column(burst, write, std::max(from, b.act + cfg_.trcd));
+    return c;
+  }
+  c.outcome = open ? RowOutcome::Conflict : RowOutcome::Miss;
+  DramClock act_from = std::max(from, b.act_ready);
+  if (open) {
+    c.pre = std::max(from, b.pre_ready);
+    act_from = std::max(c.pre + cfg_.trp, b.act_ready);
+  }
+  c.act = earliest_act(burst, act_from);
+  c.column = earliest_column(burst, write, c.act + cfg_.trcd);
+  return c;
+}
+
+// tRRD_S/L from the rank's last ACT, tFAW from its fourth last; ACTs go out in order.
+DramClock BankTimingState::earliest_act(const BurstPlace& burst, DramClock from) const {
+  const Rank& r = ranks_[burst.rank];
+  if (r.act_count == 0) return from;
+  const std::uint32_t held = std::min<std::uint32_t>(r.act_count, 4);
+  const DramClock last = r.acts[held - 1];
+  DramClock t = std::max(from, last + (burst.bank_group == r.last_group ? cfg_.trrd_l : cfg_.trrd_s));
+  if (held == 4) t = std::max(t, r.acts[0] + cfg_.tfaw);
+  return t;
+}
+
+// Column commands go out in order, spaced by the bus rules between the last one and this.
+DramClock BankTimingState::earliest_column(const BurstPlace& burst, bool write, DramClock from) const {
+  const Column& p = last_column_;
+  if (!p.any) return from;
+  const DramClock burst_len = burst_clocks();
+  const bool same_rank = p.rank == burst.rank, same_group = same_rank && p.group == burst.bank_group;
+  DramClock gap;
+  if (p.write == write) {
+    gap = !same_rank ? burst_len + cfg_.trtw : same_group ? cfg_.tccd_l : cfg_.tccd_s;
+  } else if (p.write) {  // write to read: tWTR after the write data, or a rank switch
+    const DramClock wtr = !same_rank ? cfg_.trtw : same_group ? cfg_.twtr_l : cfg_.twtr_s;
+    const DramClock after = cfg_.cwl + burst_len + wtr;
+    gap = same_rank ? after : (after > cfg_.cl + burst_len ? after - cfg_.cl : burst_len);
+  } else {  // read to write: the read's data must leave the bus first
+    const DramClock after = DramClock{cfg_.cl} + burst_len + cfg_.trtw;
+    gap = std::max(burst_len, after > cfg_.cwl ? after - cfg_.cwl : 0);
+  }
+  return std::max(from, p.at + gap);
+}
+
+DramClock BankTimingState::soonest_column(bool write, DramClock arrival) const {
+  BurstPlace elsewhere;
+  elsewhere.rank = last_column_.rank;
+  elsewhere.bank_group = cfg_.bank_groups > 1 ? (last_column_.group + 1) % cfg_.bank_groups : 0;
+  return earliest_column(elsewhere, write, arrival);
+}
+
+void BankTimingState::commit(const BurstPlace& burst, bool write, const BurstCommands& c) {
+  Bank& b = bank(burst);
+  if (c.outcome != RowOutcome::Hit) {
+    Rank& r = ranks_[burst.rank];
+    if (r.act_count >= 4) std::rotate(r.acts.begin(), r.acts.begin() + 1, r.acts.end());
+    r.acts[std::min<std::uint32_t>(r.act_count, 3)] = c.act;
+    ++r.act_count;
+    r.last_group = burst.bank_group;
+    const DramClock shift = shift_[index_of(burst)];
+    b = Bank{true, burst.row, c.act, c.act + cfg_.tras, c.act + cfg_.trc, refresh_start(refresh_epoch(c.act, shift) + 1, shift)};
+  }
+  const DramClock done = write ? c.column + cfg_.cwl + burst_clocks() + cfg_.twr : c.column + cfg_.trtp;
+  b.pre_ready = std::max(b.pre_ready, done);
+  last_column_ = {true, write, burst.rank, burst.bank_group, c.column};
+  if (cfg_.page_policy == PagePolicy::Closed) close_after(b);
+}
+
+// Closed page: the bank precharges itself as soon as it may (auto-precharge).
+void BankTimingState::close_after(Bank& b) {
+  b.open = false;
+  b.act_ready = std::max(b.act_ready, b.pre_ready + cfg_.trp);
+}
+
+}  // namespace npusim

@@ -1,0 +1,97 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/banked_dram/BurstMapper.h"
+#include "sim/config/HardwareConfig.h"
+
+namespace npusim {
+
+using DramClock = std::uint64_t;  // clocks of the DRAM's own command clock
+
+enum class RowOutcome { Hit, Miss, Conflict };
+
+// The times one burst's commands go out: PRE (conflicts), ACT (misses and conflicts) and
+// the column command (READ or WRITE).
+struct BurstCommands {
+  RowOutcome outcome = RowOutcome::Hit;
+  DramClock pre = 0, act = 0, column = 0;
+};
+
+// What the controller knows of one channel's banks, ranks and data bus: for each bank its
+// open row and the earliest next PRE, ACT and column command; for each rank its last four
+// ACTs (tRRD, tFAW); for the bus its last column command (tCCD, tWTR, read-to-write).
+// Commands are placed from these times in the order bursts are scheduled, never by
+// ticking: an idle bank costs nothing. All-bank refreshes are a fixed calendar: refresh k
+// (k >= 1) precharges every bank at k·tREFI, refreshes at k·tREFI + tRP and lets the first
+// ACT in tRFC later; no command falls inside, and it closes every open row.
+class BankTimingState {
+ public:
+  explicit BankTimingState(const BankedDramConfig& cfg);
+
+  // When `burst` (read or write) arriving at `arrival` would go out, without booking it.
+  BurstCommands plan(const BurstPlace& burst, bool write, DramClock arrival) const;
+  // Books the planned commands: bank, rank and bus state move on.
+  void commit(const BurstPlace& burst, bool write, const BurstCommands& c);
+  // The soonest any burst could have its column command, from the bus alone (the
+  // other-bank-group spacing after the last column command).
+  DramClock soonest_column(bool write, DramClock arrival) const;
+
+  // First clock of data after the column command, and clocks of one burst on the bus.
+  DramClock data_delay(bool write) const { return write ? cfg_.cwl : cfg_.cl; }
+  DramClock burst_clocks() const { return cfg_.burst_clocks(); }
+  // Refreshes whose window starts before `end`, and the clocks each blocks the rank.
+  // Refreshes (all-bank: of the rank; per-bank: of single banks) whose window starts at or before `end`.
+  std::uint64_t refreshes_before(DramClock end) const;
+  // Clocks one refresh blocks its banks: PRE, then tRFC (all-bank) or tRFCpb (per-bank).
+  DramClock refresh_window() const {
+    return DramClock{cfg_.trp} + (cfg_.refresh_mode == RefreshMode::PerBank ? cfg_.trfc_pb : cfg_.trfc);
+  }
+  const BankedDramConfig& config() const { return cfg_; }
+
+ private:
+  struct Bank {
+    bool open = false;
+    std::uint64_t row = 0;
+    DramClock act = 0;        // last ACT
+    DramClock pre_ready = 0;  // earliest PRE (tRAS, tRTP, tWR)
+    DramClock act_ready = 0;  // earliest ACT (tRP, tRC)
+    DramClock open_until = 0; // the next refresh after the ACT closes the row
+  };
+  struct Rank {
+    std::array<DramClock, 4> acts{};  // last four ACTs, oldest first once full
+    std::uint32_t act_count = 0;
+    std::uint32_t last_group = 0;
+  };
+  struct Column {
+    bool any = false, write = false;
+    std::uint32_t rank = 0, group = 0;
+    DramClock at = 0;
+  };
+
+  Bank& bank(const BurstPlace& b) { return banks_[index_of(b)]; }
+  const Bank& bank(const BurstPlace& b) const { return banks_[index_of(b)]; }
+  std::size_t index_of(const BurstPlace& b) const {
+    return (std::size_t{b.rank} * cfg_.bank_groups + b.bank_group) * cfg_.banks_per_group + b.bank;
+  }
+  bool open_at(const Bank& b, DramClock t) const;
+  BurstCommands plan_from(const BurstPlace& burst, bool write, DramClock from) const;
+  DramClock earliest_act(const BurstPlace& burst, DramClock from) const;
+  DramClock earliest_column(const BurstPlace& burst, bool write, DramClock from) const;
+  // Refreshes of a bank whose calendar is `shift` clocks ahead of the rank's (0 all-bank; per
+  // bank, its turn): refresh e >= 1 starts at e·tREFI − shift.
+  DramClock refresh_epoch(DramClock t, DramClock shift) const { return (t + shift) / cfg_.trefi; }
+  DramClock refresh_start(DramClock epoch, DramClock shift) const { return epoch == 0 ? 0 : epoch * cfg_.trefi - shift; }
+  // The first clock at or after `t` outside the bank's refresh windows.
+  DramClock outside_refresh(DramClock t, DramClock shift) const;
+  void close_after(Bank& b);
+
+  BankedDramConfig cfg_;
+  std::vector<Bank> banks_;
+  std::vector<DramClock> shift_;  // per bank, its refresh calendar's lead (all 0 for all-bank refresh)
+  std::vector<Rank> ranks_;
+  Column last_column_;
+};
+
+}  // namespace npusim

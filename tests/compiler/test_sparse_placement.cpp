@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "apps/compiler/TraceEmitter.h"
+#include "apps/compiler/lower_sparse/SparseLowering.h"
 #include "apps/frontend/WorkloadReader.h"
 #include "e2e/NpusimProcess.h"
 #include "sim/common/InputError.h"
@@ -55,10 +56,10 @@ TEST_CASE("compiler: the sparse threshold splits layers between the sparse clust
         R"({"input":{"h":16,"w":16,"c":16},"layers":[{"name":"c","type":"conv","co":16,"k":5,"padding":2,)"
         R"("activation_sparsity":0.9,"weight_sparsity":0.9}]})";
     npusim::TraceEmitter e(npusim::parse_workload_json(text, "w.json"), hw);
-    const auto& verdict = e.layers().at(0).tiling.sparse_verdict;
-    REQUIRE(verdict);
-    CHECK_FALSE(verdict->sparse);
-    CHECK_THAT(verdict->reason, Catch::Contains("81 VAR locations") && Catch::Contains("32 ports"));
+    const auto* plan = e.layers().at(0).tiling.engine_plan<npusim::SparseLayerPlan>("sparse");
+    REQUIRE(plan);
+    CHECK_FALSE(plan->verdict.sparse);
+    CHECK_THAT(plan->verdict.reason, Catch::Contains("81 VAR locations") && Catch::Contains("32 ports"));
   }
   SECTION("a layer can force either engine") {
     const auto hw = sparse_chip("");

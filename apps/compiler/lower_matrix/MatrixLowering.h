@@ -1,5 +1,7 @@
 #pragma once
 #include "apps/compiler/emit/Lowering.h"
+#include "apps/compiler/tiling/LayerTiler.h"
+#include "models/matrix_unit/WfoldMapping.h"
 
 namespace npusim {
 
@@ -7,7 +9,8 @@ namespace npusim {
 // its result path; model-ci partial sums reduced between cores (seed002).
 class MatrixLowering : public Lowering {
  public:
-  MatrixLowering() : Lowering("matrix", 20) {}
+  static constexpr const char* kName = "matrix";
+  MatrixLowering() : Lowering(kName, 20) {}
 
   // Planning, the report row, explain (MatrixPlan.cpp, MatrixReport.cpp, MatrixExplain.cpp).
   std::vector<std::string> takes(const Layer& l) const override;
@@ -34,5 +37,8 @@ class MatrixLowering : public Lowering {
   void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const override;
   void end_step(EmitContext& ctx) const override;
 };
+
+// The Wfold mapping of one full band of a matrix layer (its entry in LayerTiling::engine_plans).
+inline const WfoldPlan& band_plan(const LayerTiling& t) { return *t.engine_plan<WfoldPlan>(MatrixLowering::kName); }
 
 }  // namespace npusim

@@ -41,8 +41,8 @@ void MatrixLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
   t.requantize_on_result_path = t.split != ParallelMode::ModelCi && unit.result_requantize;
   tile_bands(w, l, hw, t);
   try {
-    t.band_plan = plan_wfold_conv(unit, matrix_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block),
-                                  t.requantize_on_result_path);
+    t.engine_plans[name()] = plan_wfold_conv(unit, matrix_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block),
+                                             t.requantize_on_result_path);
   } catch (const InputError& e) {
     throw InputError(w.file, layer_place(l), "the matrix unit cannot map it: " + e.reason());
   }
@@ -52,10 +52,10 @@ void MatrixLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
 bool MatrixLowering::splits_channels(const Layer& l) const { return conv_or_fc(l); }
 
 std::optional<double> MatrixLowering::band_cycles(const LayerTiling& t) const {
-  return double(t.band_plan.cycles.total);
+  return double(band_plan(t).cycles.total);
 }
 
 // A data row holds Pci channels.
-std::uint32_t MatrixLowering::tag_lanes(const LayerTiling& t) const { return t.band_plan.pci.bytes; }
+std::uint32_t MatrixLowering::tag_lanes(const LayerTiling& t) const { return band_plan(t).pci.bytes; }
 
 }  // namespace npusim

@@ -1,5 +1,7 @@
 #pragma once
 #include "apps/compiler/emit/Lowering.h"
+#include "apps/compiler/tiling/LayerTiler.h"
+#include "models/shader_core/ShaderMapping.h"
 
 namespace npusim {
 
@@ -7,7 +9,8 @@ namespace npusim {
 // datapath multiplies and requantizes.
 class ShaderLowering : public Lowering {
  public:
-  ShaderLowering() : Lowering("shader", 30) {}
+  static constexpr const char* kName = "shader";
+  ShaderLowering() : Lowering(kName, 30) {}
 
   // Planning, the report row, explain (ShaderPlan.cpp, ShaderReport.cpp, ShaderExplain.cpp).
   std::vector<std::string> takes(const Layer& l) const override;
@@ -27,5 +30,10 @@ class ShaderLowering : public Lowering {
   void start_layer(EmitContext& ctx) const override;
   void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const override;
 };
+
+// A shader layer's register-group tiles (its entry in LayerTiling::engine_plans).
+inline const ShaderConvPlan& shader_plan(const LayerTiling& t) {
+  return *t.engine_plan<ShaderConvPlan>(ShaderLowering::kName);
+}
 
 }  // namespace npusim

@@ -22,8 +22,8 @@ void ShaderLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
   ConvShape shape = band_conv_shape(l, t, {0, l.in.h, l.pad[0], l.pad[1]}, l.out.c);
   shape.n = w.batch;
   try {
-    t.shader_plan = plan_shader_conv(core.block<ShaderCoreConfig>(ShaderCoreConfig::kSection),
-                                     core.register_file.capacity_bytes, shape, true);
+    t.engine_plans[name()] = plan_shader_conv(core.block<ShaderCoreConfig>(ShaderCoreConfig::kSection),
+                                              core.register_file.capacity_bytes, shape, true);
   } catch (const InputError& e) {
     throw InputError(w.file, layer_place(l), "the shader core cannot map it: " + e.reason());
   }

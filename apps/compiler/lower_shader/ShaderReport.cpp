@@ -24,7 +24,7 @@ void ShaderLowering::record(const InstructionRecord& r, bool in_reduction, Count
 // overlap = hidden time / the shorter of the two, per core: 1 = fully hidden, 0 = serial.
 void ShaderLowering::report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const {
   if (t.engine != name()) return;
-  const ShaderConvPlan& p = t.shader_plan;
+  const ShaderConvPlan& p = shader_plan(t);
   const std::uint64_t fetch_cycles = c.of("fetch_cycles"), mac_cycles = c.of("mac_cycles");
   const double cores = std::max<double>(1, row.at("cores").get<double>());
   const double fetch = fetch_cycles / cores, mac = mac_cycles / cores;

@@ -23,7 +23,7 @@ void wait_for_group(const ShaderCore::RegisterGroup& group, Instruction& fetch) 
 // The group's filters, fetched when it holds another block.
 TensorOperand fetch_filters(EmitContext& ctx, ShaderCore::RegisterGroup& group, const GroupTile& g) {
   const CompiledLayer& c = ctx.layer();
-  const ShaderConvPlan& plan = c.tiling.shader_plan;
+  const ShaderConvPlan& plan = shader_plan(c.tiling);
   const ShaderTile& t = *g.tile;
   const TensorOperand weights_rf = tensor(AddressSpace::Rf, g.base + plan.layout.weights, {t.filters, plan.K}, DType::Int8);
   if (group.filter_block == std::int64_t(t.first_filter)) return weights_rf;
@@ -43,7 +43,7 @@ TensorOperand fetch_filters(EmitContext& ctx, ShaderCore::RegisterGroup& group, 
 std::int64_t fetch_image(EmitContext& ctx, ShaderCore::RegisterGroup& group, const GroupTile& g,
                          const TensorOperand& image_rf) {
   const CompiledLayer& c = ctx.layer();
-  const ConvShape& l = c.tiling.shader_plan.layer;
+  const ConvShape& l = shader_plan(c.tiling).layer;
   const ShaderTile& t = *g.tile;
   CoreState& cs = ctx.core(g.core);
   Instruction fetch = make_op("fetch_ml", g.core);
@@ -77,7 +77,7 @@ void release_return(EmitContext& ctx, ShaderCore& sc, CoreState& cs) {
 void hold_return(EmitContext& ctx, ShaderCore& sc, const GroupTile& g, const TensorOperand& results,
                  std::int64_t product) {
   const CompiledLayer& c = ctx.layer();
-  const ConvShape& l = c.tiling.shader_plan.layer;
+  const ConvShape& l = shader_plan(c.tiling).layer;
   const ShaderTile& t = *g.tile;
   Instruction back = make_op("ml_return", g.core);
   const std::uint64_t first = AddressGenerator::return_offset(l, t.positions.image, t.positions.first / l.wo(),
@@ -97,7 +97,7 @@ void hold_return(EmitContext& ctx, ShaderCore& sc, const GroupTile& g, const Ten
 
 void emit_shader_setup(EmitContext& ctx, std::uint32_t core) {
   const CompiledLayer& c = ctx.layer();
-  const ConvShape& g = c.tiling.shader_plan.layer;
+  const ConvShape& g = shader_plan(c.tiling).layer;
   const std::vector<std::pair<const char*, std::uint64_t>> registers = {
       {"ifm_x", g.wi}, {"ifm_y", g.hi}, {"ifm_components", g.ci}, {"ifm_stride", g.sw}, {"ifm_stride_y", g.sh},
       {"ifm_depth_bits", 8 * g.element_bytes}, {"filters", g.co}, {"filter_x", g.kw}, {"filter_y", g.kh},
@@ -115,7 +115,7 @@ void emit_shader_setup(EmitContext& ctx, std::uint32_t core) {
 // image rows, the multiply with requantization, and the return to NHWC addresses.
 void emit_shader_tile(EmitContext& ctx, ShaderState& state, std::uint32_t core, std::uint64_t index) {
   const CompiledLayer& c = ctx.layer();
-  const ShaderConvPlan& plan = c.tiling.shader_plan;
+  const ShaderConvPlan& plan = shader_plan(c.tiling);
   const ShaderTile& t = plan.tiles[index];
   CoreState& cs = ctx.core(core);
   ShaderCore& sc = state.cores[core];
@@ -151,7 +151,7 @@ std::unique_ptr<LoweringState> ShaderLowering::make_state(const EmitContext& ctx
   return std::make_unique<ShaderState>(ctx.hw().chip.cores());
 }
 
-std::uint64_t ShaderLowering::tiles(const EmitContext& ctx) const { return ctx.layer().tiling.shader_plan.tiles.size(); }
+std::uint64_t ShaderLowering::tiles(const EmitContext& ctx) const { return ctx.shader_plan(layer().tiling).tiles.size(); }
 
 void ShaderLowering::start_layer(EmitContext& ctx) const {
   auto& state = static_cast<ShaderState&>(*ctx.state(*this));

@@ -1,13 +1,25 @@
 #pragma once
+#include <cstdint>
+
 #include "apps/compiler/emit/Lowering.h"
+#include "models/sparse_cluster/SparseLayerMapping.h"
 
 namespace npusim {
+
+// The sparse lowering's entry in a conv or fc layer's tiling (LayerTiling::engine_plans):
+// the scheduling engine's verdict, kept whichever engine runs the layer, and on the
+// cluster the dense input elements of a full band (each band is compressed into a DRAM slot).
+struct SparseLayerPlan {
+  SparseVerdict verdict;
+  std::uint64_t band_elements = 0;
+};
 
 // Conv and fc on the sparse tensor cluster (seed001), when its scheduling engine calls the layer
 // sparse.
 class SparseLowering : public Lowering {
  public:
-  SparseLowering() : Lowering("sparse", 10) {}
+  static constexpr const char* kName = "sparse";
+  SparseLowering() : Lowering(kName, 10) {}
 
   // Planning, the report row, explain (SparsePlan.cpp, SparseReport.cpp, SparseExplain.cpp).
   bool probe(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const override;

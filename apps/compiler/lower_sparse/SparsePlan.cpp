@@ -38,9 +38,9 @@ bool SparseLowering::probe(const Workload& w, const Layer& l, LayerTiling& t, co
     if (!asked) return false;
     throw InputError(w.file, engine_field(l), "no core of this chip has a sparse cluster");
   }
-  t.sparse_verdict = verdict(w, l, placed, hw, asked);
-  if (!t.sparse_verdict->sparse) return false;
-  placed.sparse_verdict = t.sparse_verdict;
+  t.engine_plans[name()] = SparseLayerPlan{verdict(w, l, placed, hw, asked)};
+  if (!t.engine_plan<SparseLayerPlan>(name())->verdict.sparse) return false;
+  placed.engine_plans = t.engine_plans;
   t = std::move(placed);
   return true;
 }
@@ -53,7 +53,8 @@ void SparseLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
   t.rows = (l.out.h + want - 1) / want;
   t.bands = (l.out.h + t.rows - 1) / t.rows;
   const std::uint32_t in_rows = std::min(l.in.h, (t.rows - 1) * l.sh + t.kernel_h);
-  t.sparse_band_elements = std::uint64_t(in_rows) * l.in.w * l.in.c;
+  auto& plan = std::any_cast<SparseLayerPlan&>(t.engine_plans.at(name()));
+  plan.band_elements = std::uint64_t(in_rows) * l.in.w * l.in.c;
   t.co_block = l.out.c;
 }
 

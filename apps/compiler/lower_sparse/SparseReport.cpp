@@ -18,8 +18,9 @@ void SparseLowering::record(const InstructionRecord& r, bool in_reduction, Count
 }
 
 void SparseLowering::report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const {
-  if (!t.sparse_verdict) return;
-  const SparseVerdict& v = *t.sparse_verdict;
+  const SparseLayerPlan* plan = t.engine_plan<SparseLayerPlan>(name());
+  if (!plan) return;
+  const SparseVerdict& v = plan->verdict;
   nlohmann::json j = {{"verdict", v.sparse ? "sparse" : "dense"}, {"measured_zeros", v.zeros}, {"reason", v.reason}};
   if (t.engine == name()) {
     const std::uint64_t products = c.of("sparse_products"), macs = row.at("macs").get<std::uint64_t>();

@@ -65,7 +65,8 @@ std::unique_ptr<LoweringState> SparseLowering::make_state(const EmitContext& ctx
 void SparseLowering::place_layer(EmitContext& ctx, CompiledLayer& c) const {
   SparseState& state = state_of(ctx, *this);
   c.packed_weights_offset = ctx.dram().allocate(PackedRegion::bytes(c.weight_bytes));
-  state.slot_bytes = std::max(state.slot_bytes, PackedRegion::bytes(c.tiling.sparse_band_elements));
+  const std::uint64_t band_elements = c.tiling.engine_plan<SparseLayerPlan>(name())->band_elements;
+  state.slot_bytes = std::max(state.slot_bytes, PackedRegion::bytes(band_elements));
 }
 
 // Two compressed-band slots per core, as large as the largest band of any sparse layer.

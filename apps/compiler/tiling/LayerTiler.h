@@ -1,12 +1,12 @@
 #pragma once
+#include <any>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "models/matrix_unit/WfoldMapping.h"
-#include "models/shader_core/ShaderMapping.h"
-#include "models/sparse_cluster/SparseLayerMapping.h"
+#include "models/matrix_unit/ConvShape.h"
 #include "apps/frontend/workload/Workload.h"
 #include "apps/tags/SplitStrategy.h"
 #include "sim/config/HardwareConfig.h"
@@ -61,20 +61,19 @@ struct LayerTiling {
   ParallelMode split = ParallelMode::Data;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> shares;
   std::uint32_t ci = 0, co = 0;
-  // The engine's own mapping, set by its lowering's plan() (apps/compiler/lower_<engine>).
-  // The Wfold mapping of one full band (weighted layers on the matrix unit).
-  // The matrix unit requantizes on its result path (/core/matrix/result_requantize): the conv
-  // writes int8 straight to the output buffer, with no int32 accumulators in NRAM.
+  // The computing engine requantizes on its result path (the matrix unit's
+  // /core/matrix/result_requantize): int8 straight to the output buffer, no int32
+  // accumulators in NRAM.
   bool requantize_on_result_path = false;
-  WfoldPlan band_plan;
-  // Conv and fc layers on a shader core: the whole layer blocked into register-group
-  // tiles (seed003), fetched straight from DRAM; no NRAM bands.
-  ShaderConvPlan shader_plan;
-  // Conv and fc layers on a chip with a sparse cluster (seed001): the scheduling
-  // engine's verdict (kept whichever engine runs the layer); on the cluster, bands of output
-  // rows, each compressed into a DRAM slot and convolved by the cluster (no NRAM).
-  std::optional<SparseVerdict> sparse_verdict;  // set when some core has a sparse cluster
-  std::uint64_t sparse_band_elements = 0;       // dense input elements of a full band
+  // What lowerings worked out for this layer, by lowering name: the engine's own mapping
+  // (set by plan(), e.g. the Wfold plan of a band) or a note probe() leaves on every layer
+  // (the sparse verdict). Only the lowering of that name reads its entry.
+  std::map<std::string, std::any> engine_plans;
+  template <class Plan>
+  const Plan* engine_plan(const std::string& lowering) const {
+    const auto it = engine_plans.find(lowering);
+    return it == engine_plans.end() ? nullptr : std::any_cast<Plan>(&it->second);
+  }
 
   const CoreConfig& kind(const HardwareConfig& hw) const;
   BandWindow band(const Layer& l, std::uint32_t row0, std::uint32_t rows) const;

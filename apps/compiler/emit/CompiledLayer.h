@@ -17,7 +17,6 @@ struct CompiledLayer {
   std::uint64_t weights_offset = 0;          // the first copy of the weights
   // Per memory, the copy of the weights there; one entry when the memories are not separate.
   std::vector<std::uint64_t> weight_copies;
-  std::uint64_t packed_weights_offset = 0;   // sparse layers: the compressed weights
   DramTensor output;
   DramTensor kv_cache;                       // matmul: the cached rows of B (decode), one region
   std::vector<int> overwrites;               // dead outputs (layers) whose DRAM its output takes

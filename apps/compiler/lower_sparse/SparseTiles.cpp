@@ -2,6 +2,8 @@
 // rows into one of the core's two DRAM slots, and sparse_conv them.
 #include <algorithm>
 #include <array>
+#include <map>
+#include <string>
 
 #include "apps/compiler/emit/EmitContext.h"
 #include "apps/compiler/emit/TraceOperands.h"
@@ -16,6 +18,8 @@ class SparseState : public LoweringState {
   // Compressed input bands: two DRAM slots per core, shared by every sparse layer.
   std::uint64_t slots = 0, slot_bytes = 0;
   std::int64_t packed_weights = kNone;  // the current layer's weight compress
+  // Per sparse layer (by name, unique in a workload), where its compressed weights go.
+  std::map<std::string, std::uint64_t> packed_weights_at;
   // Per core, the sparse_conv that last read each of its compressed-band slots.
   std::vector<std::array<std::int64_t, 2>> packed_reader;
 };
@@ -29,7 +33,7 @@ void compress_weights(EmitContext& ctx, SparseState& state, std::uint32_t core) 
   const Layer& l = c.layer;
   Instruction pack = make_op("compress", core);
   pack.inputs = {tensor(AddressSpace::Dram, c.weights_offset, weight_shape(l, c.tiling, l.out.c, l.in.c), DType::Int8)};
-  pack.outputs = PackedRegion(c.packed_weights_offset, c.weight_bytes).operands();
+  pack.outputs = PackedRegion(state.packed_weights_at.at(l.name), c.weight_bytes).operands();
   pack.params = {{"assumed_zeros", l.weight_sparsity}};
   state.packed_weights = std::int64_t(ctx.push(std::move(pack)));
 }
@@ -64,7 +68,7 @@ std::unique_ptr<LoweringState> SparseLowering::make_state(const EmitContext& ctx
 
 void SparseLowering::place_layer(EmitContext& ctx, CompiledLayer& c) const {
   SparseState& state = state_of(ctx, *this);
-  c.packed_weights_offset = ctx.dram().allocate(PackedRegion::bytes(c.weight_bytes));
+  state.packed_weights_at[c.layer.name] = ctx.dram().allocate(PackedRegion::bytes(c.weight_bytes));
   const std::uint64_t band_elements = c.tiling.engine_plan<SparseLayerPlan>(name())->band_elements;
   state.slot_bytes = std::max(state.slot_bytes, PackedRegion::bytes(band_elements));
 }
@@ -90,7 +94,8 @@ void SparseLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64
 
   Instruction conv = make_op("sparse_conv", core);
   conv.inputs = packed.operands();
-  for (auto& operand : PackedRegion(c.packed_weights_offset, c.weight_bytes).operands()) conv.inputs.push_back(operand);
+  for (auto& operand : PackedRegion(state.packed_weights_at.at(l.name), c.weight_bytes).operands())
+    conv.inputs.push_back(operand);
   const std::uint64_t out_row = std::uint64_t(b.image) * l.out.h + b.row0, out_row_bytes = std::uint64_t(l.out.w) * l.out.c;
   conv.outputs = {tensor(AddressSpace::Dram, c.output.address() + out_row * out_row_bytes, {b.rows, l.out.w, l.out.c},
                          DType::Int8)};

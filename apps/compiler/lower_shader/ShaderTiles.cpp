@@ -151,7 +151,7 @@ std::unique_ptr<LoweringState> ShaderLowering::make_state(const EmitContext& ctx
   return std::make_unique<ShaderState>(ctx.hw().chip.cores());
 }
 
-std::uint64_t ShaderLowering::tiles(const EmitContext& ctx) const { return ctx.shader_plan(layer().tiling).tiles.size(); }
+std::uint64_t ShaderLowering::tiles(const EmitContext& ctx) const { return shader_plan(ctx.layer().tiling).tiles.size(); }
 
 void ShaderLowering::start_layer(EmitContext& ctx) const {
   auto& state = static_cast<ShaderState&>(*ctx.state(*this));

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "models/matrix_unit/MatrixUnitConfig.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/WindowGeometry.h"
 

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "apps/cli/StandardOutput.h"
 #include "sim/common/InputError.h"
 #include "sim/common/Interruption.h"
 
@@ -35,13 +36,9 @@ const char* kFooter =
     "\nRun `npusim COMMAND --help` for the options of one command.\n"
     "Exit status: 0 ok, 1 difference found (diff), 2 bad input, 3 internal error.\n";
 // A summary lost on the way to stdout (a full disk, a closed pipe) is a failure too.
-void check_standard_output() {
-  errno = 0;
-  std::cout.flush();
-  const int flush_error = errno;
-  if (std::cout && std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
-  const int error = errno ? errno : flush_error ? flush_error : EIO;
-  throw InputError("standard output", "", fmt::format("cannot write: {}", std::strerror(error)));
+void check_standard_output(StandardOutput& out) {
+  if (const int error = out.finish())
+    throw InputError("standard output", "", fmt::format("cannot write: {}", std::strerror(error)));
 }
 
 int internal_error(const std::exception& e) {
@@ -70,6 +67,7 @@ std::string file_system_refusal(const std::filesystem::filesystem_error& e) {
 
 int run_cli(int argc, char** argv) {
   install_interruption_handling();
+  StandardOutput out;
   CLI::App app{kDescription, "npusim"};
   app.footer(kFooter);
   // One line, as every refusal: a bad option value is echoed back, and one pasted by
@@ -87,7 +85,7 @@ int run_cli(int argc, char** argv) {
   add_sweep_command(app);
   try {
     app.parse(argc, argv);
-    check_standard_output();
+    check_standard_output(out);
     return kExitOk;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

@@ -38,6 +38,12 @@ class MatrixLowering : public Lowering {
   void end_step(EmitContext& ctx) const override;
 };
 
+// Channel blocking for WRAM: the whole weight tensor when it fits, else the largest block
+// that fits half of WRAM (aligned to the slave count so no round is padded), or all of
+// WRAM when that moves fewer DRAM bytes, else all of WRAM. Throws InputError when one
+// output channel's weights do not fit.
+void choose_co_block(const Workload& w, const Layer& l, LayerTiling& t, const CoreConfig& core);
+
 // The Wfold mapping of one full band of a matrix layer (its entry in LayerTiling::engine_plans).
 inline const WfoldPlan& band_plan(const LayerTiling& t) { return *t.engine_plan<WfoldPlan>(MatrixLowering::kName); }
 

@@ -114,11 +114,6 @@ bool place_on(const std::string& compute, const std::vector<std::string>& needed
               const HardwareConfig& hw);
 // A model mode: the cores that take part and the largest share, which sizes the buffers.
 void apply_shares(const Layer& l, LayerTiling& t, const ChannelShares& s);
-// Channel blocking for WRAM: the whole weight tensor when it fits, else the largest block
-// that fits half of WRAM (aligned to the slave count so no round is padded), or all of
-// WRAM when that moves fewer DRAM bytes, else all of WRAM. Throws InputError when one
-// output channel's weights do not fit.
-void choose_co_block(const Workload& w, const Layer& l, LayerTiling& t, const CoreConfig& core);
 // Bands of output rows and NRAM slots for a placed layer (its co blocks chosen first):
 // enough bands to give its cores work, the largest that fit with two buffers, else one.
 // Throws InputError naming the layer and the capacity when even one output row of one

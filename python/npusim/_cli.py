@@ -1,0 +1,39 @@
+"""Runs the npusim command-line tool: every simulation is its own process.
+
+SystemC elaborates a design once per process, so the package never links the simulator;
+it calls the binary the checkout built, and turns its exit status 2 into InputError.
+"""
+import os
+import pathlib
+import subprocess
+
+from .errors import InputError
+
+CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def binary():
+    """The npusim binary: $NPUSIM_BIN if set, else the checkout's build/npusim."""
+    path = pathlib.Path(os.environ.get("NPUSIM_BIN", CHECKOUT / "build" / "npusim"))
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path}: no npusim binary; build it with scripts/build.sh or set NPUSIM_BIN")
+    return path
+
+
+def call(args, cwd=None):
+    """Runs `npusim ARGS...`; returns the CompletedProcess (text stdout/stderr).
+
+    Exit status 2 (bad input) raises InputError with the CLI's own line; any other
+    failure raises RuntimeError with the CLI's standard error.
+    """
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    done = subprocess.run([str(binary()), *map(str, args)], cwd=cwd or CHECKOUT, env=env,
+                          capture_output=True, text=True)
+    if done.returncode == 2:
+        lines = done.stderr.strip().splitlines()
+        raise InputError.from_cli_line(lines[-1] if lines else "error: bad input")
+    if done.returncode != 0:
+        raise RuntimeError(f"npusim {' '.join(map(str, args))} failed "
+                           f"(exit {done.returncode}): {done.stderr.strip()}")
+    return done

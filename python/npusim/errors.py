@@ -1,0 +1,24 @@
+"""Errors the npusim package raises."""
+
+
+class InputError(ValueError):
+    """Bad input, reported exactly as the CLI reports it (exit status 2).
+
+    The CLI prints one line, ``error: <file>: <place>: <reason>``; the parts are kept apart
+    so a notebook can point at the file or the JSON place without parsing the message.
+    """
+
+    def __init__(self, message, file="", place="", reason=""):
+        super().__init__(message)
+        self.file = file
+        self.place = place
+        self.reason = reason
+
+    @classmethod
+    def from_cli_line(cls, line):
+        """Builds the error from the CLI's one-line message (without a trailing newline)."""
+        text = line[len("error: "):] if line.startswith("error: ") else line
+        parts = text.split(": ", 2)
+        while len(parts) < 3:
+            parts.insert(0, "")
+        return cls(text, *parts)

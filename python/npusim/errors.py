@@ -22,3 +22,9 @@ class InputError(ValueError):
         while len(parts) < 3:
             parts.insert(0, "")
         return cls(text, *parts)
+
+    def with_file(self, file):
+        """The same error naming another file: a temporary copy's path becomes the
+        file the user gave (the chip's config, the workload)."""
+        return InputError(": ".join(x for x in (file, self.place, self.reason) if x),
+                          file, self.place, self.reason)

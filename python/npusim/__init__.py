@@ -19,13 +19,22 @@ _EXPORTS = {
     "SweepResult": "sweeping",
 }
 
-__all__ = ["InputError", "explore", *_EXPORTS]
+__all__ = ["InputError", "bundled", "explore", *_EXPORTS]
 
 
 def __getattr__(name):
     if name in _EXPORTS:
         return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
     raise AttributeError(f"module 'npusim' has no attribute '{name}'")
+
+
+def bundled(path):
+    """The absolute path of a file as the API finds it: from the current directory when it
+    is there, else the checkout's (bundled("configs/default.json")); for specs and the like
+    that resolve paths relative to themselves."""
+    from . import _cli
+
+    return _cli.locate(path).absolute()
 
 
 def explore(*args, **kwargs):

@@ -28,9 +28,13 @@ def save(fig, path):
 
 
 def finish(fig, output):
-    """Saves the figure when an output file is named; returns it either way."""
+    """Saves the figure when an output file is named; returns it either way.
+
+    The figure leaves pyplot's list of open figures: a notebook shows the returned figure
+    once (not again as an open one), and a long session does not pile figures up."""
     if output is not None:
         save(fig, output)
+    pyplot().close(fig)
     return fig
 
 

@@ -1,9 +1,10 @@
 """npusim.explain: how one conv layer maps onto an engine, as a dict.
 
-`npusim explain` prints text only; this reads that text into sections, one per line label
-("Pci", "loops", "cycles", ...) with the line's key=value figures as numbers, and keeps the
-text itself.
+`npusim explain --format json` names the engine that explained the layer and the layer as read
+(with its output size); the explanation itself is text, read here into sections, one per line
+label ("Pci", "loops", "cycles", ...), with the line's numbers.
 """
+import json
 import pathlib
 import re
 import tempfile
@@ -54,20 +55,26 @@ def parse(text):
 
 
 def explain(chip=None, layer=None, engine=None, sparsity=None):
-    """The mapping of one conv layer (dict or "hi=..,wi=..,ci=..,co=..,kh=..,kw=.." text)
-    on a chip, by `engine` ("matrix", "shader", "sparse"; None: the compiler's choice)."""
+    """The mapping of one conv layer (dict or "hi=..,wi=..,ci=..,co=..,kh=..,kw=.." text) on a
+    chip, by `engine` ("matrix", "shader", "sparse"; None: the one the compiler would choose).
+
+    Returns {"engine": the engine that explained it, "layer": the layer as read (n, hi, wi, ci,
+    co, kh, kw, sh, sw, pad, element_bytes, ho, wo), "config", "notes" (the other engines'
+    remarks), "text" (what `npusim explain` prints), "sections": parse(explanation)}.
+    """
     if layer is None:
         raise ValueError("explain needs a layer, e.g. {'hi': 56, 'wi': 56, 'ci': 64, 'co': 64, 'k': 3}")
     chip = as_chip(chip)
     with tempfile.TemporaryDirectory(prefix="npusim-explain-") as tmp:
         chip_path = chip.write(pathlib.Path(tmp) / chip.file_name)
-        args = ["explain", "--config", chip_path, "--layer", layer_spec(layer)]
+        args = ["explain", "--config", chip_path, "--layer", layer_spec(layer), "--format", "json"]
         args += ["--engine", engine] if engine else []
         args += ["--sparsity", sparsity] if sparsity else []
         try:
             done = _cli.call(args, cwd=pathlib.Path.cwd())
         except InputError as e:
             raise (e.with_file(chip.origin) if e.file == str(chip_path) else e) from None
-    result = parse(done.stdout)
-    result.update(engine=engine, layer=layer_spec(layer), config=chip.origin)
-    return result
+    answer = json.loads(done.stdout)
+    return {"engine": answer["engine"], "layer": answer["layer"], "config": chip.origin,
+            "notes": answer["notes"], "text": answer["notes"] + answer["explanation"],
+            "sections": parse(answer["explanation"])["sections"]}

@@ -8,6 +8,7 @@ from conftest import CHECKOUT
 
 def test_the_design_space_notebook_executes(tmp_path, monkeypatch):
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline charts, as in Jupyter
+    monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # ipykernel's debugger notes on stderr
     notebook = nbformat.read(CHECKOUT / "docs" / "notebooks" / "design-space.ipynb", as_version=4)
     client = nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})

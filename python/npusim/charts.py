@@ -59,14 +59,20 @@ def ran(row, *columns):
     return row.get("status", "ok") == "ok" and all(str(row[c]) not in ("", "nan") for c in columns)
 
 
-def group_series(rows, x, y, hue):
+def _value_text(column, value, byte_columns):
+    """A legend's value: bytes as KiB/MiB, anything else as the table has it."""
+    number = number_or_text(value)
+    return byte_text(number) if is_bytes(column, byte_columns) and not isinstance(number, str) else value
+
+
+def group_series(rows, x, y, hue, byte_columns=()):
     """{hue value: [(x, y), ...]} over the rows that ran and have a y value, in the
     order of the hue columns' values."""
     series, order = {}, {}
     for row in rows:
         if not ran(row, y):
             continue
-        key = ", ".join(f"{h}={row[h]}" for h in hue) if hue else None
+        key = ", ".join(f"{h}={_value_text(h, row[h], byte_columns)}" for h in hue) if hue else None
         order[key] = tuple(value_order(row[h]) for h in hue)
         series.setdefault(key, []).append((number_or_text(row[x]), float(row[y])))
     for points in series.values():
@@ -92,7 +98,7 @@ def label_of(rows, x, y, label):
     return labels
 
 
-def draw_pareto(ax, series, rows, x, y, label=None):
+def draw_pareto(ax, series, rows, x, y, label=None, byte_columns=()):
     """Every point a dot, the front a step line; returns [(x, y, label text)] of the front."""
     for key, points in series.items():
         xs, ys = zip(*points)
@@ -104,38 +110,63 @@ def draw_pareto(ax, series, rows, x, y, label=None):
     labels = label_of(rows, x, y, label or "point")
     for px, py in front:
         if label:
-            ax.annotate(str(labels[(px, py)]), (px, py), textcoords="offset points", xytext=(4, 4), fontsize=7)
+            text = _value_text(label, labels[(px, py)], byte_columns)
+            ax.annotate(str(text), (px, py), textcoords="offset points", xytext=(4, 4), fontsize=7)
     return [(px, py, labels.get((px, py), "")) for px, py in front]
 
 
-def _log_axes(ax, series, logx, logy, lines):
-    if logx:
-        import matplotlib.ticker
+def byte_text(value):
+    """A byte count as people read it, to 3 digits: 65536 -> "64 KiB", 1536 -> "1.5 KiB",
+    100 -> "100 B"."""
+    for unit, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if abs(value) >= unit:
+            return f"{value / unit:.3g} {name}"
+    return f"{value:.3g} B"
 
+
+def is_bytes(column, byte_columns=()):
+    """Columns that count bytes: named *bytes (dram_bytes, core.nram.capacity_bytes), or listed
+    in byte_columns (an axis named "nram" that sets /core/nram/capacity_bytes)."""
+    return column.endswith("bytes") or column in byte_columns
+
+
+def _tick_text(column, byte_columns):
+    return (lambda v, _: byte_text(v)) if is_bytes(column, byte_columns) else (lambda v, _: f"{v:g}")
+
+
+def _axes_scales(ax, series, x, y, logx, logy, lines, byte_columns):
+    import matplotlib.ticker
+
+    if logx:
         ax.set_xscale("log", base=2)
         if lines:  # tick at the swept values, written plainly (16, not 2^4)
             ax.set_xticks(sorted({px for points in series.values() for px, _ in points}))
-            ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
             ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    if logx and lines or is_bytes(x, byte_columns):
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_tick_text(x, byte_columns)))
     if logy:
         ax.set_yscale("log")
+    if is_bytes(y, byte_columns):
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_tick_text(y, byte_columns)))
 
 
-def sweep_figure(rows, x, y, hue=(), pareto=False, label=None, logx=False, logy=False, title=None):
+def sweep_figure(rows, x, y, hue=(), pareto=False, label=None, logx=False, logy=False, title=None,
+                 byte_columns=()):
     """One chart of a sweep's rows: a line per hue value, or (pareto) dots and the front.
+    Byte counts (is_bytes) read as KiB/MiB on the axes and in the legend.
 
     Returns (figure, front) where front lists (x, y, label) of the Pareto points, or [].
     """
-    series = group_series(rows, x, y, list(hue))
+    series = group_series(rows, x, y, list(hue), byte_columns)
     if not series:
         raise ValueError(f"no successful rows with a value for '{y}'")
     fig, ax = pyplot().subplots(figsize=(6.4, 4.0), dpi=120)
-    front = draw_pareto(ax, series, rows, x, y, label) if pareto else []
+    front = draw_pareto(ax, series, rows, x, y, label, byte_columns) if pareto else []
     if not pareto:
         for key, points in series.items():
             xs, ys = zip(*points)
             ax.plot(xs, ys, marker="o", label=key)
-    _log_axes(ax, series, logx, logy, lines=not pareto)
+    _axes_scales(ax, series, x, y, logx, logy, not pareto, byte_columns)
     ax.set_xlabel(x)
     ax.set_ylabel(y)
     ax.set_title(title or f"{y} vs {x}")

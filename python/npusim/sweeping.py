@@ -20,7 +20,7 @@ class SweepResult(pd.DataFrame):
     """results.csv of a sweep, one row per point; `directory` is the sweep folder (None
     when nothing was kept). plot() draws the charts of scripts/plot_sweep.py."""
 
-    _metadata = ["directory", "front"]
+    _metadata = ["directory", "front", "byte_columns"]
 
     @property
     def _constructor(self):
@@ -31,7 +31,8 @@ class SweepResult(pd.DataFrame):
         pareto=True every point as a dot and the Pareto front (lower is better on both)."""
         hue = [hue] if isinstance(hue, str) else list(hue or [])
         rows = self.astype(str).to_dict("records")
-        fig, self.front = charts.sweep_figure(rows, x, y, hue, pareto, label, logx, logy, title)
+        fig, self.front = charts.sweep_figure(rows, x, y, hue, pareto, label, logx, logy, title,
+                                              getattr(self, "byte_columns", ()))
         return charts.finish(fig, output)
 
 
@@ -40,6 +41,13 @@ def spec_axes(axes):
     if isinstance(axes, dict):
         return [{"pointer": pointer, "values": list(values)} for pointer, values in axes.items()]
     return [dict(axis) for axis in axes]
+
+
+def byte_axes(axes):
+    """The results.csv columns of the axes that set a byte count (pointer ending in bytes):
+    charts write their values as KiB/MiB."""
+    named = spec_axes(axes)
+    return {a.get("name", a["pointer"].strip("/").replace("/", ".")) for a in named if a["pointer"].endswith("bytes")}
 
 
 def _write_spec(folder, chip, workload, axes, options):
@@ -98,4 +106,5 @@ def sweep(base=None, axes=None, workload=DEFAULT_WORKLOAD, jobs=None, backend="l
             raise (e.with_file(chip.origin) if e.file == str(spec.parent / chip.file_name) else e) from None
         result = SweepResult(pd.read_csv(folder / "results.csv"))
         result.directory = folder if out is not None else None
+        result.byte_columns = byte_axes(axes)
         return result

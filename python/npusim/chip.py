@@ -68,7 +68,7 @@ class Chip:
             try:
                 done = _cli.call(["validate", path])
             except InputError as e:
-                raise e.with_file(self.origin) from None
+                raise e.renamed({str(path): self.origin}) from None
         return json.loads(done.stdout)
 
     def __repr__(self):

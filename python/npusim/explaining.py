@@ -73,7 +73,7 @@ def explain(chip=None, layer=None, engine=None, sparsity=None):
         try:
             done = _cli.call(args, cwd=pathlib.Path.cwd())
         except InputError as e:
-            raise (e.with_file(chip.origin) if e.file == str(chip_path) else e) from None
+            raise e.renamed({str(chip_path): chip.origin}) from None
     answer = json.loads(done.stdout)
     return {"engine": answer["engine"], "layer": answer["layer"], "config": chip.origin,
             "notes": answer["notes"], "text": answer["notes"] + answer["explanation"],

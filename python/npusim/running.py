@@ -121,8 +121,11 @@ def run(chip=None, workload=DEFAULT_WORKLOAD, functional=False, split=None, depe
         options = dict(file=workload_file(workload, inputs or {}, scratch), out=folder.absolute(),
                        functional=functional, split=split, dependency_mode=dependency_mode)
         chip_path = chip.write(scratch / chip.file_name)
+        given = {str(chip_path): chip.origin, str(options["file"]): str(workload)}
+        for name in inputs or {}:  # the arrays' scratch files (inputs.py names them so)
+            given.update({str(scratch / f"{name}{kind}.npy"): f"inputs['{name}']" for kind in ("", ".weights")})
         try:
             _cli.call(_run_args(chip_path, workload, options), cwd=pathlib.Path.cwd())
         except InputError as e:
-            raise (e.with_file(chip.origin) if e.file == str(chip_path) else e) from None
+            raise e.renamed(given) from None
         return Run(folder, keep=out is not None)

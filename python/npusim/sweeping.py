@@ -103,7 +103,7 @@ def sweep(base=None, axes=None, workload=DEFAULT_WORKLOAD, jobs=None, backend="l
         try:
             _cli.call(_sweep_args(spec, folder, jobs, backend, slurm), cwd=pathlib.Path.cwd())
         except InputError as e:
-            raise (e.with_file(chip.origin) if e.file == str(spec.parent / chip.file_name) else e) from None
+            raise e.renamed({str(spec.parent / chip.file_name): chip.origin}) from None
         result = SweepResult(pd.read_csv(folder / "results.csv"))
         result.directory = folder if out is not None else None
         result.byte_columns = byte_axes(axes)

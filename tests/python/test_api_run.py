@@ -106,3 +106,17 @@ def test_charts_of_a_run(tmp_path):
     assert (tmp_path / "layers.png").stat().st_size > 0 and (tmp_path / "roofline.png").stat().st_size > 0
     dots = sum(len(c.get_offsets()) for c in fig.axes[0].collections)
     assert dots == sum(1 for r in run.report["workload"]["rows"] if r["macs"] and r["dram_bytes"])
+
+
+def test_a_wrong_array_is_refused_naming_the_workload_and_the_argument(tmp_path):
+    floats = np.zeros((2, 12, 12, 8), np.float32)
+    np.save(tmp_path / "floats.npy", floats)
+    workload = json.loads(pathlib.Path(TINY).read_text())
+    workload["input"]["file"] = str(tmp_path / "floats.npy")
+    (tmp_path / "tiny.json").write_text(json.dumps(workload))
+    status, _, err = cli("run", "--quiet", "--functional", "--out", tmp_path / "r", "--workload", tmp_path / "tiny.json")
+    expected = npusim.InputError.from_cli_line(err.strip())
+    with pytest.raises(npusim.InputError) as caught:
+        npusim.run(None, TINY, functional=True, inputs={"input": floats})
+    assert status == 2 and caught.value.file == TINY and caught.value.place == expected.place
+    assert caught.value.reason == expected.reason.replace(str(tmp_path / "floats.npy"), "inputs['input']")

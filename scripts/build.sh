@@ -6,3 +6,12 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
 cmake --build "$root/build" -j"$(nproc)"
+# The Python API (python/npusim, docs/python-api.md): build/venv sees Debian's packages (numpy,
+# pandas, matplotlib) and, through a .pth file, the checkout's python/ folder, so
+# build/venv/bin/python imports npusim with no pip, no network and nothing outside the checkout.
+if [ -x /usr/bin/python3 ] && [ ! -x "$root/build/venv/bin/python" ]; then
+  /usr/bin/python3 -m venv --system-site-packages --without-pip "$root/build/venv"
+fi
+if [ -x "$root/build/venv/bin/python" ]; then
+  "$root/build/venv/bin/python" -c 'import sys, sysconfig; open(sysconfig.get_paths()["purelib"] + "/npusim.pth", "w").write(sys.argv[1] + "\n")' "$root/python"
+fi

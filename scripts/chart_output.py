@@ -1,5 +1,12 @@
-"""What the chart scripts (plot_sweep.py, plot_energy.py) share: the output file's rules."""
+"""What the chart scripts (plot_sweep.py, plot_energy.py) share: the output file's rules, and
+the chart code itself, which lives in the Python package (python/npusim/charts.py) so the API
+draws the same charts."""
+import pathlib
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+
+from npusim import charts  # noqa: E402  (after the path to the checkout's package)
 
 
 def check_output(path, program):
@@ -9,7 +16,6 @@ def check_output(path, program):
 
 
 def save(fig, path):
-    """Writes the figure; a fixed date keeps SVG output byte-identical from run to run."""
-    fig.tight_layout()
-    fig.savefig(path, metadata={"Date": None} if path.endswith(".svg") else {})
+    """Writes the figure (charts.save: a fixed date keeps SVG output byte-identical)."""
+    charts.save(fig, path)
     print(f"wrote {path}")

@@ -18,15 +18,7 @@ import argparse
 import csv
 import sys
 
-from chart_output import check_output, save
-
-
-def number_or_text(value):
-    try:
-        number = float(value)
-    except ValueError:
-        return value
-    return int(number) if number.is_integer() else number  # ticks read 8, not 8.0
+from chart_output import charts, check_output, save
 
 
 def read_rows(path):
@@ -34,60 +26,6 @@ def read_rows(path):
         reader = csv.DictReader(f)
         rows = list(reader)
         return reader.fieldnames or [], rows
-
-
-def value_order(value):
-    """Sort key: numbers by value (4 before 16), then text."""
-    value = number_or_text(value)
-    return (isinstance(value, str), value)
-
-
-def group_series(rows, x, y, hue):
-    """{hue value: [(x, y), ...]} over the rows that ran and have a y value, in the
-    order of the hue columns' values."""
-    series, order = {}, {}
-    for row in rows:
-        if row.get("status", "ok") != "ok" or row[y] == "":
-            continue
-        key = ", ".join(f"{h}={row[h]}" for h in hue) if hue else None
-        order[key] = tuple(value_order(row[h]) for h in hue)
-        series.setdefault(key, []).append((number_or_text(row[x]), float(row[y])))
-    for points in series.values():
-        points.sort(key=lambda p: (isinstance(p[0], str), p[0]))
-    return {key: series[key] for key in sorted(series, key=order.get)}
-
-
-def pareto_front(points):
-    """The (x, y) points no other point matches or beats on both, sorted by x."""
-    front = []
-    for x, y in sorted(set(points)):
-        if not front or y < front[-1][1]:
-            front.append((x, y))
-    return front
-
-
-def label_of(rows, x, y, label):
-    """(x value, y value) -> the label column of the first row with them."""
-    labels = {}
-    for row in rows:
-        if row.get("status", "ok") == "ok" and row[x] != "" and row[y] != "":
-            labels.setdefault((float(row[x]), float(row[y])), row[label])
-    return labels
-
-
-def draw_pareto(ax, series, rows, args):
-    for key, points in series.items():
-        xs, ys = zip(*points)
-        ax.scatter(xs, ys, s=18, label=key)
-    front = pareto_front([(float(x), y) for points in series.values() for x, y in points])
-    fx, fy = zip(*front)
-    ax.step(fx, fy, where="post", color="black", linewidth=1, label="Pareto front")
-    ax.scatter(fx, fy, s=50, facecolors="none", edgecolors="black")
-    labels = label_of(rows, args.x, args.y, args.label or "point")
-    for x, y in front:
-        print(f"front: {args.x}={x:g} {args.y}={y:g} {labels.get((x, y), '')}")
-        if args.label:
-            ax.annotate(str(labels[(x, y)]), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
 
 
 def main():
@@ -114,39 +52,13 @@ def main():
     for column in [args.x, args.y] + hue + ([args.label] if args.label else []):
         if column not in columns:
             sys.exit(f"plot_sweep.py: {args.results} has no column '{column}'; columns: {', '.join(columns)}")
-    series = group_series(rows, args.x, args.y, hue)
-    if not series:
-        sys.exit(f"plot_sweep.py: no successful rows with a value for '{args.y}'")
-
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only, no display needed
-    import matplotlib.pyplot as plt
-    import matplotlib.ticker
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=120)
-    if args.pareto:
-        draw_pareto(ax, series, rows, args)
-    else:
-        for key, points in series.items():
-            xs, ys = zip(*points)
-            ax.plot(xs, ys, marker="o", label=key)
-    if args.logx:
-        ax.set_xscale("log", base=2)
-        if not args.pareto:  # tick at the swept values, written plainly (16, not 2^4)
-            ax.set_xticks(sorted({x for points in series.values() for x, _ in points}))
-            ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-            ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
-    if args.logy:
-        ax.set_yscale("log")
-    ax.set_xlabel(args.x)
-    ax.set_ylabel(args.y)
-    ax.set_title(args.title or f"{args.y} vs {args.x}")
-    ax.grid(True, alpha=0.3)
-    if args.pareto:  # beside the plot: a cloud of dots leaves no free corner
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
-    elif args.hue:
-        ax.legend(fontsize=8)
+    try:
+        fig, front = charts.sweep_figure(rows, args.x, args.y, hue, args.pareto, args.label,
+                                         args.logx, args.logy, args.title)
+    except ValueError as e:
+        sys.exit(f"plot_sweep.py: {e}")
+    for x, y, label in front:
+        print(f"front: {args.x}={x:g} {args.y}={y:g} {label}")
     save(fig, args.output)
 
 

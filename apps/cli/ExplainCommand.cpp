@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "models/matrix_unit/ConvShape.h"
 #include "models/sparse_cluster/Explain.h"
@@ -19,6 +20,7 @@ struct ExplainOptions {
   std::string layer;
   std::string engine;    // empty: the engine the compiler would choose
   std::string sparsity;  // "ifm=F,weights=F[,seed=N]"
+  std::string format = "text";
 };
 
 // The lowerings that explain a layer, by rank: the --engine choices.
@@ -54,12 +56,35 @@ const Lowering& default_explainer(const Lowering::ExplainRequest& q) {
   throw std::logic_error("no lowering explains a conv layer by default");
 }
 
+// The layer as explain read it (defaults filled in), with its output size.
+nlohmann::json layer_json(const ConvShape& s) {
+  return {{"n", s.n},   {"hi", s.hi}, {"wi", s.wi}, {"ci", s.ci}, {"co", s.co},
+          {"kh", s.kh}, {"kw", s.kw}, {"sh", s.sh}, {"sw", s.sw},
+          {"pad", {s.pad_top, s.pad_bottom, s.pad_left, s.pad_right}},
+          {"element_bytes", s.element_bytes}, {"ho", s.ho()}, {"wo", s.wo()}};
+}
+
+// --format json, for programs (the Python API's npusim.explain): which engine explained the
+// layer (without --engine only explain knows) and the layer as read, beside the same text.
+void print_json(const ExplainOptions& opt, const Lowering::ExplainRequest& q, const Lowering& chosen) {
+  std::string notes;
+  for (const Lowering* l : explainers())
+    if (l != &chosen) notes += l->explain_preamble(q);
+  const nlohmann::json out = {{"config", opt.config}, {"engine", chosen.name()}, {"layer", layer_json(q.layer)},
+                              {"notes", notes}, {"explanation", chosen.explain(q)}};
+  std::cout << out.dump(2) << "\n";
+}
+
 void explain(const ExplainOptions& opt) {
   const HardwareConfig hw = load_hardware_config(bundled_file(opt.config));
   const ConvShape layer = parse_conv_spec(opt.layer);
   const LayerSparsity zeros = parse_sparsity_spec(opt.sparsity);
   const Lowering::ExplainRequest q{hw, layer, zeros};
   const Lowering& chosen = opt.engine.empty() ? default_explainer(q) : lowering(opt.engine);
+  if (opt.format == "json") {
+    print_json(opt, q, chosen);
+    return;
+  }
   for (const Lowering* l : explainers())
     if (l != &chosen) std::cout << l->explain_preamble(q);
   std::cout << chosen.explain(q);
@@ -84,6 +109,10 @@ void add_explain_command(CLI::App& app) {
   cmd->add_option("-s,--sparsity", opt->sparsity,
                   "Zero fractions of the layer: ifm=F,weights=F[,seed=N] (default 0, 0, 1). On a chip with a sparse "
                   "cluster they decide whether the layer is sparse, and set where the zeros fall");
+  cmd->add_option("--format", opt->format,
+                  "text (default) or json: {config, engine (the one that explained the layer), layer (as read, "
+                  "with ho and wo), notes (the other engines' remarks), explanation (the text)}")
+      ->check(CLI::IsMember({"text", "json"}));
   cmd->footer(
       "\nPrints the derived Pci, Ws, Bci, Aco, kmax, the loop counts Nco/Nkw/Nkh/Nci, the tiling,\n"
       "the stride transform, reuse factors, the MAC breakdown and the cycle estimate. With\n"
@@ -102,7 +131,8 @@ void add_explain_command(CLI::App& app) {
       "  npusim explain --config configs/numa-2x2.json --layer hi=14,wi=14,ci=48,co=32,k=3\n"
       "  npusim explain --config configs/gpu-shader.json --layer hi=5,wi=5,ci=3,co=2,k=3   (seed003's example)\n"
       "  npusim explain --config configs/sparse.json --layer hi=56,wi=56,ci=64,co=64,k=3,pad=1 "
-      "--sparsity ifm=0.5,weights=0.8");
+      "--sparsity ifm=0.5,weights=0.8\n"
+      "  npusim explain --layer hi=56,wi=56,ci=64,co=64,k=3,pad=1 --format json");
   cmd->callback([opt] { explain(*opt); });
 }
 

@@ -21,6 +21,16 @@ def binary():
     return path
 
 
+def locate(path):
+    """A user's path as given when it exists (or is absolute), else the checkout's file of
+    that name: `configs/default.json` works from a notebook in any folder, as the README's
+    relative paths do from the checkout."""
+    path = pathlib.Path(path)
+    if path.is_absolute() or path.exists() or not (CHECKOUT / path).exists():
+        return path
+    return CHECKOUT / path
+
+
 def call(args, cwd=None):
     """Runs `npusim ARGS...`; returns the CompletedProcess (text stdout/stderr).
 

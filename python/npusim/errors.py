@@ -22,3 +22,17 @@ class InputError(ValueError):
         while len(parts) < 3:
             parts.insert(0, "")
         return cls(text, *parts)
+
+    def with_file(self, file):
+        """The same error naming another file: a temporary copy's path becomes the
+        file the user gave (the chip's config, the workload)."""
+        return InputError(": ".join(x for x in (file, self.place, self.reason) if x),
+                          file, self.place, self.reason)
+
+    def renamed(self, files):
+        """This error with the scratch files' names ({scratch path: name}) replaced by what
+        the user gave, in the file and in the reason (a bound array's .npy)."""
+        file, reason = files.get(self.file, self.file), self.reason
+        for scratch, name in files.items():
+            reason = reason.replace(scratch, name)
+        return InputError(": ".join(x for x in (file, self.place, reason) if x), file, self.place, reason)

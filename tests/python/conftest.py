@@ -1,0 +1,25 @@
+"""Shared by the API tests: the checkout, and the CLI called directly as the reference."""
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(CHECKOUT / "python"))  # ctest also sets PYTHONPATH; this covers plain pytest
+
+from npusim import _cli  # noqa: E402
+
+
+def cli(*args, cwd=CHECKOUT):
+    """`npusim ARGS` as a shell user runs it: (exit status, stdout, stderr)."""
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    done = subprocess.run([str(_cli.binary()), *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.fixture(autouse=True)
+def in_checkout(monkeypatch):
+    """Tests name bundled files by their README paths, from the checkout."""
+    monkeypatch.chdir(CHECKOUT)

@@ -11,13 +11,14 @@ by --hue) and the Pareto front, the points no other point beats on both x and y
 (lower is better on both), is drawn as a step line and printed, one point a line;
 --label writes a column's value next to each point of the front. The output format follows the file
 extension (.png or .svg). Needs matplotlib: Debian's python3-matplotlib, which
-scripts/setup.sh installs, hence /usr/bin/python3 rather than the first python3
+`scripts/setup.sh python` installs, hence /usr/bin/python3 rather than the first python3
 on PATH.
 """
 import argparse
 import csv
 import sys
 
+from byte_units import byte_size_text, is_byte_valued, label_bytes
 from chart_output import check_output, save
 
 
@@ -75,6 +76,11 @@ def label_of(rows, x, y, label):
     return labels
 
 
+def shown(column, value):
+    """A value of `column` for people: 512 KiB for a byte count, else 8 rather than 8.0."""
+    return byte_size_text(value) if is_byte_valued(column) else f"{value:g}"
+
+
 def draw_pareto(ax, series, rows, args):
     for key, points in series.items():
         xs, ys = zip(*points)
@@ -85,12 +91,12 @@ def draw_pareto(ax, series, rows, args):
     ax.scatter(fx, fy, s=50, facecolors="none", edgecolors="black")
     labels = label_of(rows, args.x, args.y, args.label or "point")
     for x, y in front:
-        print(f"front: {args.x}={x:g} {args.y}={y:g} {labels.get((x, y), '')}")
+        print(f"front: {args.x}={shown(args.x, x)} {args.y}={shown(args.y, y)} {labels.get((x, y), '')}")
         if args.label:
             ax.annotate(str(labels[(x, y)]), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
 
 
-def main():
+def parse_args():
     parser = argparse.ArgumentParser(description="Plot a column of an npusim sweep results.csv")
     parser.add_argument("results", help="results.csv written by npusim sweep")
     parser.add_argument("-x", required=True, help="column for the x axis (usually a sweep axis)")
@@ -104,8 +110,11 @@ def main():
     parser.add_argument("--pareto", action="store_true",
                         help="dots instead of lines, and the Pareto front (lower x and lower y are better)")
     parser.add_argument("--label", help="with --pareto: column written next to each point of the front")
-    args = parser.parse_args()
+    return parser.parse_args()
 
+
+def load_series(args):
+    """The rows of results.csv and their series, after checking the columns exist."""
     check_output(args.output, "plot_sweep.py")
     columns, rows = read_rows(args.results)
     if args.label and not args.pareto:
@@ -117,12 +126,43 @@ def main():
     series = group_series(rows, args.x, args.y, hue)
     if not series:
         sys.exit(f"plot_sweep.py: no successful rows with a value for '{args.y}'")
+    return rows, series
+
+
+def swept_value_ticks(ax, xs, text):
+    """x ticks at the swept values, written by `text` (16, not 2^4; 512 KiB for bytes)."""
+    import matplotlib.ticker
+
+    ax.set_xticks(sorted(set(xs)))
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: text(v)))
+    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+
+
+def set_scales(ax, series, args):
+    """Log scales if asked; byte-valued axes (capacity_bytes, dram_bytes) in KiB, MiB, GiB."""
+    xs = [x for points in series.values() for x, _ in points]
+    ys = [y for points in series.values() for _, y in points]
+    x_bytes = is_byte_valued(args.x) and not any(isinstance(x, str) for x in xs)
+    if args.logx:
+        ax.set_xscale("log", base=2)
+    if args.logx and not args.pareto:
+        swept_value_ticks(ax, xs, byte_size_text if x_bytes else (lambda v: f"{v:g}"))
+    elif x_bytes:
+        label_bytes(ax.xaxis, xs, args.logx)
+    if args.logy:
+        ax.set_yscale("log")
+    if is_byte_valued(args.y):
+        label_bytes(ax.yaxis, ys, args.logy)
+
+
+def main():
+    args = parse_args()
+    rows, series = load_series(args)
 
     import matplotlib
 
     matplotlib.use("Agg")  # files only, no display needed
     import matplotlib.pyplot as plt
-    import matplotlib.ticker
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=120)
     if args.pareto:
@@ -131,14 +171,7 @@ def main():
         for key, points in series.items():
             xs, ys = zip(*points)
             ax.plot(xs, ys, marker="o", label=key)
-    if args.logx:
-        ax.set_xscale("log", base=2)
-        if not args.pareto:  # tick at the swept values, written plainly (16, not 2^4)
-            ax.set_xticks(sorted({x for points in series.values() for x, _ in points}))
-            ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-            ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
-    if args.logy:
-        ax.set_yscale("log")
+    set_scales(ax, series, args)
     ax.set_xlabel(args.x)
     ax.set_ylabel(args.y)
     ax.set_title(args.title or f"{args.y} vs {args.x}")

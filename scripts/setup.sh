@@ -6,7 +6,10 @@
 #   scripts/setup.sh python         the chart scripts and the Python API (import npusim)
 #   scripts/setup.sh test           what only the tests need (test.sh runs all three)
 #   scripts/setup.sh run python test
+#   scripts/setup.sh --list run     prints the packages, one a line, and installs nothing
 set -euo pipefail
+list_only=0
+if [ "${1:-}" = "--list" ]; then list_only=1; shift; fi
 
 # Build and run: the compiler and CMake, and the libraries npusim links. libonnx-dev (with
 # libprotobuf-dev, whose version its generated onnx.pb.h was built against) reads ONNX
@@ -34,6 +37,10 @@ for purpose in "${@:-run}"; do
     *) echo "setup: unknown purpose '$purpose': use run, python or test" >&2; exit 2 ;;
   esac
 done
+if [ $list_only -eq 1 ]; then
+  printf '%s\n' "${wanted[@]}"
+  exit 0
+fi
 missing=()
 for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

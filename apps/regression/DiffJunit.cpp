@@ -37,8 +37,9 @@ std::size_t failing_groups(const DiffResult& result, std::size_t from, std::size
 void print_failure(std::ostream& out, const Difference& d, const DiffShown& shown) {
   out << fmt::format("      <failure type=\"moved\" message=\"{}: {} -> {} ({})\">", xml(d.metric), xml(d.a), xml(d.b),
                      xml(change_text(d)));
-  out << xml(fmt::format("{}{} {}: A ({}) {}, B ({}) {}, {} ({})", d.section, d.item.empty() ? "" : " " + d.item, d.metric,
-                         shown.run_a, d.a, shown.run_b, d.b, change_text(d), tolerance_text(shown.tolerance_pct)));
+  const std::string place = d.item.empty() ? d.section : d.section + " " + d.item;
+  out << xml(fmt::format("{} {}: A ({}) {}, B ({}) {}, {} ({})", place, d.metric, shown.run_a, d.a, shown.run_b, d.b,
+                         change_text(d), tolerance_text(shown.tolerance_pct)));
   out << "</failure>\n";
 }
 

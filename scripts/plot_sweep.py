@@ -11,7 +11,7 @@ by --hue) and the Pareto front, the points no other point beats on both x and y
 (lower is better on both), is drawn as a step line and printed, one point a line;
 --label writes a column's value next to each point of the front. The output format follows the file
 extension (.png or .svg). Needs matplotlib: Debian's python3-matplotlib, which
-scripts/setup.sh installs, hence /usr/bin/python3 rather than the first python3
+`scripts/setup.sh python` installs, hence /usr/bin/python3 rather than the first python3
 on PATH.
 """
 import argparse
@@ -26,6 +26,11 @@ def read_rows(path):
         reader = csv.DictReader(f)
         rows = list(reader)
         return reader.fieldnames or [], rows
+
+
+def shown(column, value):
+    """A value of `column` for people: 512 KiB for a byte count, else 8 rather than 8.0."""
+    return charts.byte_text(value) if charts.is_bytes(column) else f"{value:g}"
 
 
 def main():
@@ -58,7 +63,7 @@ def main():
     except ValueError as e:
         sys.exit(f"plot_sweep.py: {e}")
     for x, y, label in front:
-        print(f"front: {args.x}={x:g} {args.y}={y:g} {label}")
+        print(f"front: {args.x}={shown(args.x, x)} {args.y}={shown(args.y, y)} {label}")
     save(fig, args.output)
 
 

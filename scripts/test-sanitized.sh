@@ -19,7 +19,7 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 export ASAN_OPTIONS="log_path=$reports/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 status=0
-(cd "$root/build-asan" && ctest -j2 --output-on-failure "$@") || status=$?
+(cd "$root/build-asan" && ctest -j2 --output-on-failure --no-tests=error "$@") || status=$?
 if grep -lq "ERROR: " "$reports"/* 2>/dev/null; then
   for f in $(grep -l "ERROR: " "$reports"/*); do echo "== $f"; cat "$f"; done
   status=1

@@ -1,11 +1,12 @@
-#include "apps/regression/DiffTable.h"
-
 #include <algorithm>
 #include <array>
-#include <map>
 #include <ostream>
 
 #include <fmt/format.h>
+
+#include "apps/regression/DiffFormats.h"
+#include "apps/regression/DiffText.h"
+#include "sim/common/InputError.h"
 
 namespace npusim {
 
@@ -13,13 +14,6 @@ namespace {
 
 constexpr std::size_t kColumns = 6;
 using Row = std::array<std::string, kColumns>;
-
-std::string change_text(const Difference& d) {
-  if (d.change_pct) return fmt::format("{:+.2f}%", *d.change_pct);
-  if (d.a == "-") return "added";
-  if (d.b == "-") return "removed";
-  return "changed";
-}
 
 void print_rows(std::ostream& out, const std::vector<Row>& rows) {
   std::array<std::size_t, kColumns> width{};
@@ -37,33 +31,41 @@ void print_rows(std::ostream& out, const std::vector<Row>& rows) {
   }
 }
 
-std::string tolerance_text(double tolerance_pct) {
-  return tolerance_pct == 0 ? "exact" : fmt::format("tolerance {}%", tolerance_pct);
-}
-
 }  // namespace
 
-void print_diff_table(std::ostream& out, const DiffResult& result, double tolerance_pct, std::size_t max_rows) {
+DiffFormat diff_format_named(const std::string& name) {
+  if (name == "markdown") return DiffFormat::markdown;
+  if (name == "junit") return DiffFormat::junit;
+  if (name == "table") return DiffFormat::table;
+  throw InputError("--format", name, "expected table, markdown or junit");
+}
+
+void print_diff(std::ostream& out, DiffFormat format, const DiffResult& result, const DiffShown& shown) {
+  switch (format) {
+    case DiffFormat::table: return print_diff_table(out, result, shown);
+    case DiffFormat::markdown: return print_diff_markdown(out, result, shown);
+    case DiffFormat::junit: return print_diff_junit(out, result, shown);
+  }
+}
+
+void print_diff_table(std::ostream& out, const DiffResult& result, const DiffShown& shown) {
+  out << "A: " << shown.run_a << "\nB: " << shown.run_b << "\n";
   const auto& diffs = result.differences;
   if (diffs.empty()) {
-    out << fmt::format("no differences ({}): {} figures compared\n", tolerance_text(tolerance_pct), result.compared);
+    out << verdict_text(result, shown.tolerance_pct) << "\n";
     return;
   }
-  const std::size_t shown = max_rows == 0 ? diffs.size() : std::min(max_rows, diffs.size());
+  const std::size_t listed = shown.max_rows == 0 ? diffs.size() : std::min(shown.max_rows, diffs.size());
   std::vector<Row> rows{{"section", "item", "metric", "A", "B", "change"}};
-  for (std::size_t i = 0; i < shown; ++i) {
+  for (std::size_t i = 0; i < listed; ++i) {
     const auto& d = diffs[i];
-    rows.push_back({d.section, d.item.empty() ? "-" : d.item, d.metric, d.a, d.b, change_text(d)});
+    const auto [a, b] = shown_values(d);
+    rows.push_back({d.section, d.item.empty() ? "-" : d.item, d.metric, a, b, change_text(d)});
   }
   print_rows(out, rows);
-  if (shown < diffs.size())
-    out << fmt::format("  ... {} more not shown (--max-rows 0 shows all)\n", diffs.size() - shown);
-  std::map<std::string, std::size_t> per_section;
-  for (const auto& d : diffs) ++per_section[d.section];
-  std::string counts;
-  for (const auto& [section, n] : per_section) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", section, n);
-  out << fmt::format("{} of {} figures differ ({}): {}\n", diffs.size(), result.compared,
-                     tolerance_text(tolerance_pct), counts);
+  if (listed < diffs.size())
+    out << fmt::format("  ... {} more not shown (--max-rows 0 shows all)\n", diffs.size() - listed);
+  out << verdict_text(result, shown.tolerance_pct) << "\n";
 }
 
 }  // namespace npusim

@@ -175,10 +175,18 @@ class Comparer {
     return false;
   }
 
+  // The figures compared from here on belong to this item (compare_items compares one
+  // item's fields together, so each group's differences are consecutive).
+  void open_group(const std::string& section, const std::string& item) {
+    drop_empty_group();
+    result_.groups.push_back({section, item, 0, result_.differences.size(), 0});
+  }
+
   void compare(const std::string& section, const std::string& item, const std::string& metric,
                const ordered_json* a, const ordered_json* b) {
     if (!selected(metric)) return;
     ++result_.compared;
+    ++result_.groups.back().figures;
     Difference d{section, item, metric, a ? text(*a) : "-", b ? text(*b) : "-", std::nullopt};
     if (a && b && a->is_number() && b->is_number()) {
       const double x = a->get<double>();
@@ -192,6 +200,7 @@ class Comparer {
       return;
     }
     result_.differences.push_back(std::move(d));
+    ++result_.groups.back().differences;
   }
 
   // Every --metric name must mean something in one of the runs.
@@ -204,9 +213,17 @@ class Comparer {
     }
   }
 
-  DiffResult take() { return std::move(result_); }
+  DiffResult take() {
+    drop_empty_group();
+    return std::move(result_);
+  }
 
  private:
+  // A group none of whose fields --metric selected is no test case.
+  void drop_empty_group() {
+    if (!result_.groups.empty() && result_.groups.back().figures == 0) result_.groups.pop_back();
+  }
+
   static std::string text(const ordered_json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
   const DiffOptions& options_;
@@ -222,6 +239,7 @@ const ordered_json* find_field(const Fields& fields, const std::string& name) {
 
 void compare_items(Comparer& cmp, const std::string& section, const std::string& item, const Fields& a,
                    const Fields& b, std::set<std::string>& known) {
+  cmp.open_group(section, item);
   for (const auto& [name, value] : a) {
     known.insert(last_component(name));
     cmp.compare(section, item, name, &value, find_field(b, name));

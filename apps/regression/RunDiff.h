@@ -25,9 +25,20 @@ struct DiffOptions {
   std::vector<std::string> metrics;  // compare only these field names; empty = all
 };
 
+// The figures of one item of a section (an engine, a memory, a layer, an instruction) or a
+// section's own figures (item ""), compared together: one test case of the JUnit output.
+struct ComparedGroup {
+  std::string section;
+  std::string item;
+  std::size_t figures = 0;           // compared
+  std::size_t first_difference = 0;  // its differences are differences[first, first + count)
+  std::size_t differences = 0;
+};
+
 struct DiffResult {
   std::size_t compared = 0;  // figures compared
   std::vector<Difference> differences;
+  std::vector<ComparedGroup> groups;  // in comparison order; none without a compared figure
 };
 
 // Compares report totals, every array-of-objects section of report.json

@@ -7,6 +7,8 @@ already (a notebook's inline back end stays).
 """
 import math
 
+from .byte_units import byte_size_text, is_byte_valued, label_bytes
+
 # Data movement first (bottom of the stack), then storage next to the datapath, then compute.
 ENERGY_ORDER = ["dram", "sram", "register_file", "bus", "dma", "mac", "vector", "min_switch"]
 
@@ -116,38 +118,42 @@ def draw_pareto(ax, series, rows, x, y, label=None, byte_columns=()):
 
 
 def byte_text(value):
-    """A byte count as people read it, to 3 digits: 65536 -> "64 KiB", 1536 -> "1.5 KiB",
-    100 -> "100 B"."""
-    for unit, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
-        if abs(value) >= unit:
-            return f"{value / unit:.3g} {name}"
-    return f"{value:.3g} B"
+    """A byte count as the CLI's tables write it (byte_units.byte_size_text): 512 KiB, 1.5 KiB."""
+    return byte_size_text(value)
 
 
 def is_bytes(column, byte_columns=()):
-    """Columns that count bytes: named *bytes (dram_bytes, core.nram.capacity_bytes), or listed
-    in byte_columns (an axis named "nram" that sets /core/nram/capacity_bytes)."""
-    return column.endswith("bytes") or column in byte_columns
+    """Columns that count bytes (byte_units.is_byte_valued: dram_bytes, core.nram.capacity_bytes,
+    bytes_read), or listed in byte_columns (an axis named "nram" that sets
+    /core/nram/capacity_bytes)."""
+    return is_byte_valued(column) or column in byte_columns
 
 
-def _tick_text(column, byte_columns):
-    return (lambda v, _: byte_text(v)) if is_bytes(column, byte_columns) else (lambda v, _: f"{v:g}")
-
-
-def _axes_scales(ax, series, x, y, logx, logy, lines, byte_columns):
+def _swept_value_ticks(axis, values, text):
+    """Ticks at the swept values (16, not 2^4; 512 KiB for bytes)."""
     import matplotlib.ticker
 
+    axis.set_ticks(sorted(set(values)))
+    axis.set_minor_locator(matplotlib.ticker.NullLocator())
+    axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: text(v)))
+
+
+def set_scales(ax, series, x, y, logx, logy, lines, byte_columns=()):
+    """Log scales if asked; byte-valued axes in KiB/MiB/GiB at power-of-two ticks, or (lines on
+    a log x) ticks at the swept values."""
+    xs = [px for points in series.values() for px, _ in points]
+    ys = [py for points in series.values() for _, py in points]
+    x_bytes = is_bytes(x, byte_columns) and not any(isinstance(v, str) for v in xs)
     if logx:
         ax.set_xscale("log", base=2)
-        if lines:  # tick at the swept values, written plainly (16, not 2^4)
-            ax.set_xticks(sorted({px for points in series.values() for px, _ in points}))
-            ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
-    if logx and lines or is_bytes(x, byte_columns):
-        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_tick_text(x, byte_columns)))
+    if logx and lines:
+        _swept_value_ticks(ax.xaxis, xs, byte_text if x_bytes else (lambda v: f"{v:g}"))
+    elif x_bytes:
+        label_bytes(ax.xaxis, xs, logx)
     if logy:
         ax.set_yscale("log")
     if is_bytes(y, byte_columns):
-        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_tick_text(y, byte_columns)))
+        label_bytes(ax.yaxis, ys, logy)
 
 
 def sweep_figure(rows, x, y, hue=(), pareto=False, label=None, logx=False, logy=False, title=None,
@@ -166,7 +172,7 @@ def sweep_figure(rows, x, y, hue=(), pareto=False, label=None, logx=False, logy=
         for key, points in series.items():
             xs, ys = zip(*points)
             ax.plot(xs, ys, marker="o", label=key)
-    _axes_scales(ax, series, x, y, logx, logy, not pareto, byte_columns)
+    set_scales(ax, series, x, y, logx, logy, not pareto, byte_columns)
     ax.set_xlabel(x)
     ax.set_ylabel(y)
     ax.set_title(title or f"{y} vs {x}")

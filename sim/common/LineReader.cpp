@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/ByteSize.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -50,18 +51,6 @@ bool LineReader::next(std::string& line) {
 void LineReader::refuse_long_line() const {
   throw InputError(file_, fmt::format("line {}", number_),
                    fmt::format("line longer than {}: npusim reads no line longer than that", byte_size_text(max_bytes_)));
-}
-
-std::string byte_size_text(std::uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = double(bytes);
-  std::size_t unit = 0;
-  while (value >= 1024 && unit + 1 < std::size(units)) {
-    value /= 1024;
-    ++unit;
-  }
-  return value == double(std::uint64_t(value)) ? fmt::format("{} {}", std::uint64_t(value), units[unit])
-                                               : fmt::format("{:.1f} {}", value, units[unit]);
 }
 
 }  // namespace npusim

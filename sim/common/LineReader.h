@@ -33,7 +33,4 @@ class LineReader {
   std::uint64_t number_ = 0;
 };
 
-// "64 MiB", "1.5 KiB", "100 B": a byte count for messages.
-std::string byte_size_text(std::uint64_t bytes);
-
 }  // namespace npusim

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/ByteSize.h"
 #include "sim/report/RunMetrics.h"
 
 namespace npusim {
@@ -45,10 +46,9 @@ std::vector<Row> port_rows(const RunStats& stats) {
   std::vector<Row> rows = {{"memory/port", "kind", "bytes read", "bytes written", "bw util",
                             "peak occupancy", "capacity"}};
   for (const auto& p : stats.ports)
-    rows.push_back({p.name, p.kind, std::to_string(p.bytes_read), std::to_string(p.bytes_written),
-                    percent(bandwidth_utilization(p, stats.total_cycles)),
-                    std::to_string(p.peak_occupancy_bytes),
-                    p.capacity_bytes == 0 ? "-" : std::to_string(p.capacity_bytes)});
+    rows.push_back({p.name, p.kind, byte_size_text(p.bytes_read), byte_size_text(p.bytes_written),
+                    percent(bandwidth_utilization(p, stats.total_cycles)), byte_size_text(p.peak_occupancy_bytes),
+                    p.capacity_bytes == 0 ? "-" : byte_size_text(p.capacity_bytes)});
   return rows;
 }
 

@@ -5,6 +5,7 @@
 #include <random>
 #include <sstream>
 
+#include "sim/common/ByteSize.h"
 #include "sim/common/InputError.h"
 #include "sim/common/LineReader.h"
 

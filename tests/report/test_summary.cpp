@@ -50,3 +50,20 @@ TEST_CASE("summary shows totals and one aligned row per engine and port", "[repo
   // dram.ch0: 9600 bytes over 32 bytes/cycle * 1000 cycles.
   CHECK(port_lines[1].find(fmt::format("{:.1f}%", 100.0 * 9600 / 32000)) != std::string::npos);
 }
+
+TEST_CASE("summary: the port table's byte columns are in binary units", "[report][byte-size]") {
+  std::ostringstream os;
+  print_summary(os, sample_stats(), sample_context());
+  const auto lines = lines_of(os.str());
+  const auto nram = lines_starting_with(lines, {"core0.nram"});
+  REQUIRE(nram.size() == 1);
+  // read 1000 B, written 2000 B, capacity 65536 B, peak 4096 B (ReportFixture.h).
+  CHECK(nram[0].find("  1000 B  ") != std::string::npos);
+  CHECK(nram[0].find("  2.0 KiB  ") != std::string::npos);
+  CHECK(nram[0].find("  4 KiB  ") != std::string::npos);
+  CHECK(nram[0].substr(nram[0].size() - 8) == "  64 KiB");
+  const auto dram = lines_starting_with(lines, {"dram.ch0"});
+  REQUIRE(dram.size() == 1);
+  CHECK(dram[0].find("  0 B  ") != std::string::npos);  // no occupancy: a channel stores nothing
+  CHECK(dram[0].back() == '-');
+}

@@ -28,7 +28,7 @@ unavailable() {
 if [ "$cmd" = stop ]; then stop; exit 0; fi
 [ "$cmd" = start ] || { echo "usage: slurm-cluster.sh start|stop DIR" >&2; exit 2; }
 for tool in munged slurmctld slurmd sbatch squeue sinfo; do
-  command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || unavailable "$tool is not installed (scripts/setup.sh installs slurm-wlm and munge)"
+  command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || unavailable "$tool is not installed (scripts/setup.sh test installs slurm-wlm and munge)"
 done
 [ "$(id -u)" -eq 0 ] || unavailable "the daemons need root"
 

@@ -1,0 +1,85 @@
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "apps/regression/DiffFormats.h"
+#include "apps/regression/DiffText.h"
+
+namespace npusim {
+
+namespace {
+
+// Text for an XML attribute or element. Control characters XML 1.0 cannot carry at all
+// (a layer name from an ONNX file may hold any byte) become '?'.
+std::string xml(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') ? '?' : c;
+    }
+  }
+  return out;
+}
+
+std::size_t failing_groups(const DiffResult& result, std::size_t from, std::size_t to) {
+  std::size_t n = 0;
+  for (std::size_t g = from; g < to; ++g) n += result.groups[g].differences > 0;
+  return n;
+}
+
+// One <failure> per moved figure: the message names the figure and its move, the body
+// says where it comes from, for a CI page that shows only one of them.
+void print_failure(std::ostream& out, const Difference& d, const DiffShown& shown) {
+  out << fmt::format("      <failure type=\"moved\" message=\"{}: {} -> {} ({})\">", xml(d.metric), xml(d.a), xml(d.b),
+                     xml(change_text(d)));
+  const std::string place = d.item.empty() ? d.section : d.section + " " + d.item;
+  out << xml(fmt::format("{} {}: A ({}) {}, B ({}) {}, {} ({})", place, d.metric, shown.run_a, d.a, shown.run_b, d.b,
+                         change_text(d), tolerance_text(shown.tolerance_pct)));
+  out << "</failure>\n";
+}
+
+void print_testcase(std::ostream& out, const DiffResult& result, const ComparedGroup& g, const DiffShown& shown) {
+  const std::string name = g.item.empty() ? g.section : g.item;
+  out << fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml(g.section), xml(name));
+  if (g.differences == 0) {
+    out << "/>\n";
+    return;
+  }
+  out << ">\n";
+  for (std::size_t i = g.first_difference; i < g.first_difference + g.differences; ++i)
+    print_failure(out, result.differences[i], shown);
+  out << "    </testcase>\n";
+}
+
+// Groups [from, to) of one section.
+void print_testsuite(std::ostream& out, const DiffResult& result, std::size_t from, std::size_t to,
+                     const DiffShown& shown) {
+  out << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n",
+                     xml(result.groups[from].section), to - from, failing_groups(result, from, to));
+  for (std::size_t g = from; g < to; ++g) print_testcase(out, result, result.groups[g], shown);
+  out << "  </testsuite>\n";
+}
+
+}  // namespace
+
+void print_diff_junit(std::ostream& out, const DiffResult& result, const DiffShown& shown) {
+  const auto& groups = result.groups;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << fmt::format("<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n",
+                     xml(fmt::format("npusim diff {} {} ({})", shown.run_a, shown.run_b,
+                                     tolerance_text(shown.tolerance_pct))),
+                     groups.size(), failing_groups(result, 0, groups.size()));
+  // A section's groups are consecutive: compare_sections compares one section at a time.
+  for (std::size_t from = 0, to = 0; from < groups.size(); from = to) {
+    while (to < groups.size() && groups[to].section == groups[from].section) ++to;
+    print_testsuite(out, result, from, to, shown);
+  }
+  out << "</testsuites>\n";
+}
+
+}  // namespace npusim

@@ -1,0 +1,51 @@
+"""`python3 -m npusim.exploration SPEC [options]`: what `npusim explore` runs."""
+import argparse
+import os
+import signal
+import sys
+
+from ..errors import InputError
+from . import explore
+
+
+def _arguments(argv):
+    parser = argparse.ArgumentParser(prog="npusim explore", description="Search a design space (docs/exploration.md)")
+    parser.add_argument("spec")
+    parser.add_argument("-o", "--out")
+    parser.add_argument("--trials", type=int)
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--backend", choices=["local", "slurm"])
+    parser.add_argument("-q", "--quiet", action="store_true")
+    return parser.parse_args(argv)
+
+
+def _stop(signum, frame):
+    """SIGTERM ends the exploration as Ctrl-C does: the running sweep is stopped cleanly
+    and the next run resumes (exit status 128 + signal)."""
+    raise SystemExit(128 + signum)
+
+
+def main(argv=None):
+    args = _arguments(argv)
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        result = explore(args.spec, out=args.out, trials=args.trials, seed=args.seed, jobs=args.jobs,
+                         backend=args.backend, quiet=args.quiet)
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    if not args.quiet:
+        failed = int((result.trials["state"] == "failed").sum())
+        infeasible = int(((result.trials["state"] == "complete") & ~result.trials["feasible"].astype(bool)).sum())
+        print(f"explore: {len(result.trials)} trials: {result.ran} run, {len(result.trials) - result.ran} already "
+              f"done, {failed} failed, {infeasible} broke a constraint; Pareto front: {len(result.pareto)} points")
+        for label, name in (("trials", "trials.csv"), ("pareto", "pareto.csv"), ("chart", "pareto.png")):
+            print(f"{label}: {result.out / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

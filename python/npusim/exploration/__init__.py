@@ -9,7 +9,7 @@ explore again with the same folder resumes. See docs/exploration.md.
 """
 import pathlib
 
-from . import chart, explorer
+from . import chart, explorer, probe
 from .spec import load_spec, with_overrides
 
 __all__ = ["explore", "Exploration", "load_spec"]
@@ -42,6 +42,7 @@ def explore(spec, out=None, trials=None, seed=None, jobs=1, backend=None, quiet=
     else:
         parsed = load_spec(spec)
     parsed = with_overrides(parsed, trials, seed)
+    probe.check_config_axes(parsed)
     name = pathlib.Path(spec).stem if not isinstance(spec, dict) else "explore"
     out = pathlib.Path(out) if out is not None else pathlib.Path("explorations") / name
     trials_frame, pareto, ran = explorer.run(parsed, out, jobs=jobs, backend=backend, quiet=quiet)

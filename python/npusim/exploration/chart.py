@@ -3,14 +3,14 @@
 Grey dots are feasible trials, red crosses trials that broke a constraint, the line and the
 dark dots the front. With one objective it shows the objective by trial and the best so far.
 """
-import matplotlib
-
-matplotlib.use("Agg")  # files only: a notebook shows the returned figure itself
-import matplotlib.pyplot as plt  # noqa: E402
+# A Figure of its own, not pyplot's: a notebook shows the returned figure once, a script
+# needs no display, and nothing stays registered with pyplot after a chart is written.
+from matplotlib.figure import Figure
 
 
 def _label(objective):
-    return f"{objective.name} ({'lower' if objective.direction == 'minimize' else 'higher'} is better)"
+    unit = f" [{objective.metric.unit}]" if objective.metric.unit else ""
+    return f"{objective.name}{unit} ({'lower' if objective.direction == 'minimize' else 'higher'} is better)"
 
 
 def draw_front(ax, trials, pareto, objectives, label="front"):
@@ -45,7 +45,8 @@ def _draw_single(ax, trials, objective):
 
 def pareto_chart(trials, pareto, objectives, title="", path=None):
     """The figure; written to path (PNG, SVG, ... by its extension) when given."""
-    fig, ax = plt.subplots(figsize=(7, 4.8))
+    fig = Figure(figsize=(7, 4.8))
+    ax = fig.subplots()
     if len(objectives) >= 2:
         draw_front(ax, trials, pareto, objectives)
         if len(objectives) > 2:
@@ -57,8 +58,3 @@ def pareto_chart(trials, pareto, objectives, title="", path=None):
     if path is not None:
         fig.savefig(path, dpi=120)
     return fig
-
-
-def write_chart(trials, pareto, objectives, title, path):
-    """Writes the chart and frees the figure (a long session draws many)."""
-    plt.close(pareto_chart(trials, pareto, objectives, title, path))

@@ -74,6 +74,6 @@ def run(spec, out, jobs=1, backend=None, quiet=True):
         trials, pareto = _write_tables(spec, out, the_study)
         _say(quiet, f"explore: {len(trials)}/{spec.trials} trials, front {len(pareto)} points")
     trials, pareto = _write_tables(spec, out, the_study)
-    chart.write_chart(trials, pareto, spec.objectives, pathlib.Path(spec.file).stem, out / "pareto.png")
+    chart.pareto_chart(trials, pareto, spec.objectives, pathlib.Path(spec.file).stem, out / "pareto.png")
     lock.close()
     return trials, pareto, ran

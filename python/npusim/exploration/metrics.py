@@ -17,6 +17,8 @@ SHORT_NAMES = {"cycles": "total_cycles", "time": "time_us", "energy": "energy_pj
 FIXED_COLUMNS = {"total_cycles", "time_us", "macs", "mac_utilization", "dram_bytes", "dram_bw_utilization",
                  "energy_pj", "edp", "area_mm2"}
 COLUMN_PREFIXES = ("util.", "bw.", "stat.")
+UNITS = {"total_cycles": "cycles", "time_us": "µs", "energy_pj": "pJ", "edp": "J·s", "area_mm2": "mm²",
+         "macs": "MACs", "dram_bytes": "bytes"}
 
 
 class MetricMissing(LookupError):
@@ -29,6 +31,10 @@ class Metric:
     column: str = ""  # a results.csv column, or
     path: str = ""    # a path into report.json
     pointer: bool = False
+
+    @property
+    def unit(self):
+        return UNITS.get(self.column, "")
 
     @property
     def needs_report(self):

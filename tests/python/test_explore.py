@@ -124,6 +124,9 @@ def test_pareto_points_never_break_a_constraint(tmp_path):
     ({"method": "annealing"}, "/method"),
     ({"trials": 0}, "/trials"),
     ({"workload": "missing.json"}, "/workload"),
+    ({"axes": [{"name": "slaves", "pointer": "/core/matrix/slavez", "values": [2, 4]}]}, "/axes/0/pointer"),
+    ({"axes": [{"name": "slaves", "pointer": "/core/matrix/slaves", "range": [2, 4096]}]}, "/axes/0/range"),
+    ({"set": [{"pointer": "/chip/dram/channels", "value": 3}]}, "/set/0/value"),
 ])
 def test_a_bad_spec_names_its_place(tmp_path, change, place):
     spec = write_spec(tmp_path, **change)
@@ -174,3 +177,21 @@ def test_the_cli_explores_and_resumes_with_a_larger_budget(tmp_path):
                           text=True)
     assert "explore: 6 trials: 2 run, 4 already done" in more.stdout, more.stderr
     assert len(pd.read_csv(out / "trials.csv")) == 6
+
+
+def test_the_python_example_of_the_docs_runs(tmp_path, monkeypatch):
+    """docs/exploration.md's Python block, as written, on the bundled spec with a budget of 3."""
+    import functools
+    import re
+
+    import npusim
+
+    block = re.search(r"```python\n(.*?)```", (ROOT / "docs/exploration.md").read_text(), re.S).group(1)
+    for folder in ("configs", "traces"):
+        (tmp_path / folder).symlink_to(ROOT / folder)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(npusim, "explore", functools.partial(exploration.explore, trials=3), raising=False)
+    scope = {}
+    exec(compile(block, "docs/exploration.md", "exec"), scope)
+    assert len(scope["result"].trials) == 3
+    assert (tmp_path / "explorations/r50/pareto.csv").exists()

@@ -13,6 +13,7 @@ import subprocess
 
 from .. import _cli
 from ..errors import InputError
+from .spec import input_error
 
 
 def batch_dir(out, k):
@@ -48,7 +49,12 @@ def run_batch(spec, out, k, values_per_trial, jobs, backend):
     args = ["sweep", spec_file, "--out", folder, "--jobs", jobs, "--quiet"]
     if backend == "slurm":
         args += ["--backend", "slurm", "--wait"]
-    _run_cli(args)
+    try:
+        _run_cli(args)
+    except InputError as e:
+        if e.file == str(spec_file) and e.place.startswith("/slurm"):  # the explore spec's own settings
+            raise input_error(spec.file, e.place, e.reason) from None
+        raise
     with open(folder / "results.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     if len(rows) != len(values_per_trial):

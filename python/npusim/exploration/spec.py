@@ -17,6 +17,7 @@ SPEC_KEYS = {"description", "config", "trace", "workload", "set", "axes", "objec
 OBJECTIVE_KEYS = {"metric", "direction", "name"}
 CONSTRAINT_KEYS = {"metric", "min", "max", "name"}
 SET_KEYS = {"pointer", "value", "in", "name"}
+SLURM_KEYS = {"partition", "array_limit", "points_per_task", "sbatch_args"}  # a sweep spec's (docs/sweeps.md)
 
 
 @dataclasses.dataclass
@@ -238,8 +239,7 @@ def _backend(reader, doc):
     if backend not in ("local", "slurm"):
         reader.fail("/backend", 'expected "local" or "slurm"')
     slurm = doc.get("slurm", {})
-    if not isinstance(slurm, dict):
-        reader.fail("/slurm", "expected a JSON object (the sweep's slurm settings, docs/sweeps.md)")
+    reader.keys(slurm, SLURM_KEYS, "/slurm")  # their values: checked by the sweep, as in its spec
     return backend, slurm
 
 

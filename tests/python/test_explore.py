@@ -172,10 +172,10 @@ def test_the_cli_explores_and_resumes_with_a_larger_budget(tmp_path):
     first = subprocess.run([binary, "explore", str(spec), "--out", str(out), "-j", "2"], capture_output=True,
                            text=True)
     assert first.returncode == 0, first.stderr
-    assert "explore: 4 trials: 4 run, 0 already done" in first.stdout
+    assert "explore: 4 trials: 4 new, 0 already done" in first.stdout
     more = subprocess.run([binary, "explore", str(spec), "--out", str(out), "--trials", "6"], capture_output=True,
                           text=True)
-    assert "explore: 6 trials: 2 run, 4 already done" in more.stdout, more.stderr
+    assert "explore: 6 trials: 2 new, 4 already done" in more.stdout, more.stderr
     assert len(pd.read_csv(out / "trials.csv")) == 6
 
 
@@ -195,3 +195,20 @@ def test_the_python_example_of_the_docs_runs(tmp_path, monkeypatch):
     exec(compile(block, "docs/exploration.md", "exec"), scope)
     assert len(scope["result"].trials) == 3
     assert (tmp_path / "explorations/r50/pareto.csv").exists()
+
+
+def test_a_design_drawn_again_is_simulated_once(tmp_path):
+    """Two axes of two values: eight trials must repeat designs; each design runs once."""
+    spec = write_spec(tmp_path, method="random", trials=8, batch=4, constraints=[],
+                      axes=[{"name": "slaves", "pointer": "/core/matrix/slaves", "values": [8, 16]},
+                            {"name": "cus", "pointer": "/core/matrix/cus_per_slave", "values": [2, 4]}])
+    result = exploration.explore(spec, out=tmp_path / "out", jobs=2)
+    trials = result.trials
+    simulated = list(result.out.glob("batches/*/points/*/report.json"))
+    designs = trials[["slaves", "cus"]].drop_duplicates()
+    assert len(simulated) == len(designs) == int(trials["same_as"].isna().sum()) < len(trials)
+    for _, row in trials[trials["same_as"].notna()].iterrows():
+        source = trials.set_index("trial").loc[int(row["same_as"])]
+        assert (source["slaves"], source["cus"]) == (row["slaves"], row["cus"])
+        assert (source["cycles"], source["area"]) == (row["cycles"], row["area"])
+    assert not result.pareto.duplicated(["slaves", "cus"]).any()

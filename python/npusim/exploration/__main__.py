@@ -40,8 +40,10 @@ def main(argv=None):
     if not args.quiet:
         failed = int((result.trials["state"] == "failed").sum())
         infeasible = int(((result.trials["state"] == "complete") & ~result.trials["feasible"].astype(bool)).sum())
-        print(f"explore: {len(result.trials)} trials: {result.ran} run, {len(result.trials) - result.ran} already "
-              f"done, {failed} failed, {infeasible} broke a constraint; Pareto front: {len(result.pareto)} points")
+        designs = int(result.trials["same_as"].isna().sum())
+        print(f"explore: {len(result.trials)} trials: {result.ran} new, {len(result.trials) - result.ran} already "
+              f"done; {designs} designs simulated (the others repeat one); {failed} failed, {infeasible} broke a "
+              f"constraint; Pareto front: {len(result.pareto)} designs")
         for label, name in (("trials", "trials.csv"), ("pareto", "pareto.csv"), ("chart", "pareto.png")):
             print(f"{label}: {result.out / name}")
     return 0

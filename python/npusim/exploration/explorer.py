@@ -6,12 +6,14 @@ DIR/batches/NNNN.json the sweep spec of batch NNNN; DIR/batches/NNNN/ its sweep 
 DIR/trials.csv        every trial;  DIR/pareto.csv the feasible Pareto front;  DIR/pareto.png
 """
 import fcntl
+import json
 import os
 import pathlib
 import sys
 
 from . import batches, chart, judge, study, tables
 from .spec import input_error
+from optuna.trial import TrialState
 
 MARKER = ".npusim-explore"
 
@@ -36,15 +38,58 @@ def _claim_folder(out):
     return lock
 
 
+def _design(spec, trial):
+    return json.dumps(study.point_values(spec, trial), sort_keys=True)
+
+
+def _plan_designs(spec, earlier, trials):
+    """Which trials of the batch need a simulation. A sampler may draw a design again (TPE
+    does, near its best points): a repeat of a completed earlier trial takes its results,
+    and a design drawn twice in the batch is simulated once. Returns the designs to run
+    and, per trial number, an earlier trial or the index of its design."""
+    done = {}
+    for trial in earlier:
+        if trial.state == TrialState.COMPLETE:
+            done.setdefault(_design(spec, trial), trial)
+    designs, source = [], {}
+    for trial in trials:
+        key = _design(spec, trial)
+        if key in done:
+            source[trial.number] = done[key]
+            continue
+        if key not in designs:
+            designs.append(key)
+        source[trial.number] = designs.index(key)
+    return designs, source
+
+
+def _repeat(k, earlier):
+    """The record of a trial whose design an earlier trial simulated."""
+    attrs = earlier.user_attrs
+    return {"batch": k, "point": attrs["point"], "same_as": earlier.number, "metrics": attrs["metrics"],
+            "violations": attrs["violations"]}
+
+
 def _run_batch(spec, out, the_study, planned, jobs, backend):
     k, start, size = planned
     trials = study.ask_batch(the_study, spec, start, size)
-    rows = batches.run_batch(spec, out, k, [study.point_values(spec, t) for t in trials], jobs, backend)
+    designs, source = _plan_designs(spec, the_study.get_trials(deepcopy=False)[:start], trials)
+    rows = batches.run_batch(spec, out, k, [json.loads(d) for d in designs], jobs, backend) if designs else []
+    first = {}  # design index -> the trial that simulated it
     ran = 0
-    for trial, row in zip(trials, rows):
+    for trial in trials:
+        where = source[trial.number]
         if trial.state.is_finished():
+            if isinstance(where, int):
+                first.setdefault(where, trial.number)
             continue
-        study.tell(the_study, spec, trial, judge.judge(spec, k, row, lambda r: batches.read_report(out, k, r)))
+        if isinstance(where, int):
+            judged = judge.judge(spec, k, rows[where], lambda r: batches.read_report(out, k, r))
+            if first.setdefault(where, trial.number) != trial.number:
+                judged["same_as"] = first[where]
+        else:
+            judged = _repeat(k, where)
+        study.tell(the_study, spec, trial, judged)
         ran += 1
     return ran
 

@@ -124,7 +124,7 @@ def point_values(spec, trial):
 def tell(study, spec, trial, judged):
     """Records a judged trial (see judge.py): its metrics, and its objectives or its failure."""
     live = Trial(study, trial._trial_id)
-    for key in ("batch", "point", "error", "metrics", "violations"):
+    for key in ("batch", "point", "same_as", "error", "metrics", "violations"):
         if key in judged:
             live.set_user_attr(key, judged[key])
     study.sampler = sampler(spec, trial.number)

@@ -23,14 +23,16 @@ def trials_frame(spec, study):
     """One row per trial, in trial order."""
     rows = [_trial_row(spec, t) for t in study.get_trials(deepcopy=False)]
     columns = (["trial", "batch", "state"] + [a.name for a in spec.axes] + metric_columns(spec) +
-               ["feasible", "violation", "error", "point"])
-    return pd.DataFrame(rows, columns=columns)
+               ["feasible", "violation", "same_as", "error", "point"])
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["same_as"] = frame["same_as"].astype("Int64")  # a trial number, or empty
+    return frame
 
 
 def _trial_row(spec, trial):
     attrs = trial.user_attrs
     row = {"trial": trial.number, "batch": attrs.get("batch"), "state": _STATES.get(trial.state, "other"),
-           "error": attrs.get("error", ""), "point": attrs.get("point", "")}
+           "same_as": attrs.get("same_as"), "error": attrs.get("error", ""), "point": attrs.get("point", "")}
     row.update(point_values(spec, trial))
     row.update(attrs.get("metrics", {}))
     violation = sum(attrs.get("violations", [])) if trial.state == TrialState.COMPLETE else np.nan
@@ -51,8 +53,11 @@ def non_dominated(values):
 
 
 def pareto_frame(spec, trials):
-    """The feasible complete trials on the Pareto front, by the first objective."""
+    """The feasible complete trials on the Pareto front, by the first objective; a design
+    sampled more than once is listed once, as its first trial."""
     feasible = trials[trials["feasible"].astype(bool)]
+    if "same_as" in feasible:
+        feasible = feasible[feasible["same_as"].isna()]
     if feasible.empty:
         return feasible.copy()
     signs = [1.0 if o.direction == "minimize" else -1.0 for o in spec.objectives]

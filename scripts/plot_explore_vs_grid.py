@@ -107,23 +107,30 @@ def main():
     feasible = grid[grid["feasible"]]
     reference = [feasible[o.name].max() * 1.05 for o in spec.objectives[:2]]
     share = hypervolume(found.pareto, spec.objectives, reference) / hypervolume(grid_front, spec.objectives, reference)
-    print(f"explore reaches {share:.1%} of the grid front's hypervolume with {len(found.trials)} of {len(grid)} points")
+    designs = int(found.trials["same_as"].isna().sum())
+    print(f"explore reaches {share:.1%} of the grid front's hypervolume with {len(found.trials)} trials, "
+          f"{designs} designs simulated of the grid's {len(grid)}")
+    on_grid_front = found.pareto.merge(grid_front[[o.name for o in spec.objectives]], how="inner")
+    print(f"{len(on_grid_front)} of the explorer's {len(found.pareto)} front designs are on the grid's front "
+          f"({len(grid_front)} designs)")
     plot(spec, grid, grid_front, found, share, args.output)
 
 
 def plot(spec, grid, grid_front, found, share, output):
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5), sharex=True, sharey=True)
     chart.draw_front(left, grid, grid_front, spec.objectives, label="grid front")
-    left.set_title(f"full grid: {len(grid)} chips")
+    left.set_title(f"full grid: {len(grid)} chips simulated", fontsize="medium")
     chart.draw_front(right, found.trials, found.pareto, spec.objectives, label=f"{spec.method} front")
     x, y = spec.objectives[0].name, spec.objectives[1].name
     g = grid_front.sort_values(x)
     right.step(g[x], g[y], where="post", color="black", linestyle="--", linewidth=1, label="grid front")
     right.legend(fontsize="small")
-    right.set_title(f"{spec.method}: {len(found.trials)} trials ({len(found.trials) / len(grid):.0%} of the grid), "
-                    f"{share:.1%} of its hypervolume")
-    fig.suptitle(pathlib.Path(spec.file).stem + ": " + ", ".join(f"{c.name} <= {c.high}" for c in spec.constraints
-                                                                  if c.high is not None))
+    designs = int(found.trials["same_as"].isna().sum())
+    right.set_title(f"{spec.method.upper()}: {len(found.trials)} trials, {designs} chips simulated "
+                    f"({designs / len(grid):.1%} of the grid); {share:.1%} of its hypervolume", fontsize="medium")
+    limits = ", ".join(f"{c.name} <= {c.high:g} {c.metric.unit}".rstrip() for c in spec.constraints
+                       if c.high is not None)
+    fig.suptitle(f"{pathlib.Path(spec.file).stem}: minimise {x} and {y}" + (f", {limits}" if limits else ""))
     fig.tight_layout()
     fig.savefig(output, dpi=110)
 

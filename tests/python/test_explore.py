@@ -212,3 +212,13 @@ def test_a_design_drawn_again_is_simulated_once(tmp_path):
         assert (source["slaves"], source["cus"]) == (row["slaves"], row["cus"])
         assert (source["cycles"], source["area"]) == (row["cycles"], row["area"])
     assert not result.pareto.duplicated(["slaves", "cus"]).any()
+
+
+def test_resuming_with_another_spec_is_refused_but_a_larger_budget_is_not(tmp_path):
+    spec = write_spec(tmp_path, trials=2, batch=2)
+    exploration.explore(spec, out=tmp_path / "out")
+    changed = write_spec(tmp_path / "changed", trials=2, batch=2, method="random")
+    with pytest.raises(InputError) as raised:
+        exploration.explore(changed, out=tmp_path / "out")
+    assert raised.value.place == "/method" and "differs in method" in raised.value.reason
+    assert len(exploration.explore(spec, out=tmp_path / "out", trials=3).trials) == 3

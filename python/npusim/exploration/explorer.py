@@ -107,18 +107,24 @@ def _say(quiet, text):
         print(text, file=sys.stderr, flush=True)
 
 
-def run(spec, out, jobs=1, backend=None, quiet=True):
-    """Explores until the study holds spec.trials finished trials; returns (trials, pareto)."""
-    out = pathlib.Path(out)
-    lock = _claim_folder(out)
+def _explore(spec, out, jobs, backend, quiet):
     the_study = study.open_study(spec, out)
-    backend = backend or spec.backend
     ran = 0
     while (planned := study.next_batch(the_study, spec)) is not None:
         ran += _run_batch(spec, out, the_study, planned, jobs, backend)
         trials, pareto = _write_tables(spec, out, the_study)
-        _say(quiet, f"explore: {len(trials)}/{spec.trials} trials, front {len(pareto)} points")
+        _say(quiet, f"explore: {len(trials)}/{spec.trials} trials, front {len(pareto)} designs")
     trials, pareto = _write_tables(spec, out, the_study)
     chart.pareto_chart(trials, pareto, spec.objectives, pathlib.Path(spec.file).stem, out / "pareto.png")
-    lock.close()
     return trials, pareto, ran
+
+
+def run(spec, out, jobs=1, backend=None, quiet=True):
+    """Explores until the study holds spec.trials finished trials; returns (trials, pareto,
+    trials told by this call)."""
+    out = pathlib.Path(out)
+    lock = _claim_folder(out)
+    try:
+        return _explore(spec, out, jobs, backend or spec.backend, quiet)
+    finally:
+        lock.close()  # also when it fails: a caller in the same process may try again

@@ -9,7 +9,7 @@ import pathlib
 
 from ..errors import InputError
 from .metrics import Metric, parse_metric
-from .space import Axis, parse_axis
+from .space import parse_axis
 
 METHODS = ("random", "tpe", "nsga2")
 SPEC_KEYS = {"description", "config", "trace", "workload", "set", "axes", "objectives", "constraints",
@@ -72,7 +72,8 @@ class ExploreSpec:
 
 def input_error(file, place, reason):
     """The InputError the CLI would print as `error: <file>: <place>: <reason>`."""
-    return InputError(f"{file}: {place}: {reason}", str(file), place, reason)
+    text = f"{file}: {place}: {reason}" if place else f"{file}: {reason}"  # as the CLI composes it
+    return InputError(text, str(file), place, reason)
 
 
 class _Reader:
@@ -120,7 +121,7 @@ def _read_document(reader):
     try:
         text = reader.path.read_text()
     except OSError as e:
-        raise InputError(f"{reader.file}: {e.strerror}", reader.file, "", e.strerror) from None
+        raise input_error(reader.file, "", e.strerror) from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:

@@ -34,7 +34,7 @@ def open_study(spec, out):
     elif recorded != fingerprint:
         differing = sorted(k for k in set(recorded) | set(fingerprint) if recorded.get(k) != fingerprint.get(k))
         raise input_error(spec.file, f"/{differing[0]}",
-                          f"{out} holds an exploration whose {', '.join(differing)} differ; explore into a new "
+                          f"{out} holds an exploration that differs in {', '.join(differing)}; explore into a new "
                           "--out (only \"trials\" may change on resume)")
     return study
 

@@ -68,7 +68,19 @@ def _finished_points(out):
     return len(list(pathlib.Path(out).glob("batches/*/points/*/report.json")))
 
 
-def test_resume_after_a_kill_loses_no_trial(tmp_path):
+def _stop(child, out, how):
+    if how == "SIGKILL to all":
+        os.killpg(child.pid, signal.SIGKILL)  # the explorer, its sweep and its runs, mid-batch
+        child.wait()
+        return
+    child.send_signal(signal.SIGTERM)  # the explorer alone: it stops its sweep, then itself
+    assert child.wait(timeout=60) == 128 + signal.SIGTERM
+    left = subprocess.run(["pgrep", "-f", str(out)], capture_output=True, text=True).stdout.split()
+    assert left == [], "the sweep and its runs end with the explorer"
+
+
+@pytest.mark.parametrize("how", ["SIGKILL to all", "SIGTERM to the explorer"])
+def test_resume_after_a_kill_loses_no_trial(tmp_path, how):
     spec = write_spec(tmp_path, trials=12, batch=4)
     reference = exploration.explore(spec, out=tmp_path / "whole", jobs=2)
     out = tmp_path / "killed"
@@ -76,8 +88,7 @@ def test_resume_after_a_kill_loses_no_trial(tmp_path):
     deadline = time.time() + 120
     while _finished_points(out) < 6 and child.poll() is None and time.time() < deadline:
         time.sleep(0.05)
-    os.killpg(child.pid, signal.SIGKILL)  # the explorer, its sweep and its runs, mid-batch
-    child.wait()
+    _stop(child, out, how)
     told_before = pd.read_csv(out / "trials.csv")
     assert 0 < len(told_before) < 12, "the kill should land in the middle of the exploration"
     resumed = exploration.explore(spec, out=out, jobs=2)

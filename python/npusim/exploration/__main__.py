@@ -5,7 +5,7 @@ import signal
 import sys
 
 from ..errors import InputError
-from . import explore
+from . import batches, explore
 
 
 def _arguments(argv):
@@ -21,22 +21,22 @@ def _arguments(argv):
 
 
 def _stop(signum, frame):
-    """SIGTERM ends the exploration as Ctrl-C does: the running sweep is stopped cleanly
-    and the next run resumes (exit status 128 + signal)."""
-    raise SystemExit(128 + signum)
+    """SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop the running sweep cleanly and then the
+    explorer (exit status 128 + signal); the next run resumes."""
+    batches.request_stop(signum)
 
 
 def main(argv=None):
     args = _arguments(argv)
-    signal.signal(signal.SIGTERM, _stop)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        if signal.getsignal(sig) is not signal.SIG_IGN:  # nohup: keep ignoring a hang-up
+            signal.signal(sig, _stop)
     try:
         result = explore(args.spec, out=args.out, trials=args.trials, seed=args.seed, jobs=args.jobs,
                          backend=args.backend, quiet=args.quiet)
     except InputError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
     if not args.quiet:
         failed = int((result.trials["state"] == "failed").sum())
         infeasible = int(((result.trials["state"] == "complete") & ~result.trials["feasible"].astype(bool)).sum())

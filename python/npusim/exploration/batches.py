@@ -73,18 +73,42 @@ def _write_atomically(path, text):
     os.replace(partial, path)
 
 
+class _Stop:
+    """A stop asked by a signal (see __main__): the running sweep gets SIGTERM at once, which
+    ends its points cleanly, and the explorer exits at its next safe point. An exception
+    raised by the handler itself could land inside optuna's database code and be lost."""
+    signal = 0
+    child = None
+
+
+def request_stop(signum):
+    _Stop.signal = signum
+    if _Stop.child is not None and _Stop.child.poll() is None:
+        _Stop.child.send_signal(signal.SIGTERM)
+
+
+def exit_if_stopped():
+    if _Stop.signal:
+        raise SystemExit(128 + _Stop.signal)
+
+
 def _run_cli(args):
-    """Like _cli.call, but an exploration stopped by SIGTERM or Ctrl-C first stops its sweep
-    with SIGTERM, which ends its running points cleanly, instead of killing it outright."""
+    """Like _cli.call, but the sweep is stopped with SIGTERM (not killed) when the explorer is
+    stopped: by request_stop, or by Ctrl-C in Python (KeyboardInterrupt)."""
+    exit_if_stopped()
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     with subprocess.Popen([str(_cli.binary()), *map(str, args)], env=env, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:
+        _Stop.child = child
         try:
             _, err = child.communicate()
         except BaseException:
             child.send_signal(signal.SIGTERM)
             child.wait()
             raise
+        finally:
+            _Stop.child = None
+    exit_if_stopped()
     if child.returncode == 2:
         lines = err.strip().splitlines()
         raise InputError.from_cli_line(lines[-1] if lines else "error: bad input")

@@ -112,6 +112,7 @@ def _explore(spec, out, jobs, backend, quiet):
     ran = 0
     while (planned := study.next_batch(the_study, spec)) is not None:
         ran += _run_batch(spec, out, the_study, planned, jobs, backend)
+        batches.exit_if_stopped()
         trials, pareto = _write_tables(spec, out, the_study)
         _say(quiet, f"explore: {len(trials)}/{spec.trials} trials, front {len(pareto)} designs")
     trials, pareto = _write_tables(spec, out, the_study)

@@ -233,3 +233,23 @@ def test_resuming_with_another_spec_is_refused_but_a_larger_budget_is_not(tmp_pa
         exploration.explore(changed, out=tmp_path / "out")
     assert raised.value.place == "/method" and "differs in method" in raised.value.reason
     assert len(exploration.explore(spec, out=tmp_path / "out", trials=3).trials) == 3
+
+
+def test_the_shell_example_of_the_docs_runs_and_resumes(tmp_path):
+    """docs/exploration.md's two commands, with budgets of 2 and 3 instead of 120 and 200."""
+    import re
+    import shlex
+
+    block = re.search(r"```sh\n(.*?)```", (ROOT / "docs/exploration.md").read_text(), re.S).group(1)
+    commands = [shlex.split(line.split("#")[0]) for line in block.strip().splitlines()]
+    assert commands[1][-2:] == ["--trials", "200"]
+    commands[0] += ["--trials", "2"]
+    commands[1][-1] = "3"
+    for folder in ("configs", "traces"):
+        (tmp_path / folder).symlink_to(ROOT / folder)
+    binary = os.environ.get("NPUSIM_BIN", str(ROOT / "build" / "npusim"))
+    outputs = [subprocess.run([binary, *c[1:]], cwd=tmp_path, capture_output=True, text=True) for c in commands]
+    assert [o.returncode for o in outputs] == [0, 0], [o.stderr for o in outputs]
+    assert outputs[0].stdout.startswith("explore: 2 trials: 2 new, 0 already done;")
+    assert outputs[1].stdout.startswith("explore: 3 trials: 1 new, 2 already done;")
+    assert "trials: explorations/r50/trials.csv" in outputs[1].stdout

@@ -14,7 +14,6 @@ import argparse
 import csv
 import json
 import pathlib
-import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

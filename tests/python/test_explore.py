@@ -263,3 +263,14 @@ def test_the_shell_example_of_the_docs_runs_and_resumes(tmp_path):
     assert outputs[0].stdout.startswith("explore: 2 trials: 2 new, 0 already done;")
     assert outputs[1].stdout.startswith("explore: 3 trials: 1 new, 2 already done;")
     assert "trials: explorations/r50/trials.csv" in outputs[1].stdout
+
+
+def test_a_maximised_objective_keeps_the_highest_on_the_front(tmp_path):
+    spec = write_spec(tmp_path, method="random", trials=8, batch=8, constraints=[],
+                      objectives=["cycles", {"metric": "mac_utilization", "direction": "maximize", "name": "util"}])
+    result = exploration.explore(spec, out=tmp_path / "out", jobs=2)
+    rows = result.trials.to_dict("records")
+    for r in rows:
+        r["negated_util"] = -r["util"] if r["feasible"] else None
+    assert sorted(result.pareto["trial"]) == brute_force_front(rows, ["cycles", "negated_util"])
+    assert list(result.pareto["cycles"]) == sorted(result.pareto["cycles"])

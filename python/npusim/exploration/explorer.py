@@ -11,9 +11,10 @@ import os
 import pathlib
 import sys
 
+from optuna.trial import TrialState
+
 from . import batches, chart, judge, study, tables
 from .spec import input_error
-from optuna.trial import TrialState
 
 MARKER = ".npusim-explore"
 

@@ -32,6 +32,7 @@ const char* kFooter =
     "  npusim explain --layer hi=56,wi=56,ci=64,co=64,kh=3,kw=3,pad=1\n"
     "  npusim compile --workload traces/workloads/resnet50.json -o resnet50.jsonl\n"
     "  npusim sweep configs/sweeps/conv-slaves.json --out runs/sweep\n"
+    "  npusim explore configs/explore/resnet50-6axes.json --out runs/explore   search 6 axes for a Pareto front\n"
     "  npusim diff runs/a runs/b --tolerance 1       exit 1 when something moved by more than 1%\n"
     "\nRun `npusim COMMAND --help` for the options of one command.\n"
     "Exit status: 0 ok, 1 difference found (diff), 2 bad input, 3 internal error.\n";
@@ -83,6 +84,7 @@ int run_cli(int argc, char** argv) {
   add_compile_command(app);
   add_diff_command(app);
   add_sweep_command(app);
+  add_explore_command(app);
   try {
     app.parse(argc, argv);
     check_standard_output(out);

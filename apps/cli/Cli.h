@@ -49,5 +49,6 @@ void add_explain_command(CLI::App& app);
 void add_compile_command(CLI::App& app);
 void add_diff_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
+void add_explore_command(CLI::App& app);
 
 }  // namespace npusim

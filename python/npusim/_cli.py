@@ -40,10 +40,15 @@ def call(args, cwd=None):
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     done = subprocess.run([str(binary()), *map(str, args)], cwd=cwd or CHECKOUT, env=env,
                           capture_output=True, text=True)
-    if done.returncode == 2:
-        lines = done.stderr.strip().splitlines()
-        raise InputError.from_cli_line(lines[-1] if lines else "error: bad input")
-    if done.returncode != 0:
-        raise RuntimeError(f"npusim {' '.join(map(str, args))} failed "
-                           f"(exit {done.returncode}): {done.stderr.strip()}")
+    check_exit(args, done.returncode, done.stderr)
     return done
+
+
+def check_exit(args, status, stderr):
+    """Exit status 2 (bad input) raises InputError with the CLI's own last line; any other
+    failure raises RuntimeError with its standard error."""
+    if status == 2:
+        lines = stderr.strip().splitlines()
+        raise InputError.from_cli_line(lines[-1] if lines else "error: bad input")
+    if status != 0:
+        raise RuntimeError(f"npusim {' '.join(map(str, args))} failed (exit {status}): {stderr.strip()}")

@@ -19,6 +19,8 @@ class InputError(ValueError):
         """Builds the error from the CLI's one-line message (without a trailing newline)."""
         text = line[len("error: "):] if line.startswith("error: ") else line
         parts = text.split(": ", 2)
+        if len(parts) == 2:  # "file: reason", a message with no place
+            parts.insert(1, "")
         while len(parts) < 3:
             parts.insert(0, "")
         return cls(text, *parts)

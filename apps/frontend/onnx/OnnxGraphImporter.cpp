@@ -116,9 +116,21 @@ const std::vector<std::int64_t>& OnnxGraphImporter::dims(const Node& n, const st
 }
 
 std::vector<double> OnnxGraphImporter::constant_values(const Node& n, int input) const {
+  std::vector<double> values;
+  read_constant(n, input, values);
+  return values;
+}
+
+std::vector<double> OnnxGraphImporter::weight_values(const Node& n, int input) {
+  std::vector<double> values = std::move(recycled_weights_);
+  read_constant(n, input, values);
+  return values;
+}
+
+void OnnxGraphImporter::read_constant(const Node& n, int input, std::vector<double>& values) const {
   const onnx::TensorProto* t = has_input(n, input) ? model_.constant(n.input(input)) : nullptr;
   if (!t) fail(n, fmt::format("input {} must be a constant (an initializer)", input));
-  return tensor_values(*t, model_.file);
+  read_tensor_values(*t, model_.file, values);
 }
 
 const OnnxGraphImporter::Node* OnnxGraphImporter::sole_consumer(const std::string& value) const {
@@ -211,9 +223,10 @@ void OnnxGraphImporter::emit_weighted(const Node& n, OnnxLayer layer, const Onnx
               "bias term, so functional mode cannot compute it (timing runs leave it out)");
     ++biased_layers_;
   }
-  if (!depthwise && kh * kw > 1) weights = conv_weights_to_nhwc(weights, co, ci, kh, kw, false);
-  if (depthwise) weights = conv_weights_to_nhwc(weights, co, 1, kh, kw, true);
   QuantizedWeights q = quantize_weights(weights);
+  recycled_weights_ = std::move(weights);  // the next weighted layer reads into this buffer
+  if (!depthwise && kh * kw > 1) q.values = conv_weights_to_nhwc(q.values, co, ci, kh, kw, false);
+  if (depthwise) q.values = conv_weights_to_nhwc(q.values, co, 1, kh, kw, true);
   out.exponent = output_exponent(folded_node.output(0), in.exponent);
   // Σ x·q is in steps of 2^(in + weights); the shift brings it to steps of 2^out.
   const int shift = scale_within(n, out.exponent - in.exponent - q.exponent, 0, kMaxShift,

@@ -80,6 +80,19 @@ class TinyTransformer(torch.nn.Module):
         return self.blocks(x)
 
 
+class TinyTransformerWithBiases(torch.nn.Module):
+    """TinyTransformer's two blocks with biases in every Linear (PyTorch's default init), as
+    nn.TransformerEncoderLayer has them: tests/onnx/data/tiny_transformer_bias.onnx, whose
+    biases npusim adds in the requantization (checked by tests/onnx/onnx_reference.py)."""
+
+    def __init__(self, dim=32, depth=2, heads=2):
+        super().__init__()
+        self.blocks = torch.nn.Sequential(*[EncoderBlock(dim, heads, bias=True) for _ in range(depth)])
+
+    def forward(self, x):
+        return self.blocks(x)
+
+
 def export_model(name):
     """The model and an example input for one of the bundled names."""
     if name == "resnet50":
@@ -94,7 +107,10 @@ def export_model(name):
         return TinyViT(dim=32, patch=8), torch.randn(1, 3, 32, 32)
     if name == "tiny_transformer":
         return TinyTransformer(), torch.randn(1, 16, 32)
-    raise SystemExit(f"unknown model '{name}' (resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer)")
+    if name == "tiny_transformer_bias":
+        return TinyTransformerWithBiases(), torch.randn(1, 16, 32)
+    raise SystemExit(f"unknown model '{name}' (resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer, "
+                     "tiny_transformer_bias)")
 
 
 def export(model, example, path, dynamic_batch=False, opset=OPSET):
@@ -108,7 +124,8 @@ def export(model, example, path, dynamic_batch=False, opset=OPSET):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("models", nargs="+", help="resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer")
+    parser.add_argument("models", nargs="+", help="resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer, "
+                                                  "tiny_transformer_bias")
     parser.add_argument("--out", default=".", help="directory for <model>.onnx")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random weights")
     parser.add_argument("--dynamic-batch", action="store_true", help="leave the batch dimension dynamic")

@@ -55,6 +55,7 @@ class OnnxGraphImporter {
   void gather(const Node& n);
   void reduce_mean(const Node& n);
   void bias_add(const Node& n, int constant_input);
+  QuantizedWeights* weighted_producer(const Node& n, int input);
   void refused(const Node& n);   // ops handled only in patterns or on constants
 
   // Shared by the handlers (OnnxGraphImporter.cpp).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace npusim {
 
@@ -53,6 +54,16 @@ QuantizedWeights quantize_weights(const std::vector<double>& w) {
   else
     for (std::size_t i = 0; i < count; ++i) out[i] = int8_step(std::ldexp(in[i], -q.exponent));
   return q;
+}
+
+void add_accumulator_bias(QuantizedWeights& q, const std::vector<double>& bias) {
+  if (std::all_of(bias.begin(), bias.end(), [](double b) { return b == 0; })) return;
+  if (q.bias.empty()) q.bias.assign(bias.size(), 0);
+  constexpr double kLow = std::numeric_limits<std::int32_t>::min(), kHigh = std::numeric_limits<std::int32_t>::max();
+  for (std::size_t o = 0; o < bias.size(); ++o) {
+    const double steps = std::round(std::ldexp(bias[o], -q.accumulator_exponent)) + q.bias[o];
+    q.bias[o] = std::int32_t(std::clamp(steps, kLow, kHigh));
+  }
 }
 
 std::vector<std::int8_t> conv_weights_to_nhwc(const std::vector<std::int8_t>& oihw, std::uint32_t co,

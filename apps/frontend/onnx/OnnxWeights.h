@@ -11,8 +11,16 @@ namespace npusim {
 struct QuantizedWeights {
   std::vector<std::int8_t> values;
   int exponent = 0;
+  // The layer's bias per output channel in accumulator steps (2^accumulator_exponent, the
+  // input's scale times the weights'), added before the requantization shift; empty = none.
+  std::vector<std::int32_t> bias;
+  int accumulator_exponent = 0;
 };
 QuantizedWeights quantize_weights(const std::vector<double>& w);
+
+// Adds a float bias (one value per output channel) to q.bias in q's accumulator steps,
+// rounded half away from zero and saturated to int32. A bias of zeros leaves q.bias empty.
+void add_accumulator_bias(QuantizedWeights& q, const std::vector<double>& bias);
 
 // ONNX conv weights [co, ci, kh, kw] in npusim's order: [co, kh, kw, ci], or for a
 // depthwise conv ([c, 1, kh, kw]) [kh, kw, c]. Reordered once quantized (one scale per

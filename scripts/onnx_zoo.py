@@ -14,7 +14,7 @@ is 528 MB); a model already exported there with the same seed is not exported ag
 (manifest.json holds its MACs). --status FILE also writes the table as Markdown.
 
 A model passes when npusim runs it with MACs within 1 % of PyTorch's count, or refuses it
-with exactly one line "error: ..." and exit status 2 (naming the node it does not take);
+with exactly one line "error: ..." naming the node (or graph input) and exit status 2;
 anything else (a crash, a wrong count, a message of several lines) fails --check.
 Needs Debian's python3-torch, python3-torchvision and python3-onnx; run with /usr/bin/python3.
 """
@@ -109,7 +109,9 @@ def verdict(status, stderr, npusim_macs, torch_macs):
             return True, "ok", f"MACs match ({off:.2%} off)"
         return False, "WRONG MACs", f"npusim {npusim_macs:,} vs PyTorch {torch_macs:,} ({off:.2%} off)"
     if status == 2 and len(lines) == 1 and lines[0].startswith("error: "):
-        return True, "refused", lines[0]
+        names_place = "node " in lines[0] or "graph input " in lines[0]
+        shown = lines[0].split("; supported ops:")[0]  # the table needs the node and reason, not the list
+        return (True, "refused", shown) if names_place else (False, "REFUSED, NO NODE", shown)
     return False, f"FAILED (exit {status})", " | ".join(lines[-3:]) or "(no message)"
 
 

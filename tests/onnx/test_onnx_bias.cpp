@@ -89,3 +89,26 @@ TEST_CASE("onnx bias: a bias Add on a value its layer also hands elsewhere is re
   CHECK(r.output.find("node 'b' (Add)") != std::string::npos);
   CHECK(r.output.find("no requantization can add") != std::string::npos);
 }
+
+TEST_CASE("onnx bias: the cycle-stepped matrix model, the shader core and split partial sums add the same biases",
+          "[onnx][bias][e2e]") {
+  // tiny_cnn_bias.onnx: every layer biased; its default run is checked against numpy by
+  // ctest onnx_cnn_with_biases_against_numpy, so equal tensors here are right there too.
+  const std::string model = source_path("tests/onnx/data/tiny_cnn_bias.onnx");
+  const std::string dir = scratch_dir("onnx-bias-engines");
+  auto tensors = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run", "--quiet", "--functional", "--workload", model, "--out", dir + "/" + name};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_npusim(args);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    std::map<std::string, std::vector<std::uint8_t>> out;
+    for (const char* layer : {"stem_stem.0", "depthwise_depthwise.0", "pointwise_pointwise.0", "Add", "head"})
+      out[layer] = npusim::read_npy(dir + "/" + name + "/tensors/" + layer + ".npy").data;
+    return out;
+  };
+  const auto reference = tensors("fast", {});
+  CHECK(tensors("stepped", {"--matrix-model", "cycle-stepped"}) == reference);
+  CHECK(tensors("shader", {"--config", source_path("configs/gpu-shader.json")}) == reference);
+  CHECK(tensors("model-ci", {"--config", source_path("configs/smp-4x4.json"), "--split", "model-ci"}) == reference);
+}

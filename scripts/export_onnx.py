@@ -80,6 +80,46 @@ class TinyTransformer(torch.nn.Module):
         return self.blocks(x)
 
 
+class TinyTransformerWithBiases(torch.nn.Module):
+    """TinyTransformer's two blocks with biases in every Linear (PyTorch's default init), as
+    nn.TransformerEncoderLayer has them: tests/onnx/data/tiny_transformer_bias.onnx, whose
+    biases npusim adds in the requantization (checked by tests/onnx/onnx_reference.py)."""
+
+    def __init__(self, dim=32, depth=2, heads=2):
+        super().__init__()
+        self.blocks = torch.nn.Sequential(*[EncoderBlock(dim, heads, bias=True) for _ in range(depth)])
+
+    def forward(self, x):
+        return self.blocks(x)
+
+
+class TinyCnnWithBiases(torch.nn.Module):
+    """A small CNN whose layers all have biases: conv + BatchNormalization with random running
+    statistics (folded into a conv bias), ReLU, max pool, a depthwise conv with its own bias, a
+    1x1 conv, a residual add, global average pool and a Linear: tests/onnx/data/tiny_cnn_bias.onnx,
+    checked layer by layer against numpy by tests/onnx/onnx_reference.py."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU())
+        self.pool = torch.nn.MaxPool2d(2)
+        self.depthwise = torch.nn.Sequential(torch.nn.Conv2d(8, 8, 3, padding=1, groups=8), torch.nn.ReLU())
+        self.pointwise = torch.nn.Sequential(torch.nn.Conv2d(8, 8, 1), torch.nn.BatchNorm2d(8))
+        self.head = torch.nn.Linear(8, 10)
+        with torch.no_grad():
+            for m in self.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.running_mean.uniform_(-4, 4)
+                    m.running_var.uniform_(2, 8)
+                    m.weight.uniform_(0.5, 1.5)
+                    m.bias.uniform_(-2, 2)
+
+    def forward(self, x):
+        x = self.pool(self.stem(x))
+        x = torch.relu(x + self.pointwise(self.depthwise(x)))
+        return self.head(torch.flatten(torch.nn.functional.adaptive_avg_pool2d(x, 1), 1))
+
+
 def export_model(name):
     """The model and an example input for one of the bundled names."""
     if name == "resnet50":
@@ -94,7 +134,12 @@ def export_model(name):
         return TinyViT(dim=32, patch=8), torch.randn(1, 3, 32, 32)
     if name == "tiny_transformer":
         return TinyTransformer(), torch.randn(1, 16, 32)
-    raise SystemExit(f"unknown model '{name}' (resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer)")
+    if name == "tiny_transformer_bias":
+        return TinyTransformerWithBiases(), torch.randn(1, 16, 32)
+    if name == "tiny_cnn_bias":
+        return TinyCnnWithBiases(), torch.randn(1, 3, 16, 16)
+    raise SystemExit(f"unknown model '{name}' (resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer, "
+                     "tiny_transformer_bias, tiny_cnn_bias)")
 
 
 def export(model, example, path, dynamic_batch=False, opset=OPSET):
@@ -108,7 +153,8 @@ def export(model, example, path, dynamic_batch=False, opset=OPSET):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("models", nargs="+", help="resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer")
+    parser.add_argument("models", nargs="+", help="resnet50, mobilenet_v2, vit, vit_b16, vit_tiny, tiny_transformer, "
+                                                  "tiny_transformer_bias, tiny_cnn_bias")
     parser.add_argument("--out", default=".", help="directory for <model>.onnx")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random weights")
     parser.add_argument("--dynamic-batch", action="store_true", help="leave the batch dimension dynamic")

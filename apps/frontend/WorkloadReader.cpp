@@ -7,8 +7,8 @@
 namespace npusim {
 
 Workload read_workload(const std::string& path, const WorkloadOptions& options) {
+  if (looks_like_onnx(path, read_input_prefix(path, 1))) return read_onnx_workload(path, options);
   const std::string body = read_input_file(path);
-  if (looks_like_onnx(path, body)) return read_onnx_workload(body, path, options);
   if (!options.input_shapes.empty())
     throw InputError(path, "--input-shape", "only ONNX models take input shapes; JSON and CSV workloads give theirs");
   const bool csv = path.size() > 4 && path.compare(path.size() - 4, 4, ".csv") == 0;

@@ -77,7 +77,7 @@ std::optional<OpProblem> conv_on_core(const Instruction& ins, const CoreConfig& 
 
 std::vector<OpSpec> matrix_unit_ops() {
   return {{"conv", "matrix", {{"ifmap", {AddressSpace::Nram}}, {"weights", {AddressSpace::Wram}}},
-           {{"ofmap", {AddressSpace::Nram}}}, {"stride", "padding", "shift", "relu", "transposed_weights"}, conv, conv_on_core}};
+           {{"ofmap", {AddressSpace::Nram}}}, {"stride", "padding", "shift", "relu", "bias", "transposed_weights"}, conv, conv_on_core}};
 }
 
 }  // namespace npusim

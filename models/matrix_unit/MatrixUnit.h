@@ -69,7 +69,7 @@ class MatrixUnit : public Engine {
     std::uint64_t* requantized_results;
   } counters_;
   void register_counters();
-  void count(const WfoldPlan& plan);
+  void count(const WfoldPlan& plan, bool biased);
   Scratchpad* nram_ = nullptr;
   Scratchpad* wram_ = nullptr;
   BroadcastBus broadcast_bus_;

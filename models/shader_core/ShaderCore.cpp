@@ -10,6 +10,7 @@
 #include "models/scratchpad/Scratchpad.h"
 #include "models/shader_core/ShaderMapping.h"
 #include "models/shader_core/ShaderOps.h"
+#include "sim/trace/OpChecks.h"
 
 namespace npusim {
 
@@ -63,7 +64,7 @@ Engine::Work ShaderCore::execute(const Instruction& inst) {
     MatmulOperands m{&image, tile.positions, tile.filters, register_file_->data(ifm.offset),
                      register_file_->data(inst.inputs.at(1).offset), register_file_->data(out.offset)};
     const int shift = inst.params.contains("shift") ? inst.params["shift"].get<int>() : -1;
-    datapath_.multiply(m, ifm.dtype == DType::Float32, shift, inst.params.value("relu", false));
+    datapath_.multiply(m, ifm.dtype == DType::Float32, shift, inst.params.value("relu", false), requant_bias(inst));
   }
   const std::uint64_t macs = tile.positions.count * tile.filters * K;
   *counters_.useful_macs += macs;

@@ -29,7 +29,7 @@ std::optional<OpProblem> result_dtype(const Instruction& ins) {
   if (ins.outputs[0].dtype != want)
     return OpProblem{"outputs[0].dtype", fmt::format("must be {} here, got {}", dtype_name(want),
                                                      dtype_name(ins.outputs[0].dtype))};
-  return std::nullopt;
+  return requant_params(ins);  // the bias
 }
 
 std::optional<OpProblem> ml_matmul(const Instruction& ins) {
@@ -58,7 +58,7 @@ std::optional<OpProblem> ml_matmul(const Instruction& ins) {
 
 std::vector<OpSpec> shader_core_ops() {
   return {{"ml_matmul", "shader", {{"image", {kRf}}, {"weights", {kRf}}}, {{"results", {kRf}}},
-           {"image", "positions", "filters", "shift", "relu"}, ml_matmul}};
+           {"image", "positions", "filters", "shift", "relu", "bias"}, ml_matmul}};
 }
 
 }  // namespace npusim

@@ -39,7 +39,8 @@ void multiply_tile(const MatmulOperands& m, Acc* out) {
 
 }  // namespace
 
-void SimdDatapath::multiply(const MatmulOperands& m, bool float32, int shift, bool relu) const {
+void SimdDatapath::multiply(const MatmulOperands& m, bool float32, int shift, bool relu,
+                            const std::vector<std::int32_t>& bias) const {
   const std::uint64_t outputs = m.positions.count * m.filters;
   if (float32) {
     multiply_tile<float, float>(m, reinterpret_cast<float*>(m.results));
@@ -51,7 +52,8 @@ void SimdDatapath::multiply(const MatmulOperands& m, bool float32, int shift, bo
   }
   std::vector<std::int32_t> acc(outputs);
   multiply_tile<std::int8_t, std::int32_t>(m, acc.data());
-  vector_requant(reinterpret_cast<const std::uint8_t*>(acc.data()), m.results, outputs, std::uint32_t(shift), relu);
+  vector_requant(reinterpret_cast<const std::uint8_t*>(acc.data()), m.results, outputs, std::uint32_t(shift), relu,
+                 bias.empty() ? nullptr : bias.data(), bias.empty() ? 1 : bias.size());
 }
 
 }  // namespace npusim

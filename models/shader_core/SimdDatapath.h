@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 
@@ -27,7 +28,9 @@ class SimdDatapath : public sc_core::sc_module {
   explicit SimdDatapath(sc_core::sc_module_name name) : sc_module(name) {}
 
   // shift < 0: keep the accumulators; else requantize (round, optional ReLU, saturate).
-  void multiply(const MatmulOperands& m, bool float32, int shift, bool relu) const;
+  // `bias`: per filter, added before the shift (empty = none).
+  void multiply(const MatmulOperands& m, bool float32, int shift, bool relu,
+                const std::vector<std::int32_t>& bias = {}) const;
 };
 
 }  // namespace npusim

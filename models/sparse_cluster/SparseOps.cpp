@@ -78,6 +78,7 @@ std::optional<OpProblem> sparse_conv(const Instruction& ins) {
   if (auto p = needs_dtype(out, "outputs[0]", requant ? DType::Int8 : DType::Int32)) return p;
   if (out.shape.size() != 3 || out.shape[0] != ho || out.shape[1] != wo)
     return OpProblem{"outputs[0].shape", fmt::format("the output is [ho, wo, co] with ho = {}, wo = {}", ho, wo)};
+  if (auto p = requant_params(ins)) return p;  // the bias
   AssumedSparsity assumed;
   return read_assumed_sparsity(ins.params, "assumed_sparsity", assumed);
 }
@@ -110,7 +111,7 @@ std::vector<OpSpec> sparse_cluster_ops() {
       {"sparse_conv", "sparse",
        {{"ifm_values", {kDram}}, {"ifm_indices", {kDram}}, {"weight_values", {kDram}}, {"weight_indices", {kDram}}},
        {{"ofmap", {kDram}}},
-       {"ifm_shape", "kernel", "stride", "padding", "shift", "relu", "assumed_sparsity"},
+       {"ifm_shape", "kernel", "stride", "padding", "shift", "relu", "bias", "assumed_sparsity"},
        sparse_conv},
   };
 }

@@ -13,6 +13,7 @@
 #include "models/sparse_cluster/SparseOps.h"
 #include "models/sparse_cluster/SparseLayerMapping.h"
 #include "models/vector_unit/VectorKernels.h"
+#include "sim/trace/OpChecks.h"
 
 namespace npusim {
 
@@ -243,9 +244,11 @@ void SparseTensorCluster::store_submap(ConvSchedule& run, std::uint32_t submap, 
   if (functional) {
     bytes.resize(row_bytes * (r.oy1 - r.oy0));
     std::vector<std::int32_t> acc(sums.begin(), sums.end());
+    const std::vector<std::int32_t> bias = requant_bias(run.inst);  // per channel, channels innermost
     if (run.inst.params.contains("shift"))
       vector_requant(reinterpret_cast<const std::uint8_t*>(acc.data()), bytes.data(), acc.size(),
-                     run.inst.params["shift"].get<std::uint32_t>(), run.inst.params.value("relu", false));
+                     run.inst.params["shift"].get<std::uint32_t>(), run.inst.params.value("relu", false),
+                     bias.empty() ? nullptr : bias.data(), bias.empty() ? 1 : bias.size());
     else
       std::memcpy(bytes.data(), acc.data(), bytes.size());
   }

@@ -68,10 +68,13 @@ void vector_add(DType type, const std::uint8_t* a, const std::uint8_t* b, std::u
   }
 }
 
-void vector_requant(const std::uint8_t* src, std::uint8_t* dst, std::uint64_t n, std::uint32_t shift, bool relu) {
+void vector_requant(const std::uint8_t* src, std::uint8_t* dst, std::uint64_t n, std::uint32_t shift, bool relu,
+                    const std::int32_t* bias, std::uint64_t channels) {
   const std::int64_t half = shift == 0 ? 0 : std::int64_t(1) << (shift - 1);
   for (std::uint64_t i = 0; i < n; ++i) {
-    std::int64_t v = (std::int64_t(load_element<std::int32_t>(src, i)) + half) >> shift;
+    // int64: an int32 sum plus an int32 bias cannot overflow before the shift.
+    const std::int64_t biased = std::int64_t(load_element<std::int32_t>(src, i)) + (bias ? bias[i % channels] : 0);
+    std::int64_t v = (biased + half) >> shift;
     if (relu && v < 0) v = 0;
     store_element<std::int8_t>(dst, i, saturate<std::int8_t>(v));
   }

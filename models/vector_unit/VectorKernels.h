@@ -20,10 +20,11 @@ struct ChannelWindow : WindowGeometry {
   std::uint32_t c = 0;
 };
 
-// int32 accumulators -> int8: round half up after an arithmetic right shift by
-// `shift`, optionally clamp negatives to 0, then saturate.
+// int32 accumulators -> int8: add the output channel's int32 bias (element i is channel
+// i % channels, channels-innermost; no bias when `bias` is null), round half up after an
+// arithmetic right shift by `shift`, optionally clamp negatives to 0, then saturate.
 void vector_requant(const std::uint8_t* src, std::uint8_t* dst, std::uint64_t elements, std::uint32_t shift,
-                    bool relu);
+                    bool relu, const std::int32_t* bias = nullptr, std::uint64_t channels = 1);
 // int8 pooling. Padding positions are skipped; avg divides by the count of real
 // positions in the window, rounding half up (floor((2*sum + count) / (2*count))).
 void vector_pool(const ChannelWindow& g, bool max, const std::uint8_t* src, std::uint8_t* dst);

@@ -76,7 +76,7 @@ std::vector<OpSpec> vector_ops() {
       {"relu", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {}, elementwise},
       {"add", "vector", {{"lhs", {kNram}}, {"rhs", {kNram}}}, {{"result", {kNram}}}, {}, elementwise},
       // int32 accumulators back to int8 activations (optionally with a fused ReLU).
-      {"requant", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {"shift", "relu"}, requant},
+      {"requant", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {"shift", "relu", "bias"}, requant},
       {"pool", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {"kernel", "stride", "padding", "mode"}, pool},
       // Depthwise conv runs here: one channel per group leaves Wfold's Pci lanes empty.
       {"dwconv", "vector", {{"ifmap", {kNram}}, {"weights", {kNram}}}, {{"ofmap", {kNram}}}, {"stride", "padding"},

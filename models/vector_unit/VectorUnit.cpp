@@ -11,6 +11,7 @@
 #include "models/vector_unit/VectorKernels.h"
 #include "models/vector_unit/VectorOps.h"
 #include "models/vector_unit/RowKernels.h"
+#include "sim/trace/OpChecks.h"
 
 namespace npusim {
 
@@ -121,6 +122,8 @@ Engine::Work VectorUnit::execute(const Instruction& inst) {
   // One int8 lane per byte of width: wider inputs (pool) and window taps (pool, dwconv) cost more lane-ops.
   std::uint64_t lane_ops = out.bytes();
   for (const auto& in : inst.inputs) lane_ops = std::max(lane_ops, in.bytes());
+  // A requant's bias: one more int32 add per result, on 4 byte lanes, before the shift.
+  if (inst.op == "requant" && inst.params.contains("bias")) lane_ops += inst.inputs.at(0).bytes();
   const std::uint64_t window_ops = window_taps(inst) * out.elements() + row_op_lane_ops(inst);
   const double ops_per_byte = double(std::max(lane_ops, window_ops)) / double(out.bytes());
   *lane_ops_ += std::max(lane_ops, window_ops);
@@ -161,7 +164,9 @@ void VectorUnit::compute(const Instruction& inst) {
   } else if (inst.op == "add") {
     vector_add(out.dtype, a, nram_->data(inst.inputs.at(1).offset), dst, out.elements());
   } else if (inst.op == "requant") {
-    vector_requant(a, dst, out.elements(), param_value(inst.params, "shift", 0), inst.params.value("relu", false));
+    const std::vector<std::int32_t> bias = requant_bias(inst);
+    vector_requant(a, dst, out.elements(), param_value(inst.params, "shift", 0), inst.params.value("relu", false),
+                   bias.empty() ? nullptr : bias.data(), bias.empty() ? 1 : bias.size());
   } else if (inst.op == "pool") {
     vector_pool(window_of(inst), inst.params.value("mode", std::string("max")) == "max", a, dst);
   } else if (inst.op == "dwconv") {

@@ -30,6 +30,15 @@ std::ifstream open_input_file(const std::string& path) {
   return in;
 }
 
+std::string read_input_prefix(const std::string& path, std::size_t bytes) {
+  std::ifstream in = open_input_file(path);
+  std::string prefix(bytes, '\0');
+  in.read(prefix.data(), std::streamsize(bytes));
+  if (in.bad()) throw InputError(path, "", "reading the file failed");
+  prefix.resize(std::size_t(in.gcount()));
+  return prefix;
+}
+
 std::string read_input_file(const std::string& path) {
   std::ifstream in = open_input_file(path);
   std::ostringstream text;

@@ -1,5 +1,7 @@
 #include "sim/trace/OpChecks.h"
 
+#include <cstdint>
+
 #include <fmt/format.h>
 
 #include "sim/common/JsonInteger.h"
@@ -50,12 +52,36 @@ std::optional<OpProblem> read_int_list(const nlohmann::json& params, const char*
                                kMaxWindowParam)};
 }
 
+namespace {
+
+bool is_int32(const nlohmann::json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= std::uint64_t(INT32_MAX);
+  return v.is_number_integer() && v.get<std::int64_t>() >= INT32_MIN && v.get<std::int64_t>() <= INT32_MAX;
+}
+
+}  // namespace
+
 std::optional<OpProblem> requant_params(const Instruction& ins) {
   const auto& p = ins.params;
   if (p.contains("shift") && !json_integer(p["shift"], 0, 31))
     return OpProblem{"params.shift", "must be an integer from 0 to 31"};
   if (p.contains("relu") && !p["relu"].is_boolean()) return OpProblem{"params.relu", "must be true or false"};
+  if (!p.contains("bias")) return std::nullopt;
+  const std::uint64_t channels = ins.outputs.empty() || ins.outputs[0].shape.empty() ? 0 : ins.outputs[0].shape.back();
+  if (!p.contains("shift")) return OpProblem{"params.bias", "is added while requantizing: give a shift too"};
+  const auto& bias = p["bias"];
+  if (!bias.is_array() || bias.size() != channels)
+    return OpProblem{"params.bias", fmt::format("must be a list of {} integers, one per output channel", channels)};
+  for (const auto& b : bias)
+    if (!is_int32(b)) return OpProblem{"params.bias", fmt::format("{} is not an int32", b.dump())};
   return std::nullopt;
+}
+
+std::vector<std::int32_t> requant_bias(const Instruction& ins) {
+  std::vector<std::int32_t> bias;
+  if (ins.params.contains("bias"))
+    for (const auto& b : ins.params["bias"]) bias.push_back(std::int32_t(b.get<std::int64_t>()));
+  return bias;
 }
 
 std::optional<OpProblem> read_window(const Instruction& ins, WindowParams& window) {

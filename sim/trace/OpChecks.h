@@ -35,7 +35,11 @@ struct WindowParams {
   std::uint64_t wo(std::uint64_t wi, std::uint64_t kw) const { return window_outputs(wi, pad[2], pad[3], kw, stride[1]); }
 };
 std::optional<OpProblem> read_window(const Instruction& ins, WindowParams& window);
-// The int32 -> int8 requantization params: "shift" 0..31 and "relu" true/false, both optional.
+// The int32 -> int8 requantization params: "shift" 0..31 and "relu" true/false, both optional,
+// and "bias": one int32 per output channel (the result's innermost dimension), added to
+// each accumulator before the shift; it needs a shift.
 std::optional<OpProblem> requant_params(const Instruction& ins);
+// The instruction's "bias" (checked by requant_params), empty when it has none.
+std::vector<std::int32_t> requant_bias(const Instruction& ins);
 
 }  // namespace npusim

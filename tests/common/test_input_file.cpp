@@ -40,3 +40,17 @@ TEST_CASE("input files: only ordinary files are read", "[input]") {
   std::filesystem::create_symlink(file, dir.path("link.json"));
   CHECK(npusim::read_input_file(dir.path("link.json")) == "{}");
 }
+
+TEST_CASE("input files: a prefix reads the first bytes only, with the same checks", "[input]") {
+  npusim::ScratchDir dir;
+  const std::string file = dir.write("m.onnx", std::string("\x08\x07rest", 6));
+  CHECK(npusim::read_input_prefix(file, 1) == "\x08");
+  CHECK(npusim::read_input_prefix(file, 100) == std::string("\x08\x07rest", 6));
+  CHECK(npusim::read_input_prefix(dir.write("empty", ""), 1).empty());
+  try {
+    npusim::read_input_prefix("/dev/zero", 1);
+    FAIL("read /dev/zero");
+  } catch (const npusim::InputError& e) {
+    CHECK_THAT(e.reason(), Contains("not an ordinary file"));
+  }
+}

@@ -34,8 +34,11 @@ struct Evaluator {
   // Rounds half up (int8 mode) and saturates like an int8 tensor.
   double store(double y) const { return std::clamp(int8 ? std::floor(y + 0.5) : y, -128.0, 127.0); }
 
-  // Conv (and, with `scale`, a BatchNormalization folded into it): weights [co, ci/g, k, k].
-  Value conv(const onnx::NodeProto& n, const Value& x, std::vector<double> w, const std::vector<double>& scale) {
+  // Conv (and, with `scale`, a BatchNormalization folded into it): weights [co, ci/g, k, k],
+  // plus `bias` per output channel (empty = none). npusim rounds a bias to the accumulator's
+  // step (the input's step times the weights'): half a weight step more in the bound.
+  Value conv(const onnx::NodeProto& n, const Value& x, std::vector<double> w, const std::vector<double>& scale,
+             const std::vector<double>& bias) {
     const auto& t = *std::find_if(model.graph().initializer().begin(), model.graph().initializer().end(),
                                   [&](const onnx::TensorProto& i) { return i.name() == n.input(1); });
     const std::int64_t co = t.dims(0), cig = t.dims(1), kh = t.dims(2), kw = t.dims(3);
@@ -53,7 +56,7 @@ struct Evaluator {
       for (std::int64_t o = 0; o < co; ++o)
         for (std::int64_t oy = 0; oy < ho; ++oy)
           for (std::int64_t ox = 0; ox < wo; ++ox) {
-            double acc = 0, bound = 0.5;
+            double acc = bias.empty() ? 0 : bias[std::size_t(o)], bound = bias.empty() ? 0.5 : 0.5 + step / 2;
             const std::int64_t first = (o / (co / group)) * cig;
             for (std::int64_t i = 0; i < cig; ++i)
               for (std::int64_t ky = 0; ky < kh; ++ky)
@@ -72,13 +75,14 @@ struct Evaluator {
   }
 
   // Gemm (transB = 1, weights [n, k]) and MatMul (weights [k, n]) over the last axis.
-  Value dense(const Value& x, const std::vector<double>& w, std::int64_t k, std::int64_t nout, bool trans) {
+  Value dense(const Value& x, const std::vector<double>& w, std::int64_t k, std::int64_t nout, bool trans,
+              const std::vector<double>& bias) {
     const double step = weight_step(w);
     Value y{x.dims, {}, {}};
     y.dims.back() = nout;
     for (std::size_t row = 0; row < x.v.size() / std::size_t(k); ++row)
       for (std::int64_t o = 0; o < nout; ++o) {
-        double acc = 0, bound = 0.5;
+        double acc = bias.empty() ? 0 : bias[std::size_t(o)], bound = bias.empty() ? 0.5 : 0.5 + step / 2;
         for (std::int64_t i = 0; i < k; ++i) {
           const std::size_t at = row * std::size_t(k) + std::size_t(i);
           const double wv = trans ? w[std::size_t(o * k + i)] : w[std::size_t(i * nout + o)];
@@ -142,22 +146,43 @@ struct Evaluator {
     return y;
   }
 
+  std::vector<double> optional_constant(const onnx::NodeProto& n, int input) const {
+    return n.input_size() > input && !n.input(input).empty() ? constants.at(n.input(input)) : std::vector<double>{};
+  }
+
+  // A Linear's bias Add (MatMul, then Add of one value per output): npusim adds the bias in
+  // the MatMul's requantization, before the int8 rounding, so the MatMul is recomputed with it.
+  Value matmul_with_bias(const onnx::NodeProto& add) {
+    const auto& m = *std::find_if(model.graph().node().begin(), model.graph().node().end(),
+                                  [&](const onnx::NodeProto& p) { return p.output(0) == add.input(0); });
+    const Value& in = values.at(m.input(0));
+    const auto& w = constants.at(m.input(1));
+    const std::int64_t k = in.dims.back();
+    return dense(in, w, k, std::int64_t(w.size()) / k, m.op_type() == "Gemm", constants.at(add.input(1)));
+  }
+
   void run(const onnx::NodeProto& n) {
     const std::string& op = n.op_type();
     const Value& x = values.at(n.input(0));
     Value y = x;
     if (op == "Conv") {
-      y = conv(n, x, constants.at(n.input(1)), {});
+      y = conv(n, x, constants.at(n.input(1)), {}, optional_constant(n, 2));
     } else if (op == "BatchNormalization") {
       // Folded exactly as the importer documents it: recompute the conv with scaled weights.
       const auto& conv_node = *std::find_if(model.graph().node().begin(), model.graph().node().end(),
                                             [&](const onnx::NodeProto& c) { return c.output(0) == n.input(0); });
       const auto& g = constants.at(n.input(1)), & v = constants.at(n.input(4));
-      std::vector<double> scale;
-      for (std::size_t i = 0; i < g.size(); ++i) scale.push_back(g[i] / std::sqrt(v[i] + 1e-5));
-      y = conv(conv_node, values.at(conv_node.input(0)), constants.at(conv_node.input(1)), scale);
+      const auto& beta = constants.at(n.input(2)), & mean = constants.at(n.input(3));
+      std::vector<double> scale, shift, bias = optional_constant(conv_node, 2);
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        scale.push_back(g[i] / std::sqrt(v[i] + 1e-5));
+        shift.push_back(((bias.empty() ? 0 : bias[i]) - mean[i]) * scale.back() + beta[i]);
+      }
+      y = conv(conv_node, values.at(conv_node.input(0)), constants.at(conv_node.input(1)), scale, shift);
     } else if (op == "Relu" || op == "Clip") {
       for (auto& e : y.v) e = std::max(e, 0.0);  // Clip's 6 is documented as not applied
+    } else if (op == "Add" && constants.count(n.input(1))) {
+      y = matmul_with_bias(n);
     } else if (op == "Add") {
       const Value& b = values.at(n.input(1));
       for (std::size_t i = 0; i < y.v.size(); ++i) y.v[i] = store(x.v[i] + b.v[i]), y.bound[i] += b.bound[i];
@@ -172,7 +197,7 @@ struct Evaluator {
     } else if (op == "Gemm" || op == "MatMul") {
       const auto& w = constants.at(n.input(1));
       const std::int64_t k = x.dims.back(), nout = std::int64_t(w.size()) / k;
-      y = dense(x, w, k, nout, op == "Gemm");
+      y = dense(x, w, k, nout, op == "Gemm", optional_constant(n, 2));
     } else {
       throw std::logic_error("OnnxReference: no reference for " + op);
     }

@@ -31,6 +31,12 @@ std::vector<float> OnnxTestGraph::draw(std::int64_t count) {
   return v;
 }
 
+std::vector<float> OnnxTestGraph::draw_bias(std::int64_t count) {
+  std::vector<float> v(static_cast<std::size_t>(count));
+  for (auto& x : v) x = bias(rng_);
+  return v;
+}
+
 void OnnxTestGraph::ints(onnx::NodeProto& n, const char* name, const Dims& values) {
   auto* a = n.add_attribute();
   a->set_name(name);
@@ -61,7 +67,7 @@ std::string OnnxTestGraph::conv(const std::string& name, const std::string& in, 
                                 std::int64_t k, std::int64_t stride, std::int64_t pad, std::int64_t group,
                                 std::int64_t dilation) {
   const std::string w = initializer(name + ".w", {co, ci / group, k, k}, draw(co * (ci / group) * k * k));
-  auto& n = node("Conv", name, {in, w});
+  auto& n = bias ? node("Conv", name, {in, w, initializer(name + ".b", {co}, draw_bias(co))}) : node("Conv", name, {in, w});
   ints(n, "kernel_shape", {k, k});
   ints(n, "strides", {stride, stride});
   ints(n, "pads", {pad, pad, pad, pad});
@@ -77,12 +83,13 @@ std::string OnnxTestGraph::conv(const std::string& name, const std::string& in, 
 
 std::string OnnxTestGraph::batch_norm(const std::string& name, const std::string& in, std::int64_t c) {
   std::uniform_real_distribution<float> gamma(0.5f, 1.5f), var(0.5f, 2.0f);
-  // Mean and beta stay 0: a folded bias would be an error in functional mode.
+  // Mean and beta are 0 unless the graph draws biases.
   std::vector<float> g, v, zero(std::size_t(c), 0.0f);
   for (std::int64_t i = 0; i < c; ++i) g.push_back(gamma(rng_)), v.push_back(var(rng_));
+  const std::vector<float> beta = bias ? draw_bias(c) : zero, mean = bias ? draw_bias(c) : zero;
   return node("BatchNormalization", name,
-              {in, initializer(name + ".g", {c}, g), initializer(name + ".b", {c}, zero),
-               initializer(name + ".m", {c}, zero), initializer(name + ".v", {c}, v)})
+              {in, initializer(name + ".g", {c}, g), initializer(name + ".b", {c}, beta),
+               initializer(name + ".m", {c}, mean), initializer(name + ".v", {c}, v)})
       .output(0);
 }
 
@@ -114,7 +121,8 @@ std::string OnnxTestGraph::flatten(const std::string& name, const std::string& i
 }
 
 std::string OnnxTestGraph::gemm(const std::string& name, const std::string& in, std::int64_t k, std::int64_t n) {
-  auto& g = node("Gemm", name, {in, initializer(name + ".w", {n, k}, draw(n * k))});
+  const std::string w = initializer(name + ".w", {n, k}, draw(n * k));
+  auto& g = bias ? node("Gemm", name, {in, w, initializer(name + ".b", {n}, draw_bias(n))}) : node("Gemm", name, {in, w});
   auto* a = g.add_attribute();
   a->set_name("transB");
   a->set_type(onnx::AttributeProto::INT);
@@ -123,7 +131,9 @@ std::string OnnxTestGraph::gemm(const std::string& name, const std::string& in, 
 }
 
 std::string OnnxTestGraph::matmul(const std::string& name, const std::string& in, std::int64_t k, std::int64_t n) {
-  return node("MatMul", name, {in, initializer(name + ".w", {k, n}, draw(k * n))}).output(0);
+  const std::string product = node("MatMul", name, {in, initializer(name + ".w", {k, n}, draw(k * n))}).output(0);
+  if (!bias) return product;
+  return node("Add", name + ".bias", {product, initializer(name + ".b", {n}, draw_bias(n))}).output(0);
 }
 
 void OnnxTestGraph::output(const std::string& value) {

@@ -16,6 +16,9 @@ class OnnxTestGraph {
   using Dims = std::vector<std::int64_t>;
   // Draws one weight value; the default is uniform in [-1/16, 1/16].
   std::function<float(std::mt19937&)> weight;
+  // When set, draws a bias per output channel for every conv and Gemm, a bias Add after every
+  // MatMul, and a BatchNormalization's mean and beta; unset (the default), there are none.
+  std::function<float(std::mt19937&)> bias;
 
   explicit OnnxTestGraph(Dims input, std::int64_t opset = 17, const std::string& input_name = "input");
 
@@ -40,6 +43,7 @@ class OnnxTestGraph {
 
  private:
   std::vector<float> draw(std::int64_t count);
+  std::vector<float> draw_bias(std::int64_t count);
   void ints(onnx::NodeProto& n, const char* name, const Dims& values);
   std::mt19937 rng_{7};
 };

@@ -28,6 +28,9 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_reference_windows import run_window_node  # noqa: E402
+
 ERF = np.vectorize(math.erf)
 
 
@@ -53,6 +56,9 @@ def evaluate(model, feeds):
 
 def run_node(node, x):
     op = node.op_type
+    windowed = run_window_node(node, x)
+    if windowed is not None:
+        return windowed
     if op == "Constant":
         return numpy_helper.to_array(attr(node, "value"))
     if op in ("Identity", "Dropout"):
@@ -127,13 +133,14 @@ def report_input_exponent(shape):
 
 def storage_order(value, kind):
     """A reference value in the order npusim stores its tensor: [N, positions, channels].
-    Maps of convs and pools are [N, C, H, W]; attention values [N, heads, tokens, d] (or a
+    Maps of convs, pools, adds and concats are [N, C, H, W]; attention values [N, heads, tokens, d] (or a
     Split's [1, N, heads, tokens, d]) hold a head's channels as one segment of every
     token's channels."""
     if value.ndim == 5:
         value = value[0]
     if value.ndim == 4:
-        value = value.transpose(0, 2, 3, 1) if kind in ("conv", "pool") else value.transpose(0, 2, 1, 3)
+        maps = ("conv", "depthwise", "pool", "add", "concat", "relu")  # CNN layers; other 4-D values: attention
+        value = value.transpose(0, 2, 3, 1) if kind in maps else value.transpose(0, 2, 1, 3)
     return value.reshape(value.shape[0], -1)
 
 
@@ -155,6 +162,8 @@ def main():
         model = onnx.load(args.model)
         shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
         q = np.load(os.path.join(out, "tensors", "input.npy")).astype(np.float64) * 2.0 ** report_input_exponent(shape)
+        if len(shape) == 4:  # an image: npusim's input.npy is NHWC, the graph's NCHW
+            q = q.reshape(shape[0], shape[2], shape[3], shape[1]).transpose(0, 3, 1, 2)
         values = evaluate(model, {model.graph.input[0].name: q.reshape(shape)})
         worst = 0.0
         for row in report["workload"]["rows"]:

@@ -420,3 +420,24 @@ TEST_CASE("trace errors: header bindings", "[trace]") {
                 "core 9 does not exist");
   }
 }
+
+TEST_CASE("trace errors: a requantization bias must be one int32 per output channel, with a shift", "[trace][bias]") {
+  Json line = conv_line(1);  // output [1, 4, 4, 4]: 4 channels
+  line["outputs"][0]["dtype"] = "int8";
+  line["params"]["shift"] = 7;
+  SECTION("wrong length") {
+    check_error(third_line_error(changed(line, "/params/bias", {1, 2, 3})), "line 3, field 'params.bias'",
+                "must be a list of 4 integers, one per output channel");
+  }
+  SECTION("not an int32") {
+    check_error(third_line_error(changed(line, "/params/bias", {1, 2, 3, 2147483648LL})), "line 3, field 'params.bias'",
+                "2147483648 is not an int32");
+    check_error(third_line_error(changed(line, "/params/bias", {1, 2, 3.5, 4})), "line 3, field 'params.bias'",
+                "3.5 is not an int32");
+  }
+  SECTION("without a shift") {
+    Json plain = conv_line(1);
+    check_error(third_line_error(changed(plain, "/params/bias", {1, 2, 3, 4})), "line 3, field 'params.bias'",
+                "give a shift too");
+  }
+}

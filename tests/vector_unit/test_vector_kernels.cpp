@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -70,4 +71,28 @@ TEST_CASE("float16 survives a round trip through float32 for every finite value"
   CHECK(half_to_float(0xc000) == -2.0f);
   CHECK(float_to_half(65520.0f) == 0x7c00);          // rounds to infinity
   CHECK(float_to_half(1.0f + 1.0f / 4096) == 0x3c00);  // tie rounds to even
+}
+
+TEST_CASE("requant adds each channel's int32 bias before the shift", "[vector][bias]") {
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<std::int32_t> sums(-200000, 200000), biases(-70000, 70000);
+  const std::uint64_t channels = 6, positions = 40;
+  std::vector<std::int32_t> acc(channels * positions), bias(channels);
+  for (auto& a : acc) a = sums(rng);
+  for (auto& b : bias) b = biases(rng);
+  bias[0] = std::numeric_limits<std::int32_t>::max();  // the int32 sum plus bias must not wrap
+  acc[0] = std::numeric_limits<std::int32_t>::max();
+  for (bool relu : {false, true})
+    for (std::uint32_t shift : {0u, 1u, 9u, 31u}) {
+      std::vector<std::uint8_t> out(acc.size());
+      vector_requant(as_bytes(acc).data(), out.data(), acc.size(), shift, relu, bias.data(), channels);
+      for (std::size_t i = 0; i < acc.size(); ++i) {
+        const double exact = (double(acc[i]) + double(bias[i % channels])) / std::ldexp(1.0, int(shift));
+        double want = std::floor(exact + 0.5);  // half up, as without a bias
+        if (relu) want = std::max(want, 0.0);
+        want = std::clamp(want, -128.0, 127.0);
+        INFO("element " << i << ", shift " << shift << ", relu " << relu);
+        REQUIRE(double(std::int8_t(out[i])) == want);
+      }
+    }
 }

@@ -48,10 +48,7 @@ Instruction conv_op(const EmitContext& ctx, const MatrixCore& mc, std::uint32_t 
   const std::vector<std::uint64_t> stride = {l.sh, l.sw};
   op.params = {{"stride", stride}, {"padding", pad}};
   if (transposed) op.params["transposed_weights"] = true;
-  if (t.requantize_on_result_path) {
-    op.params["shift"] = l.shift;
-    op.params["relu"] = l.relu;
-  }
+  if (t.requantize_on_result_path) op.params.update(requant_params_of(l, ch.first_co, ch.co));
   return op;
 }
 

@@ -139,7 +139,7 @@ void emit_reduction(EmitContext& ctx, MatrixState& state, std::uint64_t tile) {
   for (std::size_t step = 1; step < cores.size(); step *= 2)
     for (std::size_t i = 0; i + step < cores.size(); i += 2 * step) exchange_pair(ctx, state, red, cores[i], cores[i + step]);
   CoreState& root = ctx.core(cores.front());
-  Instruction post = requant_op(cores.front(), red.acc, red.slot.out_at, l);
+  Instruction post = requant_op(cores.front(), red.acc, red.slot.out_at, l, first_co);
   depend(post, state.cores[cores.front()].acc_writer);
   depend(post, root.out_reader[red.slot.index]);
   const std::uint64_t result = ctx.push(std::move(post));

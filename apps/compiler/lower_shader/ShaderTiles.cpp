@@ -2,6 +2,7 @@
 #include "apps/compiler/emit/TraceOperands.h"
 #include "apps/compiler/lower_shader/ShaderLowering.h"
 #include "apps/compiler/lower_shader/ShaderState.h"
+#include "apps/compiler/lower_vector/VectorOps.h"
 
 namespace npusim {
 namespace {
@@ -137,6 +138,7 @@ void emit_shader_tile(EmitContext& ctx, ShaderState& state, std::uint32_t core, 
   matmul.outputs = {results};
   matmul.params = {{"image", t.positions.image}, {"positions", g.positions}, {"filters", g.filters},
                    {"shift", c.layer.shift}, {"relu", c.layer.relu}};
+  if (c.layer.bias_values) matmul.params["bias"] = requant_params_of(c.layer, t.first_filter, t.filters)["bias"];
   depend(matmul, fetched);
   depend(matmul, group.weights);
   depend(matmul, group.result_reader);

@@ -108,6 +108,7 @@ void SparseLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64
                  {"assumed_sparsity",
                   {{"ifm", l.activation_sparsity}, {"weights", l.weight_sparsity},
                    {"seed", ctx.workload().seed + ctx.layer_index()}}}};
+  if (l.bias_values) conv.params["bias"] = *l.bias_values;
   depend(conv, packed_id);
   depend(conv, state.packed_weights);
   ctx.wait_for_overwritten(conv, cs);

@@ -46,11 +46,19 @@ void load_depthwise_weights(EmitContext& ctx, VectorState& state, std::uint32_t 
 
 }  // namespace
 
-Instruction requant_op(std::uint32_t core, const TensorOperand& sums, std::uint64_t out_at, const Layer& l) {
+nlohmann::json requant_params_of(const Layer& l, std::uint32_t first_co, std::uint32_t co) {
+  nlohmann::json params = {{"shift", l.shift}, {"relu", l.relu}};
+  if (l.bias_values)
+    params["bias"] = std::vector<std::int32_t>(l.bias_values->begin() + first_co, l.bias_values->begin() + first_co + co);
+  return params;
+}
+
+Instruction requant_op(std::uint32_t core, const TensorOperand& sums, std::uint64_t out_at, const Layer& l,
+                       std::uint32_t first_co) {
   Instruction post = make_op("requant", core);
   post.inputs = {sums};
   post.outputs = {tensor(AddressSpace::Nram, out_at, sums.shape, DType::Int8)};
-  post.params = {{"shift", l.shift}, {"relu", l.relu}};
+  post.params = requant_params_of(l, first_co, std::uint32_t(sums.shape.back()));
   return post;
 }
 
@@ -63,7 +71,7 @@ void finish_band(EmitContext& ctx, std::uint32_t core, std::uint64_t compute, co
   if (accumulates || (l.kind == LayerKind::Add && l.relu)) {
     // int32 -> int8 (with the layer's ReLU); an add with ReLU clamps in place.
     Instruction post = accumulates ? requant_op(core, tensor(AddressSpace::Nram, slot.acc_at, out_shape, DType::Int32),
-                                                slot.out_at, l)
+                                                slot.out_at, l, first_co)
                                    : make_op("relu", core);
     if (!accumulates) {
       post.inputs = {tensor(AddressSpace::Nram, slot.out_at, out_shape, DType::Int8)};

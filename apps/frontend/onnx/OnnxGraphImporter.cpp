@@ -79,9 +79,9 @@ OnnxImport OnnxGraphImporter::run() {
   }
   drop_split_layers();
   if (biased_layers_ > 0)
-    result_.notes.push_back(fmt::format("{} layers have a bias (a Linear's, or one from folding a "
-                                        "BatchNormalization); the engines' requantization has no bias term, so "
-                                        "timing runs leave it out and functional runs refuse the model",
+    result_.notes.push_back(fmt::format("{} bias Adds follow no conv or MatMul with weights whose output they alone "
+                                        "read, so no requantization can add them; timing runs leave them out, "
+                                        "functional runs refuse the model",
                                         biased_layers_));
   if (inexact_scales_ > 0)
     result_.notes.push_back(fmt::format("{} scales are not a power of two or leave a layer's range (e.g. attention's "
@@ -116,9 +116,21 @@ const std::vector<std::int64_t>& OnnxGraphImporter::dims(const Node& n, const st
 }
 
 std::vector<double> OnnxGraphImporter::constant_values(const Node& n, int input) const {
+  std::vector<double> values;
+  read_constant(n, input, values);
+  return values;
+}
+
+std::vector<double> OnnxGraphImporter::weight_values(const Node& n, int input) {
+  std::vector<double> values = std::move(recycled_weights_);
+  read_constant(n, input, values);
+  return values;
+}
+
+void OnnxGraphImporter::read_constant(const Node& n, int input, std::vector<double>& values) const {
   const onnx::TensorProto* t = has_input(n, input) ? model_.constant(n.input(input)) : nullptr;
   if (!t) fail(n, fmt::format("input {} must be a constant (an initializer)", input));
-  return tensor_values(*t, model_.file);
+  read_tensor_values(*t, model_.file, values);
 }
 
 const OnnxGraphImporter::Node* OnnxGraphImporter::sole_consumer(const std::string& value) const {
@@ -205,21 +217,18 @@ void OnnxGraphImporter::emit_weighted(const Node& n, OnnxLayer layer, const Onnx
   if (!std::all_of(weights.begin(), weights.end(), [](double w) { return std::isfinite(w); }))
     fail(n, "has a weight that is not a finite number (NaN or infinity, in the initializer or after folding the "
             "BatchNormalization that follows it)");
-  if (std::any_of(bias.begin(), bias.end(), [](double b) { return b != 0; })) {
-    if (functional_)
-      fail(n, "has a non-zero bias (or one from a folded BatchNormalization); the engines' requantization has no "
-              "bias term, so functional mode cannot compute it (timing runs leave it out)");
-    ++biased_layers_;
-  }
-  if (!depthwise && kh * kw > 1) weights = conv_weights_to_nhwc(weights, co, ci, kh, kw, false);
-  if (depthwise) weights = conv_weights_to_nhwc(weights, co, 1, kh, kw, true);
   QuantizedWeights q = quantize_weights(weights);
+  recycled_weights_ = std::move(weights);  // the next weighted layer reads into this buffer
+  if (!depthwise && kh * kw > 1) q.values = conv_weights_to_nhwc(q.values, co, ci, kh, kw, false);
+  if (depthwise) q.values = conv_weights_to_nhwc(q.values, co, 1, kh, kw, true);
   out.exponent = output_exponent(folded_node.output(0), in.exponent);
   // Σ x·q is in steps of 2^(in + weights); the shift brings it to steps of 2^out.
   const int shift = scale_within(n, out.exponent - in.exponent - q.exponent, 0, kMaxShift,
                                  "the requantization shift (output - input - weight scale exponents)");
   out.exponent = shift + in.exponent + q.exponent;
   layer.shift = shift;
+  q.accumulator_exponent = in.exponent + q.exponent;
+  add_accumulator_bias(q, bias);
   const int index = emit(folded_node, std::move(layer), source, out);
   result_.weights[result_.layers[std::size_t(index)].layer.name] = std::move(q);
 }

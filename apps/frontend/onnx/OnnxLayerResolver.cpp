@@ -105,8 +105,11 @@ Workload resolve_onnx_layers(OnnxImport& imported, const std::string& path) {
   for (std::size_t i = 0; i < imported.layers.size(); ++i) {
     Layer l = resolve_layer(imported.layers[i], i, shapes, path);
     shapes[l.name] = l.out;
-    if (auto it = imported.weights.find(l.name); it != imported.weights.end())
+    if (auto it = imported.weights.find(l.name); it != imported.weights.end()) {
       l.weight_values = std::make_shared<const std::vector<std::int8_t>>(std::move(it->second.values));
+      if (!it->second.bias.empty())
+        l.bias_values = std::make_shared<const std::vector<std::int32_t>>(std::move(it->second.bias));
+    }
     if (auto origin = imported.origins.find(l.name); origin != imported.origins.end()) l.onnx = origin->second;
     w.layers.push_back(std::move(l));
   }

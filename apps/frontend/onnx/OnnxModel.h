@@ -43,8 +43,8 @@ struct OnnxModel {
 // "node 'conv1' (Conv)", or "node #3 (Conv)" when the node has no name.
 std::string node_place(const onnx::NodeProto& node);
 
-// Parses, checks (onnx::checker), fixes dynamic input dimensions from `given` and
+// Parses the file, checks (onnx::checker), fixes dynamic input dimensions from `given` and
 // infers shapes (onnx::shape_inference). Throws InputError naming the file.
-std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const std::string& bytes, const InputShapes& given);
+std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const InputShapes& given);
 
 }  // namespace npusim

@@ -96,7 +96,7 @@ void OnnxGraphImporter::conv(const Node& n) {
   if (!is_nchw(in)) fail(n, "the input is not an [N, C, H, W] map in the layout a convolution reads");
   const MapShape* map = &in.map;
   const auto& wd = dims(n, n.input(1));
-  std::vector<double> weights = constant_values(n, 1);
+  std::vector<double> weights = weight_values(n, 1);
   std::string problem;
   const Window w = window(n, {wd.size() == 4 ? wd[2] : 0, wd.size() == 4 ? wd[3] : 0}, problem);
   if (!problem.empty()) fail(n, problem);

@@ -13,19 +13,30 @@ namespace npusim {
 namespace {
 
 template <typename T>
-std::vector<double> from_raw(const std::string& raw, std::uint64_t count) {
-  std::vector<double> out(count);
+void from_raw(const std::string& raw, std::uint64_t count, std::vector<double>& out) {
+  out.resize(count);
   for (std::uint64_t i = 0; i < count; ++i) {
     T v;
     std::memcpy(&v, raw.data() + i * sizeof(T), sizeof(T));
     out[i] = double(v);
   }
-  return out;
+}
+
+template <typename Field>
+void from_field(const Field& field, std::vector<double>& out) {
+  out.assign(field.begin(), field.end());
 }
 
 }  // namespace
 
 std::vector<double> tensor_values(const onnx::TensorProto& t, const std::string& file) {
+  std::vector<double> values;
+  read_tensor_values(t, file, values);
+  return values;
+}
+
+void read_tensor_values(const onnx::TensorProto& t, const std::string& file, std::vector<double>& out) {
+  out.clear();  // a reused buffer grows to the tensor exactly, not by doubling
   const std::string place = fmt::format("tensor '{}'", t.name());
   check_tensor_data(t, file, place);  // the model's were checked on load; folded ones are checked here
   switch (t.data_type()) {
@@ -38,18 +49,18 @@ std::vector<double> tensor_values(const onnx::TensorProto& t, const std::string&
   const std::uint64_t n = tensor_element_count(t);
   if (t.has_raw_data()) {
     switch (t.data_type()) {
-      case onnx::TensorProto::FLOAT: return from_raw<float>(t.raw_data(), n);
-      case onnx::TensorProto::DOUBLE: return from_raw<double>(t.raw_data(), n);
-      case onnx::TensorProto::INT8: return from_raw<std::int8_t>(t.raw_data(), n);
-      case onnx::TensorProto::INT32: return from_raw<std::int32_t>(t.raw_data(), n);
-      default: return from_raw<std::int64_t>(t.raw_data(), n);
+      case onnx::TensorProto::FLOAT: return from_raw<float>(t.raw_data(), n, out);
+      case onnx::TensorProto::DOUBLE: return from_raw<double>(t.raw_data(), n, out);
+      case onnx::TensorProto::INT8: return from_raw<std::int8_t>(t.raw_data(), n, out);
+      case onnx::TensorProto::INT32: return from_raw<std::int32_t>(t.raw_data(), n, out);
+      default: return from_raw<std::int64_t>(t.raw_data(), n, out);
     }
   }
   switch (t.data_type()) {
-    case onnx::TensorProto::FLOAT: return {t.float_data().begin(), t.float_data().end()};
-    case onnx::TensorProto::DOUBLE: return {t.double_data().begin(), t.double_data().end()};
-    case onnx::TensorProto::INT64: return {t.int64_data().begin(), t.int64_data().end()};
-    default: return {t.int32_data().begin(), t.int32_data().end()};  // int8 and int32 live here
+    case onnx::TensorProto::FLOAT: return from_field(t.float_data(), out);
+    case onnx::TensorProto::DOUBLE: return from_field(t.double_data(), out);
+    case onnx::TensorProto::INT64: return from_field(t.int64_data(), out);
+    default: return from_field(t.int32_data(), out);  // int8 and int32 live here
   }
 }
 

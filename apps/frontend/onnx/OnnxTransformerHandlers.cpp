@@ -212,6 +212,9 @@ OnnxValue OnnxGraphImporter::channel_part(const Node& n, const OnnxValue& part, 
   QuantizedWeights q{{w.values.begin() + std::ptrdiff_t(block->first * per_channel),
                       w.values.begin() + std::ptrdiff_t((block->first + block->count) * per_channel)},
                      w.exponent};
+  q.accumulator_exponent = w.accumulator_exponent;
+  if (!w.bias.empty())  // each block keeps its channels' biases
+    q.bias.assign(w.bias.begin() + std::ptrdiff_t(block->first), w.bias.begin() + std::ptrdiff_t(block->first + block->count));
   result_.weights[name] = std::move(q);
   split_layers_[part.tensor].push_back(int(layers.size()));
   layers.push_back(std::move(layer));
@@ -269,6 +272,18 @@ void OnnxGraphImporter::reduce_mean(const Node& n) {
   emit(n, global_pool_layer(false), in, out);
 }
 
+// The weights of the layer that wrote input `input` of `n`, when `n` is that value's only
+// reader (so a bias can join the layer's requantization); else null.
+QuantizedWeights* OnnxGraphImporter::weighted_producer(const Node& n, int input) {
+  const OnnxValue& in = activation(n, input);
+  if (in.layer < 0 || sole_consumer(n.input(input)) != &n) return nullptr;
+  const std::string& name = result_.layers[std::size_t(in.layer)].layer.name;
+  const auto origin = result_.origins.find(name);
+  if (origin == result_.origins.end() || origin->second.value != n.input(input)) return nullptr;
+  const auto weights = result_.weights.find(name);
+  return weights == result_.weights.end() ? nullptr : &weights->second;
+}
+
 void OnnxGraphImporter::bias_add(const Node& n, int constant_input) {
   const OnnxValue& in = activation(n, 1 - constant_input);
   const std::vector<double> bias = constant_values(n, constant_input);
@@ -278,10 +293,14 @@ void OnnxGraphImporter::bias_add(const Node& n, int constant_input) {
                             (is_nchw(in) && std::count(bd.begin(), bd.end(), 1) + 1 == std::ptrdiff_t(bd.size()) &&
                              bd.size() >= 3 && bd[bd.size() - 3] == in.map.c));
   if (!per_channel) fail(n, "an Add of a constant is supported only as a bias: one value per channel");
-  if (std::any_of(bias.begin(), bias.end(), [](double b) { return b != 0; })) {
+  QuantizedWeights* producer = weighted_producer(n, 1 - constant_input);
+  if (producer) {
+    add_accumulator_bias(*producer, bias);  // MatMul + Add (a Linear): the MatMul's requantization adds it
+    result_.origins[in.tensor].value = n.output(0);  // the layer's tensor now holds the Add's value
+  } else if (std::any_of(bias.begin(), bias.end(), [](double b) { return b != 0; })) {
     if (functional_)
-      fail(n, "adds a non-zero bias; the engines' requantization has no bias term, so functional mode cannot compute "
-              "it (timing runs leave it out)");
+      fail(n, "adds a non-zero bias to a value no conv or MatMul with weights wrote alone; no requantization can add "
+              "it, so functional mode cannot compute it (timing runs leave it out)");
     ++biased_layers_;
   }
   alias(n, in);

@@ -12,8 +12,8 @@ bool looks_like_onnx(const std::string& path, const std::string& bytes) {
   return extension || (!bytes.empty() && bytes[0] == '\x08');
 }
 
-Workload read_onnx_workload(const std::string& bytes, const std::string& path, const WorkloadOptions& options) {
-  const auto model = load_onnx_model(path, bytes, options.input_shapes);
+Workload read_onnx_workload(const std::string& path, const WorkloadOptions& options) {
+  const auto model = load_onnx_model(path, options.input_shapes);
   OnnxImport imported = import_onnx_graph(*model, options.functional);
   return resolve_onnx_layers(imported, path);
 }

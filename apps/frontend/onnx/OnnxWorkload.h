@@ -12,6 +12,7 @@ bool looks_like_onnx(const std::string& path, const std::string& bytes);
 // An ONNX model as a workload: loaded and shape-inferred by the onnx library,
 // translated node by node into layers that the checks every workload reader shares
 // resolve; weighted layers carry their quantized initializers (docs/workload-format.md, ONNX).
-Workload read_onnx_workload(const std::string& bytes, const std::string& path, const WorkloadOptions& options);
+// The file is parsed where it lies, never read whole first.
+Workload read_onnx_workload(const std::string& path, const WorkloadOptions& options);
 
 }  // namespace npusim

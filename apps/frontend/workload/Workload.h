@@ -63,6 +63,9 @@ struct Layer {
   // Weights carried by the workload itself (an ONNX model's initializers, quantized),
   // in the order and shape a weights_file would have; null = none.
   std::shared_ptr<const std::vector<std::int8_t>> weight_values;
+  // conv, depthwise, fc: one int32 per output channel, added to the accumulator before the
+  // requantization shift (in steps of 2^(input + weight scale exponents)); null = none.
+  std::shared_ptr<const std::vector<std::int32_t>> bias_values;
   // Layers imported from ONNX: the graph value the layer's tensor holds, and the scale of
   // its int8 steps (one step = 2^scale_exponent), for comparing with the float graph.
   struct OnnxOrigin {

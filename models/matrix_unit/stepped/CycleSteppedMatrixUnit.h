@@ -44,6 +44,7 @@ struct ResultRequant {
   bool enabled = false;
   std::uint32_t shift = 0;
   bool relu = false;
+  std::vector<std::int32_t> bias;  // per output channel of the instruction; empty = none
 };
 
 // Runs `plan` (from plan_wfold_conv(cfg, layer)) cycle by cycle. Throws InputError for a

@@ -91,7 +91,8 @@ void WriteBackPort::read_out(const WriteRequest& request) {
                                 (std::size_t(where.slot) * plan.wo_per_tile + wo_in_tile) * ThirdBuffer::kAccumulatorBytes;
       std::uint8_t* dst = out_ + (position * co + first_co + c) * element_bytes_;
       if (requant_.enabled)
-        vector_requant(sum, dst, 1, requant_.shift, requant_.relu);
+        vector_requant(sum, dst, 1, requant_.shift, requant_.relu,
+                       requant_.bias.empty() ? nullptr : &requant_.bias[first_co + c]);
       else
         std::memcpy(dst, sum, ThirdBuffer::kAccumulatorBytes);
     }

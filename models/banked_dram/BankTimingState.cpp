@@ -7,8 +7,8 @@ namespace npusim {
 BankTimingState::BankTimingState(const BankedDramConfig& cfg)
     : cfg_(cfg),
       banks_(std::size_t{cfg.ranks} * cfg.bank_groups * cfg.banks_per_group),
-      ranks_(cfg.ranks),
-      shift_(banks_.size(), 0) {
+      shift_(banks_.size(), 0),
+      ranks_(cfg.ranks) {
   // Per-bank refresh: bank i's turn comes (i + 1)·tREFI / n into each tREFI, n banks a rank.
   const std::size_t n = banks_.size() / cfg.ranks;
   if (cfg.refresh_mode == RefreshMode::PerBank)
@@ -34,7 +34,15 @@ bool BankTimingState::open_at(const Bank& b, DramClock t) const { return b.open 
 // A plan is kept when all its commands lie between two refresh windows; otherwise it is
 // made again after the window it ran into (the refresh has closed every row by then).
 // Refresh k's window starts at k·tREFI, so one division places the first command.
+// A row hit whose column command comes before the refresh that will close the row needs
+// no refresh arithmetic (the common case of a stream): the loop below would return it as is.
 BurstCommands BankTimingState::plan(const BurstPlace& burst, bool write, DramClock arrival) const {
+  const Bank& b = bank(burst);
+  if (b.open && b.row == burst.row) {
+    BurstCommands hit;
+    hit.column = earliest_column(burst, write, std::max(arrival, b.act + cfg_.trcd));
+    if (hit.column < b.open_until) return hit;
+  }
   const DramClock shift = shift_[index_of(burst)];
   DramClock from = outside_refresh(arrival, shift);
   for (;;) {
@@ -115,19 +123,32 @@ DramClock BankTimingState::soonest_column(bool write, DramClock arrival) const {
 }
 
 void BankTimingState::commit(const BurstPlace& burst, bool write, const BurstCommands& c) {
+  if (c.outcome == RowOutcome::Conflict) commit_pre(burst, c.pre);
+  if (c.outcome != RowOutcome::Hit) commit_act(burst, c.act);
+  commit_column(burst, write, c.column);
+}
+
+void BankTimingState::commit_pre(const BurstPlace& burst, DramClock at) {
   Bank& b = bank(burst);
-  if (c.outcome != RowOutcome::Hit) {
-    Rank& r = ranks_[burst.rank];
-    if (r.act_count >= 4) std::rotate(r.acts.begin(), r.acts.begin() + 1, r.acts.end());
-    r.acts[std::min<std::uint32_t>(r.act_count, 3)] = c.act;
-    ++r.act_count;
-    r.last_group = burst.bank_group;
-    const DramClock shift = shift_[index_of(burst)];
-    b = Bank{true, burst.row, c.act, c.act + cfg_.tras, c.act + cfg_.trc, refresh_start(refresh_epoch(c.act, shift) + 1, shift)};
-  }
-  const DramClock done = write ? c.column + cfg_.cwl + burst_clocks() + cfg_.twr : c.column + cfg_.trtp;
+  b.open = false;
+  b.act_ready = std::max(b.act_ready, at + cfg_.trp);
+}
+
+void BankTimingState::commit_act(const BurstPlace& burst, DramClock at) {
+  Rank& r = ranks_[burst.rank];
+  if (r.act_count >= 4) std::rotate(r.acts.begin(), r.acts.begin() + 1, r.acts.end());
+  r.acts[std::min<std::uint32_t>(r.act_count, 3)] = at;
+  ++r.act_count;
+  r.last_group = burst.bank_group;
+  const DramClock shift = shift_[index_of(burst)];
+  bank(burst) = Bank{true, burst.row, at, at + cfg_.tras, at + cfg_.trc, refresh_start(refresh_epoch(at, shift) + 1, shift)};
+}
+
+void BankTimingState::commit_column(const BurstPlace& burst, bool write, DramClock at) {
+  Bank& b = bank(burst);
+  const DramClock done = write ? at + cfg_.cwl + burst_clocks() + cfg_.twr : at + cfg_.trtp;
   b.pre_ready = std::max(b.pre_ready, done);
-  last_column_ = {true, write, burst.rank, burst.bank_group, c.column};
+  last_column_ = {true, write, burst.rank, burst.bank_group, at};
   if (cfg_.page_policy == PagePolicy::Closed) close_after(b);
 }
 

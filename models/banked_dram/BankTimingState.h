@@ -22,8 +22,8 @@ struct BurstCommands {
 // What the controller knows of one channel's banks, ranks and data bus: for each bank its
 // open row and the earliest next PRE, ACT and column command; for each rank its last four
 // ACTs (tRRD, tFAW); for the bus its last column command (tCCD, tWTR, read-to-write).
-// Commands are placed from these times in the order bursts are scheduled, never by
-// ticking: an idle bank costs nothing. All-bank refreshes are a fixed calendar: refresh k
+// Commands are placed from these times as the controller issues them, never by ticking:
+// an idle bank costs nothing. All-bank refreshes are a fixed calendar: refresh k
 // (k >= 1) precharges every bank at k·tREFI, refreshes at k·tREFI + tRP and lets the first
 // ACT in tRFC later; no command falls inside, and it closes every open row.
 class BankTimingState {
@@ -34,6 +34,19 @@ class BankTimingState {
   BurstCommands plan(const BurstPlace& burst, bool write, DramClock arrival) const;
   // Books the planned commands: bank, rank and bus state move on.
   void commit(const BurstPlace& burst, bool write, const BurstCommands& c);
+  // The same one command at a time (the controller interleaves the commands of many bursts).
+  void commit_pre(const BurstPlace& burst, DramClock at);
+  void commit_act(const BurstPlace& burst, DramClock at);
+  void commit_column(const BurstPlace& burst, bool write, DramClock at);
+  // The row the bank holds open (as last booked, refreshes aside), if any.
+  bool row_open(std::size_t bank_index, std::uint64_t& row) const {
+    row = banks_[bank_index].row;
+    return banks_[bank_index].open;
+  }
+  std::size_t bank_count() const { return banks_.size(); }
+  std::size_t index_of(const BurstPlace& b) const {
+    return (std::size_t{b.rank} * cfg_.bank_groups + b.bank_group) * cfg_.banks_per_group + b.bank;
+  }
   // The soonest any burst could have its column command, from the bus alone (the
   // other-bank-group spacing after the last column command).
   DramClock soonest_column(bool write, DramClock arrival) const;
@@ -72,9 +85,6 @@ class BankTimingState {
 
   Bank& bank(const BurstPlace& b) { return banks_[index_of(b)]; }
   const Bank& bank(const BurstPlace& b) const { return banks_[index_of(b)]; }
-  std::size_t index_of(const BurstPlace& b) const {
-    return (std::size_t{b.rank} * cfg_.bank_groups + b.bank_group) * cfg_.banks_per_group + b.bank;
-  }
   bool open_at(const Bank& b, DramClock t) const;
   BurstCommands plan_from(const BurstPlace& burst, bool write, DramClock from) const;
   DramClock earliest_act(const BurstPlace& burst, DramClock from) const;

@@ -28,6 +28,13 @@ std::uint64_t BankTimingState::refreshes_before(DramClock end) const {
   return count;
 }
 
+DramClock BankTimingState::next_refresh_after(DramClock t) const {
+  if (cfg_.refresh_mode == RefreshMode::AllBank) return refresh_start(refresh_epoch(t, 0) + 1, 0);
+  DramClock next = ~DramClock{0};
+  for (DramClock shift : shift_) next = std::min(next, refresh_start(refresh_epoch(t, shift) + 1, shift));
+  return next;
+}
+
 // A row opened by an ACT stays open until the next refresh (or its PRE).
 bool BankTimingState::open_at(const Bank& b, DramClock t) const { return b.open && t < b.open_until; }
 

@@ -57,6 +57,8 @@ class BankTimingState {
   // Refreshes whose window starts before `end`, and the clocks each blocks the rank.
   // Refreshes (all-bank: of the rank; per-bank: of single banks) whose window starts at or before `end`.
   std::uint64_t refreshes_before(DramClock end) const;
+  // The first refresh start (of any bank) after `t`.
+  DramClock next_refresh_after(DramClock t) const;
   // Clocks one refresh blocks its banks: PRE, then tRFC (all-bank) or tRFCpb (per-bank).
   DramClock refresh_window() const {
     return DramClock{cfg_.trp} + (cfg_.refresh_mode == RefreshMode::PerBank ? cfg_.trfc_pb : cfg_.trfc);

@@ -126,9 +126,16 @@ void BankedChannel::issue(const Choice& c) {
   BankQueue& queue = queues_[write ? 1 : 0][c.bank];
   Request& r = queue[c.index];
   count_start(r, c.command);
-  if (c.command == Command::Pre) return timing_.commit_pre(r.place, c.at);
-  if (c.command == Command::Act) return timing_.commit_act(r.place, c.at);
+  if (c.command == Command::Pre) {
+    ++counters_.pres;
+    return timing_.commit_pre(r.place, c.at);
+  }
+  if (c.command == Command::Act) {
+    ++counters_.acts;
+    return timing_.commit_act(r.place, c.at);
+  }
   timing_.commit_column(r.place, write, c.at);
+  if (timing_.config().page_policy == PagePolicy::Closed) ++counters_.pres;
   finish_column(r, write, c.at);
   queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(c.index));
   const std::size_t w = write ? 1 : 0;
@@ -143,6 +150,10 @@ void BankedChannel::finish_column(const Request& r, bool write, DramClock column
   last_was_write_ = write;
   const DramClock data_end = column + timing_.data_delay(write) + timing_.burst_clocks();
   n.last_data = std::max(n.last_data, data_end);
+  if (n.last_data >= next_refresh_) {
+    n.refreshes = timing_.refreshes_before(n.last_data);
+    next_refresh_ = timing_.next_refresh_after(n.last_data);
+  }
   span_start_ = std::min(span_start_, data_end - timing_.burst_clocks());
   span_end_ = std::max(span_end_, data_end);
   if (write) {

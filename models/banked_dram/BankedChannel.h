@@ -39,6 +39,8 @@ struct ChannelCounters {
   std::uint64_t read_bursts = 0, write_bursts = 0;
   std::uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
   std::uint64_t turnarounds = 0;        // the bus switched between reading and writing
+  std::uint64_t acts = 0, pres = 0;     // commands (a closed page's auto-precharges among the PREs)
+  std::uint64_t refreshes = 0;          // refreshes begun up to last_data (all-bank: per rank; per-bank: per bank)
   DramClock read_wait = 0;              // Σ over reads of arrival to READ command: read queue occupancy × time
   DramClock write_wait = 0;             // the same for writes, from acceptance to WRITE
   DramClock last_data = 0;              // end of the latest data burst
@@ -124,6 +126,7 @@ class BankedChannel {
   // accepted), and the clock it is done.
   std::uint64_t booking_left_ = 0;
   bool booking_write_ = false;
+  DramClock next_refresh_ = 0;  // the next refresh start after last_data: counters_.refreshes moves then
   DramClock booking_done_ = 0;
 };
 

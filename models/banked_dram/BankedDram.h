@@ -59,6 +59,7 @@ class BankedDram {
   void publish_channel(const BankedChannel& ch, const Published& out) const;
   void publish_energy(const BankedChannel& ch, const Published& out) const;
 
+  DramConfig cfg_;
   BurstMapper mapper_;
   std::vector<BankedChannel> channels_;
   std::vector<std::vector<BurstPlace>> pending_;  // per channel, of the transaction being booked

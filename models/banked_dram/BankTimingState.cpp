@@ -8,7 +8,11 @@ BankTimingState::BankTimingState(const BankedDramConfig& cfg)
     : cfg_(cfg),
       banks_(std::size_t{cfg.ranks} * cfg.bank_groups * cfg.banks_per_group),
       shift_(banks_.size(), 0),
-      ranks_(cfg.ranks) {
+      ranks_(cfg.ranks),
+      rank_read_(cfg.ranks),
+      rank_write_(cfg.ranks),
+      group_read_(std::size_t{cfg.ranks} * cfg.bank_groups),
+      group_write_(std::size_t{cfg.ranks} * cfg.bank_groups) {
   // Per-bank refresh: bank i's turn comes (i + 1)·tREFI / n into each tREFI, n banks a rank.
   const std::size_t n = banks_.size() / cfg.ranks;
   if (cfg.refresh_mode == RefreshMode::PerBank)
@@ -102,31 +106,39 @@ DramClock BankTimingState::earliest_act(const BurstPlace& burst, DramClock from)
   return t;
 }
 
-// Column commands go out in order, spaced by the bus rules between the last one and this.
+// A column command is spaced from the last READ and WRITE of its rank (tCCD_S, tWTR_S after
+// the write data, the read data off the bus before a WRITE) and of its bank group (tCCD_L,
+// tWTR_L), and from the channel's last column command when that was in another rank.
 DramClock BankTimingState::earliest_column(const BurstPlace& burst, bool write, DramClock from) const {
+  const std::size_t group = std::size_t{burst.rank} * cfg_.bank_groups + burst.bank_group;
+  const DramClock burst_len = burst_clocks(), write_data = cfg_.cwl + burst_len;
+  DramClock t = std::max(from, rank_switch_ready(burst, write));
+  if (write) {
+    const DramClock read_data = DramClock{cfg_.cl} + burst_len + cfg_.trtw;
+    const DramClock after_read = std::max(burst_len, read_data > cfg_.cwl ? read_data - cfg_.cwl : 0);
+    t = std::max({t, rank_write_[burst.rank].plus(cfg_.tccd_s), group_write_[group].plus(cfg_.tccd_l),
+                  rank_read_[burst.rank].plus(after_read)});
+  } else {
+    t = std::max({t, rank_read_[burst.rank].plus(cfg_.tccd_s), group_read_[group].plus(cfg_.tccd_l),
+                  rank_write_[burst.rank].plus(write_data + cfg_.twtr_s), group_write_[group].plus(write_data + cfg_.twtr_l)});
+  }
+  return t;
+}
+
+// The data bus changes hands between ranks: a burst plus the read-to-write gap.
+DramClock BankTimingState::rank_switch_ready(const BurstPlace& burst, bool write) const {
   const Column& p = last_column_;
-  if (!p.any) return from;
+  if (!p.any || p.rank == burst.rank) return 0;
   const DramClock burst_len = burst_clocks();
-  const bool same_rank = p.rank == burst.rank, same_group = same_rank && p.group == burst.bank_group;
-  DramClock gap;
-  if (p.write == write) {
-    gap = !same_rank ? burst_len + cfg_.trtw : same_group ? cfg_.tccd_l : cfg_.tccd_s;
-  } else if (p.write) {  // write to read: tWTR after the write data, or a rank switch
-    const DramClock wtr = !same_rank ? cfg_.trtw : same_group ? cfg_.twtr_l : cfg_.twtr_s;
-    const DramClock after = cfg_.cwl + burst_len + wtr;
-    gap = same_rank ? after : (after > cfg_.cl + burst_len ? after - cfg_.cl : burst_len);
-  } else {  // read to write: the read's data must leave the bus first
+  DramClock gap = burst_len + cfg_.trtw;
+  if (p.write && !write) {
+    const DramClock after = cfg_.cwl + burst_len + cfg_.trtw;
+    gap = after > cfg_.cl + burst_len ? after - cfg_.cl : burst_len;
+  } else if (!p.write && write) {
     const DramClock after = DramClock{cfg_.cl} + burst_len + cfg_.trtw;
     gap = std::max(burst_len, after > cfg_.cwl ? after - cfg_.cwl : 0);
   }
-  return std::max(from, p.at + gap);
-}
-
-DramClock BankTimingState::soonest_column(bool write, DramClock arrival) const {
-  BurstPlace elsewhere;
-  elsewhere.rank = last_column_.rank;
-  elsewhere.bank_group = cfg_.bank_groups > 1 ? (last_column_.group + 1) % cfg_.bank_groups : 0;
-  return earliest_column(elsewhere, write, arrival);
+  return p.at + gap;
 }
 
 void BankTimingState::commit(const BurstPlace& burst, bool write, const BurstCommands& c) {
@@ -156,6 +168,9 @@ void BankTimingState::commit_column(const BurstPlace& burst, bool write, DramClo
   const DramClock done = write ? at + cfg_.cwl + burst_clocks() + cfg_.twr : at + cfg_.trtp;
   b.pre_ready = std::max(b.pre_ready, done);
   last_column_ = {true, write, burst.rank, burst.bank_group, at};
+  const std::size_t group = std::size_t{burst.rank} * cfg_.bank_groups + burst.bank_group;
+  (write ? rank_write_ : rank_read_)[burst.rank] = {true, at};
+  (write ? group_write_ : group_read_)[group] = {true, at};
   if (cfg_.page_policy == PagePolicy::Closed) close_after(b);
 }
 

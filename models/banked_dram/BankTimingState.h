@@ -21,7 +21,8 @@ struct BurstCommands {
 
 // What the controller knows of one channel's banks, ranks and data bus: for each bank its
 // open row and the earliest next PRE, ACT and column command; for each rank its last four
-// ACTs (tRRD, tFAW); for the bus its last column command (tCCD, tWTR, read-to-write).
+// ACTs (tRRD, tFAW); for the bus the last READ and WRITE of each rank and bank group (tCCD,
+// tWTR, read-to-write) and the channel's last column command (rank switches).
 // Commands are placed from these times as the controller issues them, never by ticking:
 // an idle bank costs nothing. All-bank refreshes are a fixed calendar: refresh k
 // (k >= 1) precharges every bank at k·tREFI, refreshes at k·tREFI + tRP and lets the first
@@ -47,9 +48,6 @@ class BankTimingState {
   std::size_t index_of(const BurstPlace& b) const {
     return (std::size_t{b.rank} * cfg_.bank_groups + b.bank_group) * cfg_.banks_per_group + b.bank;
   }
-  // The soonest any burst could have its column command, from the bus alone (the
-  // other-bank-group spacing after the last column command).
-  DramClock soonest_column(bool write, DramClock arrival) const;
 
   // First clock of data after the column command, and clocks of one burst on the bus.
   DramClock data_delay(bool write) const { return write ? cfg_.cwl : cfg_.cl; }
@@ -84,6 +82,11 @@ class BankTimingState {
     std::uint32_t rank = 0, group = 0;
     DramClock at = 0;
   };
+  struct Last {  // the latest READ or WRITE of a rank or bank group
+    bool any = false;
+    DramClock at = 0;
+    DramClock plus(DramClock gap) const { return any ? at + gap : 0; }
+  };
 
   Bank& bank(const BurstPlace& b) { return banks_[index_of(b)]; }
   const Bank& bank(const BurstPlace& b) const { return banks_[index_of(b)]; }
@@ -103,7 +106,10 @@ class BankTimingState {
   std::vector<Bank> banks_;
   std::vector<DramClock> shift_;  // per bank, its refresh calendar's lead (all 0 for all-bank refresh)
   std::vector<Rank> ranks_;
-  Column last_column_;
+  Column last_column_;                    // of the channel (a rank switch counts from it)
+  std::vector<Last> rank_read_, rank_write_;    // per rank: tCCD_S, tWTR_S, read-to-write
+  std::vector<Last> group_read_, group_write_;  // per rank and bank group: tCCD_L, tWTR_L
+  DramClock rank_switch_ready(const BurstPlace& burst, bool write) const;
 };
 
 }  // namespace npusim

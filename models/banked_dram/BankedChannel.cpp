@@ -8,7 +8,8 @@ namespace {
 constexpr DramClock kNever = ~DramClock{0};
 }  // namespace
 
-BankedChannel::BankedChannel(const BankedDramConfig& cfg) : timing_(cfg) {
+BankedChannel::BankedChannel(const BankedDramConfig& cfg, bool exhaustive)
+    : timing_(cfg), offers_(timing_.bank_count()), exhaustive_(exhaustive) {
   for (BankQueues& q : queues_) q.resize(timing_.bank_count());
 }
 
@@ -50,17 +51,44 @@ bool BankedChannel::better(const Choice& a, const Choice& b) {
   return a.at < b.at || (a.at == b.at && (a_hit > b_hit || (a_hit == b_hit && a.age < b.age)));
 }
 
-// FR-FCFS over the banks: the earliest command; on a tie a column command (row hit), then the oldest.
-bool BankedChannel::best(Choice& out) const {
+// FR-FCFS over the banks: the earliest command; on a tie a column command (row hit), then the
+// oldest. A stale offer's time is a lower bound, so when the least offer is fresh it wins;
+// when it is stale it is worked out again and the search repeats.
+bool BankedChannel::best(Choice& out) {
+  if (exhaustive_ || offers_write_ != write_mode_)
+    for (KeptOffer& o : offers_) o.state = Freshness::None;
+  offers_write_ = write_mode_;
   const BankQueues& queues = queues_[write_mode_ ? 1 : 0];
-  bool any = false;
-  Choice c;
-  for (std::size_t bank = 0; bank < queues.size(); ++bank) {
-    if (queues[bank].empty()) continue;
-    offer(queues[bank], bank, c);
-    if (!any || better(c, out)) out = c, any = true;
+  for (;;) {
+    KeptOffer* least = nullptr;
+    for (const std::size_t bank : busy_[write_mode_ ? 1 : 0]) {
+      KeptOffer& o = offers_[bank];
+      if (o.state == Freshness::None) offer(queues[bank], bank, o.choice), o.state = Freshness::Fresh;
+      if (!least || better(o.choice, least->choice)) least = &o;
+    }
+    if (!least) return false;
+    if (least->state == Freshness::Fresh) return out = least->choice, true;
+    offer(queues[least->choice.bank], least->choice.bank, least->choice);
+    least->state = Freshness::Fresh;
   }
-  return any;
+}
+
+// After command `done`, every other bank still offers the same request's same command (its
+// open row did not change), no sooner than before: a READ/WRITE elsewhere keeps every column
+// command at least a burst later (tCCD, turnarounds), an ACT keeps its rank's ACTs tRRD_S later.
+void BankedChannel::age_offers(const Choice& done) {
+  const BankedDramConfig& cfg = timing_.config();
+  const std::size_t per_rank = std::size_t{cfg.bank_groups} * cfg.banks_per_group;
+  for (std::size_t bank = 0; bank < offers_.size(); ++bank) {
+    KeptOffer& o = offers_[bank];
+    if (o.state == Freshness::None) continue;
+    if (bank == done.bank) { o.state = Freshness::None; continue; }
+    o.state = Freshness::Stale;
+    if (done.command == Command::Column && o.choice.command == Command::Column)
+      o.choice.at = std::max(o.choice.at, done.at + timing_.burst_clocks());
+    if (done.command == Command::Act && o.choice.command == Command::Act && bank / per_rank == done.bank / per_rank)
+      o.choice.at = std::max(o.choice.at, done.at + cfg.trrd_s);
+  }
 }
 
 // The head of the incoming line enters its queue once it has arrived, the one ahead of it
@@ -74,40 +102,32 @@ DramClock BankedChannel::head_admission() const {
   return std::max({in.arrival, last_admitted_, room_at_[w]});
 }
 
-// Returns whether `best` still holds: the entering request can only change its own bank's offer.
-bool BankedChannel::admit_head(DramClock at, Choice& best, bool& any) {
+void BankedChannel::admit_head(DramClock at) {
   const Incoming in = incoming_.front();
   incoming_.pop_front();
   const std::size_t w = in.write ? 1 : 0, bank = timing_.index_of(in.place);
+  if (queues_[w][bank].empty()) busy_[w].push_back(bank);
   queues_[w][bank].push_back({in.place, in.arrival, at, ages_++, false});
   ++queued_[w];
   last_admitted_ = at;
+  if (in.write == offers_write_) offers_[bank].state = Freshness::None;  // it may be the bank's new pick
   if (in.write && booking_write_ && booking_left_ > 0) --booking_left_, booking_done_ = std::max(booking_done_, at);
-  if (in.write != write_mode_) return true;
-  if (any && best.bank == bank) return false;
-  Choice c;
-  offer(queues_[w][bank], bank, c);
-  if (!any || better(c, best)) best = c, any = true;
-  return true;
 }
 
 // Issues commands, the earliest first, admitting requests as they come, until `done()`.
-// The best offer is kept while requests enter (only the entering request's bank can offer
-// anew), and looked for again after every command.
 template <class Done>
 void BankedChannel::run(Done done) {
   Choice c;
-  bool known = false, any = false;
   while (!done()) {
-    const bool was_write = write_mode_;
     update_mode();
-    if (!known || was_write != write_mode_) c.at = kNever, any = best(c), known = true;
+    c.at = kNever;
+    const bool any = best(c);
     const DramClock next_in = head_admission();
     if (next_in != kNever && (!any || next_in <= c.at)) {
-      known = admit_head(next_in, c, any);
+      admit_head(next_in);
     } else if (any) {
       issue(c);
-      known = false;
+      age_offers(c);
     } else {
       return;  // nothing queued and nothing can enter
     }
@@ -139,6 +159,11 @@ void BankedChannel::issue(const Choice& c) {
   finish_column(r, write, c.at);
   queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(c.index));
   const std::size_t w = write ? 1 : 0;
+  if (queue.empty()) {  // order does not matter: offers never tie (ages differ)
+    auto& busy = busy_[w];
+    *std::find(busy.begin(), busy.end(), c.bank) = busy.back();
+    busy.pop_back();
+  }
   const std::size_t slots = write ? timing_.config().write_queue : timing_.config().read_queue;
   if (queued_[w]-- == slots) room_at_[w] = c.at;  // the full queue has a slot from now
 }

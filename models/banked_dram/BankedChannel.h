@@ -58,7 +58,9 @@ struct ChannelCounters {
 // time). No clock ticks: each step looks at the banks that have requests.
 class BankedChannel {
  public:
-  explicit BankedChannel(const BankedDramConfig& cfg);
+  // `exhaustive`: work out every bank's offer again before each command (the plain reference
+  // the tests hold the kept offers against); otherwise offers are kept while they hold.
+  explicit BankedChannel(const BankedDramConfig& cfg, bool exhaustive = false);
 
   // The clock after the last data beat of the reads.
   DramClock read(const std::vector<BurstPlace>& bursts, DramClock arrival);
@@ -95,6 +97,13 @@ class BankedChannel {
     DramClock at = 0;
     std::uint64_t age = 0;
   };
+  // A bank's offer as last worked out. Stale: commands went out since, which can only have
+  // delayed it (its time is then a lower bound, raised by what went out); None: work it out.
+  enum class Freshness { None, Stale, Fresh };
+  struct KeptOffer {
+    Choice choice;
+    Freshness state = Freshness::None;
+  };
   using BankQueue = std::vector<Request>;  // oldest first; a few entries, so a vector
   using BankQueues = std::vector<BankQueue>;
 
@@ -102,10 +111,11 @@ class BankedChannel {
   void run(Done done);
   void update_mode();
   bool drain_under_way() const;
-  bool best(Choice& out) const;
+  bool best(Choice& out);
+  void age_offers(const Choice& done);
   bool offer(const BankQueue& queue, std::size_t bank, Choice& out) const;
   DramClock head_admission() const;
-  bool admit_head(DramClock at, Choice& best, bool& any);
+  void admit_head(DramClock at);
   static bool better(const Choice& a, const Choice& b);
   void issue(const Choice& c);
   void count_start(Request& r, Command first);
@@ -116,9 +126,12 @@ class BankedChannel {
   bool last_was_write_ = false;
   DramClock span_start_ = ~DramClock{0}, span_end_ = 0;  // data of the bursts since take_bus_span()
   BankQueues queues_[2];                // [0] reads, [1] writes
+  std::vector<std::size_t> busy_[2];    // the banks with queued requests, per direction
   std::size_t queued_[2] = {0, 0};      // requests in each queue
   DramClock room_at_[2] = {0, 0};       // the clock since which each queue has a free slot
   std::deque<Incoming> incoming_;       // handed over, not yet in a queue
+  std::vector<KeptOffer> offers_;       // per bank, of the direction offers_write_ says
+  bool offers_write_ = false, exhaustive_ = false;
   DramClock last_admitted_ = 0;
   std::uint64_t ages_ = 0;
   bool write_mode_ = false, draining_ = false;  // draining: from write_high down to write_low

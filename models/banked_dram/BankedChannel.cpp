@@ -79,7 +79,7 @@ bool BankedChannel::best(Choice& out) {
 void BankedChannel::age_offers(const Choice& done) {
   const BankedDramConfig& cfg = timing_.config();
   const std::size_t per_rank = std::size_t{cfg.bank_groups} * cfg.banks_per_group;
-  for (std::size_t bank = 0; bank < offers_.size(); ++bank) {
+  for (const std::size_t bank : busy_[offers_write_ ? 1 : 0]) {
     KeptOffer& o = offers_[bank];
     if (o.state == Freshness::None) continue;
     if (bank == done.bank) { o.state = Freshness::None; continue; }
@@ -102,6 +102,16 @@ DramClock BankedChannel::head_admission() const {
   return std::max({in.arrival, last_admitted_, room_at_[w]});
 }
 
+// Whether a request joining `bank`'s queue can change what the bank offers: it is younger
+// than all queued there, so it only can when the bank offered nothing or a PRE that the new
+// request, a hit on the open row, now blocks (and goes before).
+bool BankedChannel::new_pick(std::size_t bank, const BurstPlace& joining) const {
+  const KeptOffer& o = offers_[bank];
+  std::uint64_t row = 0;
+  if (o.state == Freshness::None) return true;
+  return o.choice.command == Command::Pre && timing_.row_open(bank, row) && row == joining.row;
+}
+
 void BankedChannel::admit_head(DramClock at) {
   const Incoming in = incoming_.front();
   incoming_.pop_front();
@@ -110,7 +120,7 @@ void BankedChannel::admit_head(DramClock at) {
   queues_[w][bank].push_back({in.place, in.arrival, at, ages_++, false});
   ++queued_[w];
   last_admitted_ = at;
-  if (in.write == offers_write_) offers_[bank].state = Freshness::None;  // it may be the bank's new pick
+  if (in.write == offers_write_ && new_pick(bank, in.place)) offers_[bank].state = Freshness::None;
   if (in.write && booking_write_ && booking_left_ > 0) --booking_left_, booking_done_ = std::max(booking_done_, at);
 }
 
@@ -160,6 +170,7 @@ void BankedChannel::issue(const Choice& c) {
   queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(c.index));
   const std::size_t w = write ? 1 : 0;
   if (queue.empty()) {  // order does not matter: offers never tie (ages differ)
+    offers_[c.bank].state = Freshness::None;
     auto& busy = busy_[w];
     *std::find(busy.begin(), busy.end(), c.bank) = busy.back();
     busy.pop_back();

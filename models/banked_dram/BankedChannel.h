@@ -116,6 +116,7 @@ class BankedChannel {
   bool offer(const BankQueue& queue, std::size_t bank, Choice& out) const;
   DramClock head_admission() const;
   void admit_head(DramClock at);
+  bool new_pick(std::size_t bank, const BurstPlace& joining) const;
   static bool better(const Choice& a, const Choice& b);
   void issue(const Choice& c);
   void count_start(Request& r, Command first);

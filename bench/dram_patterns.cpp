@@ -9,7 +9,8 @@
 
 #include <systemc>
 
-#include "models/banked_dram/BankedDram.h"
+#include "models/banked_dram/BankedChannel.h"
+#include "models/banked_dram/BurstMapper.h"
 #include "sim/config/ConfigLoader.h"
 
 using namespace npusim;
@@ -28,27 +29,22 @@ struct Outcome {
   double gbps, hit_rate;
 };
 
-// Every request arrives at once (a saturated controller): each group of `read_queue` requests
-// is handed over together, its reads as one booking (FR-FCFS reorders inside it) and its
-// writes as another. Bandwidth counts the bytes asked for, not the whole bursts moved.
-Outcome drive(DramConfig dram, const Pattern& pattern, std::uint64_t request_bytes) {
-  dram.channels = 1;
-  BankedDram channel(dram, dram.banked.clock_mhz);  // chip clock = DRAM clock: no rounding
+// Every request arrives at once (a saturated controller): the requests are handed to the
+// channel in order, each entering its queue (read or write) as soon as that has a slot and
+// the one ahead has entered; the controller reorders within its queues. Each request moves
+// the whole bursts it touches; bandwidth counts the bytes asked for.
+Outcome drive(const DramConfig& dram, const Pattern& pattern, std::uint64_t request_bytes) {
+  BankedChannel channel(dram.banked);
+  const BurstMapper mapper(dram.banked);
+  const std::uint64_t burst = mapper.burst_bytes();
   std::mt19937_64 random(1);
-  const std::uint64_t requests = kBytes / request_bytes, group = dram.banked.read_queue;
-  for (std::uint64_t first = 0; first < requests; first += group) {
-    for (const bool write : {false, true}) {
-      std::mt19937_64 replay = random;  // both passes see the same random addresses
-      channel.begin();
-      for (std::uint64_t i = first; i < std::min(requests, first + group); ++i) {
-        const Request r = pattern(i, replay);
-        if (r.write == write) channel.add(0, r.address, r.bytes);
-      }
-      channel.book(0, write);
-      if (write) random = replay;
-    }
+  for (std::uint64_t i = 0; i < kBytes / request_bytes; ++i) {
+    const Request r = pattern(i, random);
+    for (std::uint64_t at = r.address / burst * burst; at < r.address + r.bytes; at += burst)
+      channel.submit(mapper.place(at), r.write, 0);
   }
-  const ChannelCounters& n = channel.channel(0).counters();
+  channel.finish();
+  const ChannelCounters& n = channel.counters();
   const double seconds = double(n.last_data) / (dram.banked.clock_mhz * 1e6);
   return {double(kBytes) / seconds / 1e9, double(n.row_hits) / double(n.read_bursts + n.write_bursts)};
 }

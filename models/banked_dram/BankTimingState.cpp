@@ -7,8 +7,12 @@ namespace npusim {
 BankTimingState::BankTimingState(const BankedDramConfig& cfg)
     : cfg_(cfg),
       banks_(std::size_t{cfg.ranks} * cfg.bank_groups * cfg.banks_per_group),
+      shift_(banks_.size(), 0),
       ranks_(cfg.ranks),
-      shift_(banks_.size(), 0) {
+      rank_read_(cfg.ranks),
+      rank_write_(cfg.ranks),
+      group_read_(std::size_t{cfg.ranks} * cfg.bank_groups),
+      group_write_(std::size_t{cfg.ranks} * cfg.bank_groups) {
   // Per-bank refresh: bank i's turn comes (i + 1)·tREFI / n into each tREFI, n banks a rank.
   const std::size_t n = banks_.size() / cfg.ranks;
   if (cfg.refresh_mode == RefreshMode::PerBank)
@@ -28,13 +32,28 @@ std::uint64_t BankTimingState::refreshes_before(DramClock end) const {
   return count;
 }
 
+DramClock BankTimingState::next_refresh_after(DramClock t) const {
+  if (cfg_.refresh_mode == RefreshMode::AllBank) return refresh_start(refresh_epoch(t, 0) + 1, 0);
+  DramClock next = ~DramClock{0};
+  for (DramClock shift : shift_) next = std::min(next, refresh_start(refresh_epoch(t, shift) + 1, shift));
+  return next;
+}
+
 // A row opened by an ACT stays open until the next refresh (or its PRE).
 bool BankTimingState::open_at(const Bank& b, DramClock t) const { return b.open && t < b.open_until; }
 
 // A plan is kept when all its commands lie between two refresh windows; otherwise it is
 // made again after the window it ran into (the refresh has closed every row by then).
 // Refresh k's window starts at k·tREFI, so one division places the first command.
+// A row hit whose column command comes before the refresh that will close the row needs
+// no refresh arithmetic (the common case of a stream): the loop below would return it as is.
 BurstCommands BankTimingState::plan(const BurstPlace& burst, bool write, DramClock arrival) const {
+  const Bank& b = bank(burst);
+  if (b.open && b.row == burst.row) {
+    BurstCommands hit;
+    hit.column = earliest_column(burst, write, std::max(arrival, b.act + cfg_.trcd));
+    if (hit.column < b.open_until) return hit;
+  }
   const DramClock shift = shift_[index_of(burst)];
   DramClock from = outside_refresh(arrival, shift);
   for (;;) {
@@ -87,47 +106,71 @@ DramClock BankTimingState::earliest_act(const BurstPlace& burst, DramClock from)
   return t;
 }
 
-// Column commands go out in order, spaced by the bus rules between the last one and this.
+// A column command is spaced from the last READ and WRITE of its rank (tCCD_S, tWTR_S after
+// the write data, the read data off the bus before a WRITE) and of its bank group (tCCD_L,
+// tWTR_L), and from the channel's last column command when that was in another rank.
 DramClock BankTimingState::earliest_column(const BurstPlace& burst, bool write, DramClock from) const {
+  const std::size_t group = std::size_t{burst.rank} * cfg_.bank_groups + burst.bank_group;
+  const DramClock burst_len = burst_clocks(), write_data = cfg_.cwl + burst_len;
+  DramClock t = std::max(from, rank_switch_ready(burst, write));
+  if (write) {
+    const DramClock read_data = DramClock{cfg_.cl} + burst_len + cfg_.trtw;
+    const DramClock after_read = std::max(burst_len, read_data > cfg_.cwl ? read_data - cfg_.cwl : 0);
+    t = std::max({t, rank_write_[burst.rank].plus(cfg_.tccd_s), group_write_[group].plus(cfg_.tccd_l),
+                  rank_read_[burst.rank].plus(after_read)});
+  } else {
+    t = std::max({t, rank_read_[burst.rank].plus(cfg_.tccd_s), group_read_[group].plus(cfg_.tccd_l),
+                  rank_write_[burst.rank].plus(write_data + cfg_.twtr_s), group_write_[group].plus(write_data + cfg_.twtr_l)});
+  }
+  return t;
+}
+
+// The data bus changes hands between ranks: a burst plus the read-to-write gap.
+DramClock BankTimingState::rank_switch_ready(const BurstPlace& burst, bool write) const {
   const Column& p = last_column_;
-  if (!p.any) return from;
+  if (!p.any || p.rank == burst.rank) return 0;
   const DramClock burst_len = burst_clocks();
-  const bool same_rank = p.rank == burst.rank, same_group = same_rank && p.group == burst.bank_group;
-  DramClock gap;
-  if (p.write == write) {
-    gap = !same_rank ? burst_len + cfg_.trtw : same_group ? cfg_.tccd_l : cfg_.tccd_s;
-  } else if (p.write) {  // write to read: tWTR after the write data, or a rank switch
-    const DramClock wtr = !same_rank ? cfg_.trtw : same_group ? cfg_.twtr_l : cfg_.twtr_s;
-    const DramClock after = cfg_.cwl + burst_len + wtr;
-    gap = same_rank ? after : (after > cfg_.cl + burst_len ? after - cfg_.cl : burst_len);
-  } else {  // read to write: the read's data must leave the bus first
+  DramClock gap = burst_len + cfg_.trtw;
+  if (p.write && !write) {
+    const DramClock after = cfg_.cwl + burst_len + cfg_.trtw;
+    gap = after > cfg_.cl + burst_len ? after - cfg_.cl : burst_len;
+  } else if (!p.write && write) {
     const DramClock after = DramClock{cfg_.cl} + burst_len + cfg_.trtw;
     gap = std::max(burst_len, after > cfg_.cwl ? after - cfg_.cwl : 0);
   }
-  return std::max(from, p.at + gap);
-}
-
-DramClock BankTimingState::soonest_column(bool write, DramClock arrival) const {
-  BurstPlace elsewhere;
-  elsewhere.rank = last_column_.rank;
-  elsewhere.bank_group = cfg_.bank_groups > 1 ? (last_column_.group + 1) % cfg_.bank_groups : 0;
-  return earliest_column(elsewhere, write, arrival);
+  return p.at + gap;
 }
 
 void BankTimingState::commit(const BurstPlace& burst, bool write, const BurstCommands& c) {
+  if (c.outcome == RowOutcome::Conflict) commit_pre(burst, c.pre);
+  if (c.outcome != RowOutcome::Hit) commit_act(burst, c.act);
+  commit_column(burst, write, c.column);
+}
+
+void BankTimingState::commit_pre(const BurstPlace& burst, DramClock at) {
   Bank& b = bank(burst);
-  if (c.outcome != RowOutcome::Hit) {
-    Rank& r = ranks_[burst.rank];
-    if (r.act_count >= 4) std::rotate(r.acts.begin(), r.acts.begin() + 1, r.acts.end());
-    r.acts[std::min<std::uint32_t>(r.act_count, 3)] = c.act;
-    ++r.act_count;
-    r.last_group = burst.bank_group;
-    const DramClock shift = shift_[index_of(burst)];
-    b = Bank{true, burst.row, c.act, c.act + cfg_.tras, c.act + cfg_.trc, refresh_start(refresh_epoch(c.act, shift) + 1, shift)};
-  }
-  const DramClock done = write ? c.column + cfg_.cwl + burst_clocks() + cfg_.twr : c.column + cfg_.trtp;
+  b.open = false;
+  b.act_ready = std::max(b.act_ready, at + cfg_.trp);
+}
+
+void BankTimingState::commit_act(const BurstPlace& burst, DramClock at) {
+  Rank& r = ranks_[burst.rank];
+  if (r.act_count >= 4) std::rotate(r.acts.begin(), r.acts.begin() + 1, r.acts.end());
+  r.acts[std::min<std::uint32_t>(r.act_count, 3)] = at;
+  ++r.act_count;
+  r.last_group = burst.bank_group;
+  const DramClock shift = shift_[index_of(burst)];
+  bank(burst) = Bank{true, burst.row, at, at + cfg_.tras, at + cfg_.trc, refresh_start(refresh_epoch(at, shift) + 1, shift)};
+}
+
+void BankTimingState::commit_column(const BurstPlace& burst, bool write, DramClock at) {
+  Bank& b = bank(burst);
+  const DramClock done = write ? at + cfg_.cwl + burst_clocks() + cfg_.twr : at + cfg_.trtp;
   b.pre_ready = std::max(b.pre_ready, done);
-  last_column_ = {true, write, burst.rank, burst.bank_group, c.column};
+  last_column_ = {true, write, burst.rank, burst.bank_group, at};
+  const std::size_t group = std::size_t{burst.rank} * cfg_.bank_groups + burst.bank_group;
+  (write ? rank_write_ : rank_read_)[burst.rank] = {true, at};
+  (write ? group_write_ : group_read_)[group] = {true, at};
   if (cfg_.page_policy == PagePolicy::Closed) close_after(b);
 }
 

@@ -21,9 +21,10 @@ struct BurstCommands {
 
 // What the controller knows of one channel's banks, ranks and data bus: for each bank its
 // open row and the earliest next PRE, ACT and column command; for each rank its last four
-// ACTs (tRRD, tFAW); for the bus its last column command (tCCD, tWTR, read-to-write).
-// Commands are placed from these times in the order bursts are scheduled, never by
-// ticking: an idle bank costs nothing. All-bank refreshes are a fixed calendar: refresh k
+// ACTs (tRRD, tFAW); for the bus the last READ and WRITE of each rank and bank group (tCCD,
+// tWTR, read-to-write) and the channel's last column command (rank switches).
+// Commands are placed from these times as the controller issues them, never by ticking:
+// an idle bank costs nothing. All-bank refreshes are a fixed calendar: refresh k
 // (k >= 1) precharges every bank at k·tREFI, refreshes at k·tREFI + tRP and lets the first
 // ACT in tRFC later; no command falls inside, and it closes every open row.
 class BankTimingState {
@@ -34,9 +35,19 @@ class BankTimingState {
   BurstCommands plan(const BurstPlace& burst, bool write, DramClock arrival) const;
   // Books the planned commands: bank, rank and bus state move on.
   void commit(const BurstPlace& burst, bool write, const BurstCommands& c);
-  // The soonest any burst could have its column command, from the bus alone (the
-  // other-bank-group spacing after the last column command).
-  DramClock soonest_column(bool write, DramClock arrival) const;
+  // The same one command at a time (the controller interleaves the commands of many bursts).
+  void commit_pre(const BurstPlace& burst, DramClock at);
+  void commit_act(const BurstPlace& burst, DramClock at);
+  void commit_column(const BurstPlace& burst, bool write, DramClock at);
+  // The row the bank holds open (as last booked, refreshes aside), if any.
+  bool row_open(std::size_t bank_index, std::uint64_t& row) const {
+    row = banks_[bank_index].row;
+    return banks_[bank_index].open;
+  }
+  std::size_t bank_count() const { return banks_.size(); }
+  std::size_t index_of(const BurstPlace& b) const {
+    return (std::size_t{b.rank} * cfg_.bank_groups + b.bank_group) * cfg_.banks_per_group + b.bank;
+  }
 
   // First clock of data after the column command, and clocks of one burst on the bus.
   DramClock data_delay(bool write) const { return write ? cfg_.cwl : cfg_.cl; }
@@ -44,6 +55,8 @@ class BankTimingState {
   // Refreshes whose window starts before `end`, and the clocks each blocks the rank.
   // Refreshes (all-bank: of the rank; per-bank: of single banks) whose window starts at or before `end`.
   std::uint64_t refreshes_before(DramClock end) const;
+  // The first refresh start (of any bank) after `t`.
+  DramClock next_refresh_after(DramClock t) const;
   // Clocks one refresh blocks its banks: PRE, then tRFC (all-bank) or tRFCpb (per-bank).
   DramClock refresh_window() const {
     return DramClock{cfg_.trp} + (cfg_.refresh_mode == RefreshMode::PerBank ? cfg_.trfc_pb : cfg_.trfc);
@@ -69,12 +82,14 @@ class BankTimingState {
     std::uint32_t rank = 0, group = 0;
     DramClock at = 0;
   };
+  struct Last {  // the latest READ or WRITE of a rank or bank group
+    bool any = false;
+    DramClock at = 0;
+    DramClock plus(DramClock gap) const { return any ? at + gap : 0; }
+  };
 
   Bank& bank(const BurstPlace& b) { return banks_[index_of(b)]; }
   const Bank& bank(const BurstPlace& b) const { return banks_[index_of(b)]; }
-  std::size_t index_of(const BurstPlace& b) const {
-    return (std::size_t{b.rank} * cfg_.bank_groups + b.bank_group) * cfg_.banks_per_group + b.bank;
-  }
   bool open_at(const Bank& b, DramClock t) const;
   BurstCommands plan_from(const BurstPlace& burst, bool write, DramClock from) const;
   DramClock earliest_act(const BurstPlace& burst, DramClock from) const;
@@ -91,7 +106,10 @@ class BankTimingState {
   std::vector<Bank> banks_;
   std::vector<DramClock> shift_;  // per bank, its refresh calendar's lead (all 0 for all-bank refresh)
   std::vector<Rank> ranks_;
-  Column last_column_;
+  Column last_column_;                    // of the channel (a rank switch counts from it)
+  std::vector<Last> rank_read_, rank_write_;    // per rank: tCCD_S, tWTR_S, read-to-write
+  std::vector<Last> group_read_, group_write_;  // per rank and bank group: tCCD_L, tWTR_L
+  DramClock rank_switch_ready(const BurstPlace& burst, bool write) const;
 };
 
 }  // namespace npusim

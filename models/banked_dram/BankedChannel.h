@@ -39,27 +39,37 @@ struct ChannelCounters {
   std::uint64_t read_bursts = 0, write_bursts = 0;
   std::uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
   std::uint64_t turnarounds = 0;        // the bus switched between reading and writing
+  std::uint64_t acts = 0, pres = 0;     // commands (a closed page's auto-precharges among the PREs)
+  std::uint64_t refreshes = 0;          // refreshes begun up to last_data (all-bank: per rank; per-bank: per bank)
   DramClock read_wait = 0;              // Σ over reads of arrival to READ command: read queue occupancy × time
   DramClock write_wait = 0;             // the same for writes, from acceptance to WRITE
   DramClock last_data = 0;              // end of the latest data burst
   LatencyHistogram read_latency;  // arrival to last data beat
 };
 
-// One channel's controller. Reads are served at once, FR-FCFS over the oldest `read_queue`
-// of the transaction's bursts: the one whose column command can go soonest (an open row
-// usually), the oldest on a tie. Writes are
-// posted: each is accepted when the write queue has a slot and waits there until
-// `write_high` are queued (then the oldest-first FR-FCFS drain runs down to `write_low`) or
-// a write arrives at an idle bus (then every queued write goes). Reads thus have priority
-// and writes go in batches, paying one bus turnaround each way per batch.
+// One channel's controller (README "Controller"). Requests enter a bounded read queue or
+// write queue in arrival order (one waits while its queue is full, and those behind it
+// wait too). Commands go out one at a time, the earliest first: among the queued requests
+// of the direction being served, each bank offers the command of its oldest request to
+// its open row (a row hit's READ/WRITE), else of its oldest request (PRE or ACT); a bank
+// whose open row still has requests queued is not precharged. On a tie the row hit goes
+// first, then the oldest. Reads are served unless the write queue reached `write_high`
+// (then writes drain down to `write_low`) or no read is queued (writes go in the idle
+// time). No clock ticks: each step looks at the banks that have requests.
 class BankedChannel {
  public:
-  explicit BankedChannel(const BankedDramConfig& cfg) : timing_(cfg) {}
+  // `exhaustive`: work out every bank's offer again before each command (the plain reference
+  // the tests hold the kept offers against); otherwise offers are kept while they hold.
+  explicit BankedChannel(const BankedDramConfig& cfg, bool exhaustive = false);
 
   // The clock after the last data beat of the reads.
   DramClock read(const std::vector<BurstPlace>& bursts, DramClock arrival);
   // The clock the last of the writes was accepted into the write queue.
   DramClock write(const std::vector<BurstPlace>& bursts, DramClock arrival);
+  // A stream handed over without waiting for answers (bench/dram_patterns): submit()
+  // queues requests in order, finish() serves them all, queued writes included.
+  void submit(const BurstPlace& burst, bool write, DramClock arrival);
+  void finish();
 
   const ChannelCounters& counters() const { return counters_; }
   // When the data bus carried the bursts issued since the last call: [start, end), or
@@ -68,26 +78,70 @@ class BankedChannel {
   const BankTimingState& timing() const { return timing_; }
 
  private:
-  struct Queued {
+  struct Request {
     BurstPlace place;
+    DramClock arrival = 0, admitted = 0;
+    std::uint64_t age = 0;  // admission order
+    bool started = false;   // a PRE or ACT went out for it (its row outcome is counted)
+  };
+  struct Incoming {
+    BurstPlace place;
+    bool write = false;
     DramClock arrival = 0;
   };
-  // The index of the burst to go next, and its commands in `plan`.
-  std::size_t first_ready(const std::deque<Queued>& queue, std::size_t window, bool write, BurstCommands& plan) const;
-  DramClock issue(std::deque<Queued>& queue, std::size_t i, bool write, const BurstCommands& c);
-  void drain(std::size_t keep);
-  DramClock accept_write(DramClock arrival);
-  bool bus_idle_at(DramClock t) const { return counters_.last_data <= t; }
+  enum class Command { Pre, Act, Column };
+  // The command a bank offers next: for request `index` of its queue, at clock `at`.
+  struct Choice {
+    std::size_t bank = 0, index = 0;
+    Command command = Command::Column;
+    DramClock at = 0;
+    std::uint64_t age = 0;
+  };
+  // A bank's offer as last worked out. Stale: commands went out since, which can only have
+  // delayed it (its time is then a lower bound, raised by what went out); None: work it out.
+  enum class Freshness { None, Stale, Fresh };
+  struct KeptOffer {
+    Choice choice;
+    Freshness state = Freshness::None;
+  };
+  using BankQueue = std::vector<Request>;  // oldest first; a few entries, so a vector
+  using BankQueues = std::vector<BankQueue>;
+
+  template <class Done>
+  void run(Done done);
+  void update_mode();
+  bool drain_under_way() const;
+  bool best(Choice& out);
+  void age_offers(const Choice& done);
+  bool offer(const BankQueue& queue, std::size_t bank, Choice& out) const;
+  DramClock head_admission() const;
+  void admit_head(DramClock at);
+  bool new_pick(std::size_t bank, const BurstPlace& joining) const;
+  static bool better(const Choice& a, const Choice& b);
+  void issue(const Choice& c);
+  void count_start(Request& r, Command first);
+  void finish_column(const Request& r, bool write, DramClock column);
 
   BankTimingState timing_;
   ChannelCounters counters_;
   bool last_was_write_ = false;
   DramClock span_start_ = ~DramClock{0}, span_end_ = 0;  // data of the bursts since take_bus_span()
-  std::deque<Queued> reads_;   // the read being served
-  std::deque<Queued> writes_;
-  std::deque<DramClock> write_issued_;  // WRITE clocks in issue order (also time order)
-  std::uint64_t write_issued_base_ = 0;  // issue index of write_issued_.front()
-  std::uint64_t writes_accepted_ = 0;
+  BankQueues queues_[2];                // [0] reads, [1] writes
+  std::vector<std::size_t> busy_[2];    // the banks with queued requests, per direction
+  std::size_t queued_[2] = {0, 0};      // requests in each queue
+  DramClock room_at_[2] = {0, 0};       // the clock since which each queue has a free slot
+  std::deque<Incoming> incoming_;       // handed over, not yet in a queue
+  std::vector<KeptOffer> offers_;       // per bank, of the direction offers_write_ says
+  bool offers_write_ = false, exhaustive_ = false;
+  DramClock last_admitted_ = 0;
+  std::uint64_t ages_ = 0;
+  bool write_mode_ = false, draining_ = false;  // draining: from write_high down to write_low
+  // The booking being served: its requests not yet done (reads: READ issued; writes:
+  // accepted), and the clock it is done.
+  std::uint64_t booking_left_ = 0;
+  bool booking_write_ = false;
+  DramClock next_refresh_ = 0;  // the next refresh start after last_data: counters_.refreshes moves then
+  DramClock booking_done_ = 0;
 };
 
 }  // namespace npusim

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "sim/config/BankedDramChecks.h"
+
 namespace npusim {
 
 namespace {
@@ -14,7 +16,7 @@ std::uint64_t scaled_up(std::uint64_t t, double ratio) {
 }  // namespace
 
 BankedDram::BankedDram(const DramConfig& cfg, double chip_clock_mhz)
-    : mapper_(cfg.banked), pending_(cfg.channels), last_burst_(cfg.channels), dram_mhz_(cfg.banked.clock_mhz), chip_mhz_(chip_clock_mhz),
+    : cfg_(cfg), mapper_(cfg.banked), pending_(cfg.channels), last_burst_(cfg.channels), dram_mhz_(cfg.banked.clock_mhz), chip_mhz_(chip_clock_mhz),
       energy_(command_energy(cfg.banked)) {
   channels_.reserve(cfg.channels);
   for (std::uint32_t c = 0; c < cfg.channels; ++c) channels_.emplace_back(cfg.banked);
@@ -27,10 +29,7 @@ Cycles BankedDram::bus_cycles(std::uint64_t bursts) const {
   return to_chip(bursts * channels_.front().timing().burst_clocks());
 }
 
-double BankedDram::peak_bytes_per_cycle() const {
-  const double per_clock = double(burst_bytes()) / double(channels_.front().timing().burst_clocks());
-  return per_clock * dram_mhz_ / chip_mhz_;
-}
+double BankedDram::peak_bytes_per_cycle() const { return channel_peak_bytes_per_cycle(cfg_, chip_mhz_); }
 
 // Consecutive pieces of one channel often share a burst (rows narrower than a burst):
 // the burst goes once.

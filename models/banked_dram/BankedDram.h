@@ -8,6 +8,7 @@
 #include "models/banked_dram/CommandEnergy.h"
 #include "sim/common/Cycles.h"
 #include "sim/config/HardwareConfig.h"
+#include "sim/energy/EnergyLedger.h"
 #include "sim/report/BlockSpans.h"
 #include "sim/stats/StatRegistry.h"
 
@@ -41,6 +42,8 @@ class BankedDram {
   void trace_to(const BlockSpans& spans) { spans_ = &spans; }
 
   const BankedChannel& channel(std::uint32_t c) const { return channels_[c]; }
+  // Each channel's commands as sources of the run's energy account (class dram).
+  void add_energy(EnergyLedger& ledger) const;
   // Each command kind's energy on `ch`, pJ: ACT, PRE, RD, WR, REF, background.
   std::array<double, 6> channel_energy(const BankedChannel& ch) const;
   Cycles to_chip(DramClock t) const;
@@ -49,12 +52,14 @@ class BankedDram {
  private:
   struct Published {
     std::uint64_t *reads, *writes, *hits, *misses, *conflicts, *turnarounds, *refreshes, *refresh_cycles;
+    std::uint64_t *acts, *pres, *dram_clocks;
     std::uint64_t *latency_total, *latency_p99, *read_wait, *write_wait;
     std::uint64_t* energy[6];  // pJ: ACT, PRE, RD, WR, REF, background
   };
   void publish_channel(const BankedChannel& ch, const Published& out) const;
   void publish_energy(const BankedChannel& ch, const Published& out) const;
 
+  DramConfig cfg_;
   BurstMapper mapper_;
   std::vector<BankedChannel> channels_;
   std::vector<std::vector<BurstPlace>> pending_;  // per channel, of the transaction being booked

@@ -20,6 +20,9 @@ void BankedDram::register_stats(StatRegistry& registry) {
     p.hits = &g.counter("row_hits", "count", "bursts that found their row open");
     p.misses = &g.counter("row_misses", "count", "bursts that found their bank precharged (ACT)");
     p.conflicts = &g.counter("row_conflicts", "count", "bursts that found another row open (PRE, ACT)");
+    p.acts = &g.counter("act_commands", "count", "ACT commands");
+    p.pres = &g.counter("pre_commands", "count", "PRE commands (a closed page's auto-precharges included; not a refresh's)");
+    p.dram_clocks = &g.counter("dram_clocks", "count", "the DRAM's own clocks up to the channel's last data (background energy)");
     p.turnarounds = &g.counter("turnarounds", "count", "switches of the data bus between reads and writes");
     p.refreshes = &g.counter("refreshes", "count", "all-bank refreshes up to the channel's last data");
     p.refresh_cycles = &g.counter("refresh_cycles", "cycles", "chip cycles the refreshes blocked the channel (tRP + tRFC each)");
@@ -44,9 +47,9 @@ void BankedDram::publish_channel(const BankedChannel& ch, const Published& out) 
   *out.reads = n.read_bursts, *out.writes = n.write_bursts;
   *out.hits = n.row_hits, *out.misses = n.row_misses, *out.conflicts = n.row_conflicts;
   *out.turnarounds = n.turnarounds;
-  const std::uint64_t refreshes = ch.timing().refreshes_before(n.last_data);
-  *out.refreshes = refreshes;
-  *out.refresh_cycles = to_chip(refreshes * ch.timing().refresh_window());
+  *out.acts = n.acts, *out.pres = n.pres, *out.dram_clocks = n.last_data;
+  *out.refreshes = n.refreshes;
+  *out.refresh_cycles = to_chip(n.refreshes * ch.timing().refresh_window());
   *out.read_wait = to_chip(n.read_wait), *out.write_wait = to_chip(n.write_wait);
   DramClock total = 0, p99 = 0;
   std::uint64_t seen = 0;
@@ -61,16 +64,30 @@ void BankedDram::publish_channel(const BankedChannel& ch, const Published& out) 
   publish_energy(ch, out);
 }
 
-// ACTs are the misses and conflicts; PREs the conflicts, and every access on a closed page
-// (the PREA of a refresh is in its energy); background runs to the channel's last data.
+// Each command as counted by its channel (the PREA of a refresh is in the refresh's energy);
+// background runs to the channel's last data.
 std::array<double, 6> BankedDram::channel_energy(const BankedChannel& ch) const {
   const ChannelCounters& n = ch.counters();
-  const bool closed = ch.timing().config().page_policy == PagePolicy::Closed;
-  const double acts = double(n.row_misses + n.row_conflicts);
-  const double pres = double(n.row_conflicts + (closed ? n.read_bursts + n.write_bursts : 0));
-  return {acts * energy_.act, pres * energy_.pre, double(n.read_bursts) * energy_.read,
-          double(n.write_bursts) * energy_.write, double(ch.timing().refreshes_before(n.last_data)) * energy_.refresh,
+  return {double(n.acts) * energy_.act, double(n.pres) * energy_.pre, double(n.read_bursts) * energy_.read,
+          double(n.write_bursts) * energy_.write, double(n.refreshes) * energy_.refresh,
           double(n.last_data) * energy_.background_per_clock};
+}
+
+// The run's energy account prices each channel's commands at the datasheet's energy
+// (CommandEnergy), counted as they go out, in place of the bandwidth model's price per byte.
+void BankedDram::add_energy(EnergyLedger& ledger) const {
+  const double pj[6] = {energy_.act, energy_.pre, energy_.read, energy_.write, energy_.refresh, energy_.background_per_clock};
+  const char* const actions[6] = {"act", "pre", "read", "write", "refresh", "background"};
+  for (std::size_t c = 0; c < channels_.size(); ++c) {
+    const ChannelCounters& n = channels_[c].counters();
+    const std::uint64_t* counts[6] = {&n.acts, &n.pres, &n.read_bursts, &n.write_bursts, &n.refreshes, &n.last_data};
+    const std::size_t component = ledger.add_component({"dram.ch" + std::to_string(c), "dram_channel", true, {}});
+    for (int k = 0; k < 6; ++k) {
+      EnergyAction action{"dram", actions[k]};
+      action.own_pj = pj[k];
+      ledger.add_source(component, action, counts[k], k == 5 ? "dram_clocks" : std::string(actions[k]) + "_commands");
+    }
+  }
 }
 
 void BankedDram::publish_energy(const BankedChannel& ch, const Published& out) const {

@@ -12,14 +12,6 @@ unsigned log2_of(std::uint64_t power_of_two) {
   return bits;
 }
 
-std::uint64_t count_of(const BankedDramConfig& cfg, const std::string& name) {
-  if (name == "row") return cfg.rows;
-  if (name == "rank") return cfg.ranks;
-  if (name == "bankgroup") return cfg.bank_groups;
-  if (name == "bank") return cfg.banks_per_group;
-  return cfg.columns / cfg.burst_length;  // column, counted in bursts
-}
-
 }  // namespace
 
 BurstMapper::BurstMapper(const BankedDramConfig& cfg)
@@ -27,7 +19,7 @@ BurstMapper::BurstMapper(const BankedDramConfig& cfg)
   const auto names = address_map_fields(cfg.address_map);
   unsigned shift = 0;
   for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    const unsigned width = log2_of(count_of(cfg, *it));
+    const unsigned width = log2_of(address_field_count(cfg, *it));  // channel: 0 bits
     const char* const order[] = {"row", "rank", "bankgroup", "bank", "column"};
     for (int f = 0; f < kFields; ++f)
       if (*it == order[f]) fields_[f] = {shift, width};

@@ -93,7 +93,9 @@ unsigned int Dram::transport_dbg(tlm::tlm_generic_payload& trans) {
   return unsigned(bytes);
 }
 
+// The banked model prices its commands (models/banked_dram); the bandwidth model its bytes.
 void Dram::add_energy(EnergyLedger& ledger) const {
+  if (banked_) return banked_->add_energy(ledger);
   for (const auto& ch : channels_) ch.add_energy(ledger, {"dram", "read"}, {"dram", "write"});
 }
 

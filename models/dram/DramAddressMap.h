@@ -3,19 +3,21 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/config/BankedDramChecks.h"
 #include "sim/config/HardwareConfig.h"
 
 namespace npusim {
 
 // Which channel serves a DRAM address. With interleaving, consecutive blocks of
-// `interleave_bytes` rotate over the channels; without it (interleave 0) each
+// `interleave_bytes` rotate over the channels (the banked model's address map may set the
+// block instead, by naming a channel field: channel_interleave_bytes); without it (interleave 0) each
 // channel owns one contiguous slice, which is how NUMA chips give every cluster
 // its own local memory.
 class DramAddressMap {
  public:
   explicit DramAddressMap(const DramConfig& cfg)
       : channels_(cfg.channels),
-        interleave_(cfg.interleave_bytes),
+        interleave_(channel_interleave_bytes(cfg)),
         slice_((cfg.capacity_bytes + cfg.channels - 1) / cfg.channels) {}
 
   std::uint32_t channel_of(std::uint64_t address) const {

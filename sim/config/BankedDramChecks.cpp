@@ -11,20 +11,28 @@ namespace npusim {
 
 namespace {
 
-const std::vector<std::string> kMapFields = {"row", "rank", "bankgroup", "bank", "column"};
+const std::vector<std::string> kMapFields = {"row", "rank", "bankgroup", "bank", "column", "channel"};
 
-void check_map(const BankedDramConfig& b, const std::string& file) {
-  const auto fields = address_map_fields(b.address_map);
+bool power_of_two(std::uint64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// Each of row, rank, bankgroup, bank, column once; channel at most once (without it the
+// channel comes from interleave_bytes), and then the channel count a power of two.
+void check_map(const DramConfig& d, const std::string& file) {
+  const auto fields = address_map_fields(d.banked.address_map);
   const std::string where = NPUSIM_CONFIG_PATH(chip.dram.banked.address_map);
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (std::find(kMapFields.begin(), kMapFields.end(), fields[i]) == kMapFields.end())
-      throw InputError(file, where, fmt::format("'{}' is no field; the fields are row, rank, bankgroup, bank, column",
+      throw InputError(file, where, fmt::format("'{}' is no field; the fields are row, rank, bankgroup, bank, column, channel",
                                                 fields[i]));
     if (std::find(fields.begin(), fields.begin() + i, fields[i]) != fields.begin() + i)
       throw InputError(file, where, fmt::format("names '{}' twice; each field goes in exactly once", fields[i]));
   }
-  if (fields.size() != kMapFields.size())
-    throw InputError(file, where, "must name each of row, rank, bankgroup, bank, column once");
+  const bool channel = map_names_channel(d.banked);
+  if (fields.size() != kMapFields.size() - (channel ? 0 : 1))
+    throw InputError(file, where, "must name each of row, rank, bankgroup, bank, column once (and channel at most once)");
+  if (channel && !power_of_two(d.channels))
+    throw InputError(file, NPUSIM_CONFIG_PATH(chip.dram.channels),
+                     fmt::format("{} is not a power of two, which the address map's channel field needs", d.channels));
 }
 
 void check_timings(const BankedDramConfig& b, const std::string& file) {
@@ -101,9 +109,39 @@ std::vector<std::string> address_map_fields(const std::string& map) {
   return fields;
 }
 
+std::uint64_t address_field_count(const BankedDramConfig& cfg, const std::string& field) {
+  if (field == "row") return cfg.rows;
+  if (field == "rank") return cfg.ranks;
+  if (field == "bankgroup") return cfg.bank_groups;
+  if (field == "bank") return cfg.banks_per_group;
+  if (field == "column") return cfg.columns / cfg.burst_length;  // in bursts
+  return 1;                                                      // channel: not inside a channel
+}
+
+bool map_names_channel(const BankedDramConfig& cfg) {
+  const auto fields = address_map_fields(cfg.address_map);
+  return std::find(fields.begin(), fields.end(), "channel") != fields.end();
+}
+
+// The fields after `channel` are the bits below it: the channel changes every burst × their
+// counts bytes, which is what interleave_bytes says for the bandwidth model.
+std::uint64_t channel_interleave_bytes(const DramConfig& d) {
+  if (d.model != DramModel::Banked || !map_names_channel(d.banked)) return d.interleave_bytes;
+  const auto fields = address_map_fields(d.banked.address_map);
+  std::uint64_t bytes = d.banked.burst_bytes();
+  for (auto it = fields.rbegin(); *it != "channel"; ++it) bytes *= address_field_count(d.banked, *it);
+  return bytes;
+}
+
+double channel_peak_bytes_per_cycle(const DramConfig& d, double chip_clock_mhz) {
+  if (d.model != DramModel::Banked) return d.bytes_per_cycle;
+  const double per_clock = double(d.banked.burst_bytes()) / double(d.banked.burst_clocks());
+  return per_clock * d.banked.clock_mhz / chip_clock_mhz;
+}
+
 void check_banked_dram(const DramConfig& dram, const std::string& file) {
   if (dram.model != DramModel::Banked) return;
-  check_map(dram.banked, file);
+  check_map(dram, file);
   check_timings(dram.banked, file);
   check_shape(dram, file);
   check_currents(dram.banked, file);

@@ -42,8 +42,9 @@ void add_controller_keys(std::vector<ConfigKey>& keys) {
                         "open: a row stays open until another row of its bank is needed; closed: every access "
                         "precharges its bank after itself"));
   keys.push_back(text(NPUSIM_FIELD(chip.dram.banked.address_map), "row:rank:bank:bankgroup:column",
-                      "fields of a channel-local burst address, most significant first; each of row, rank, "
-                      "bankgroup, bank, column exactly once (models/banked_dram/README.md, bit by bit)"));
+                      "fields of a burst address, most significant first; each of row, rank, bankgroup, bank, "
+                      "column exactly once, and channel at most once (then it, not interleave_bytes, picks the "
+                      "channel) (models/banked_dram/README.md, bit by bit)"));
   keys.push_back(flag(NPUSIM_FIELD(chip.dram.banked.bank_group_xor), false,
                       "bank group = its address bits XOR the lowest row bits, so a stream strided by a row "
                       "spreads over the bank groups"));

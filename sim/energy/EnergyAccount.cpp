@@ -23,6 +23,7 @@ const char* mac_action(DType t) {
 
 // pJ of one count of `a` in an instruction working on `dtype` operands.
 double count_pj(const EnergyTable& table, const EnergyAction& a, DType dtype) {
+  if (a.own_pj >= 0) return a.own_pj * a.per_count;
   std::string action = a.action;
   if (action.empty()) {
     const char* name = mac_action(dtype);

@@ -15,6 +15,9 @@ struct EnergyAction {
   std::uint64_t capacity_bytes = 0;  // capacity-scaled classes: the memory's size
   double per_count = 1;              // actions per count (bytes per row, switches per Benes pass)
   bool per_operand_byte = false;     // also times the element size of the executing instruction's operands
+  // >= 0: pJ of one action set by the hardware itself, not the energy table (a DRAM command
+  // priced from its datasheet currents, models/banked_dram/CommandEnergy.h).
+  double own_pj = -1;
 };
 
 // What a component is built of, for its area and leakage: `size` units of a class.

@@ -60,3 +60,17 @@ TEST_CASE("compiler: npusim run with no workload runs ResNet-50 and prints the l
   CHECK(read_text(dir + "/a/report.json") == read_text(dir + "/b/report.json"));
   CHECK(run_npusim({"run", "--trace", "x.jsonl", "--workload", "y.json"}).status == 2);
 }
+
+// The same invariant with the banked DRAM model (issue 30): the roof is then the preset's
+// peak of whole bursts back to back (sim/config/BankedDramChecks.h), which no layer may beat.
+TEST_CASE("compiler: ResNet-50 respects the roofline on a banked DDR4-3200 DRAM", "[compiler][roofline][banked]") {
+  const auto report = run_workload("resnet50", "dram/ddr4-3200.json");
+  CHECK(report.at("workload").at("dram_bytes_per_cycle").get<double>() == Approx(4 * 25.6));
+  check_roofline(report, 72);
+}
+
+TEST_CASE("compiler: MobileNetV2 respects the roofline on a banked LPDDR5-6400 and an HBM2 DRAM",
+          "[compiler][roofline][banked]") {
+  check_roofline(run_workload("mobilenetv2", "dram/lpddr5-6400.json"), 64);
+  check_roofline(run_workload("mobilenetv2", "dram/hbm2.json"), 64);
+}

@@ -61,11 +61,15 @@ TEST_CASE("every preset: tWTR_S/L after a write, tCCD_S/L between reads", "[dram
     const BankedDramConfig t = preset(name);
     const DramClock burst = t.burst_length / t.transfers_per_clock;
     BankTimingState w(t);
-    go(w, at(1, 0, 1), true, 0);
+    const DramClock first = go(w, at(1, 0, 1), true, 0).column;
     const DramClock write = go(w, at(0, 0, 1), true, 0).column;
     CHECK(write == std::max<DramClock>(t.trrd_s + t.trcd, t.trcd + t.tccd_s));
-    CHECK(w.plan(at(1, 0, 1), false, 0).column == write + t.cwl + burst + t.twtr_s);
+    // Bank group 2 wrote nothing: tWTR_S after the last WRITE.
+    CHECK(w.plan(at(2, 0, 1), false, 0).column == write + t.cwl + burst + t.twtr_s);
     CHECK(w.plan(at(0, 0, 1), false, 0).column == write + t.cwl + burst + t.twtr_l);
+    // Bank group 1: tWTR_L after its own (earlier) WRITE, tWTR_S after the later one.
+    CHECK(w.plan(at(1, 0, 1), false, 0).column ==
+          std::max(first + t.cwl + burst + t.twtr_l, write + t.cwl + burst + t.twtr_s));
     BankTimingState r(t);
     go(r, at(0, 0, 1), false, 0);
     const DramClock second = go(r, at(1, 0, 1), false, 0).column;

@@ -74,8 +74,11 @@ TEST_CASE("DDR4-3200: a read after a write waits tWTR_L in its bank group, tWTR_
   BankTimingState s(preset("ddr4-3200"));
   CHECK(go(s, at(1, 0, 1), true, 0).column == 22);  // ACT 0, WRITE 22
   CHECK(go(s, at(0, 0, 1), true, 0).column == 26);  // ACT 4 (tRRD_S), WRITE 26 (tCCD_S)
-  // Bank group 1 read: last WRITE (group 0) + CWL + burst + tWTR_S = 26 + 16 + 4 + 4 = 50.
-  CHECK(s.plan(at(1, 0, 1), false, 0).column == 50);
+  // Bank group 2 (no WRITE there): last WRITE (group 0) + CWL + burst + tWTR_S = 26 + 16 + 4 + 4 = 50.
+  CHECK(s.plan(at(2, 0, 1), false, 0).column == 50);
+  // Bank group 1: its own WRITE at 22 + 16 + 4 + tWTR_L 12 = 54 (JEDEC: tWTR_L counts from the
+  // last WRITE of the same bank group, not only from the last WRITE; this test said 50 before).
+  CHECK(s.plan(at(1, 0, 1), false, 0).column == 54);
   // Same bank group as that WRITE: 26 + 16 + 4 + tWTR_L 12 = 58.
   CHECK(s.plan(at(0, 0, 1), false, 0).column == 58);
 }

@@ -95,3 +95,22 @@ TEST_CASE("banked DRAM: each channel's data bus is a timeline track of disjoint 
   run_tiny("configs/default.json", dir + "/bandwidth", false);
   CHECK(dram_tracks(dir + "/bandwidth").empty());
 }
+
+// DDR4-3200 per channel, by hand (tests/dram/test_banked_timing.cpp): ACT 1872, PRE 2640,
+// RD 2832, WR 2592, REF 665280 pJ, background 312 pJ a DRAM clock.
+TEST_CASE("banked DRAM: the energy account prices each channel's commands, not its bytes", "[dram][banked][e2e][energy]") {
+  const std::string dir = scratch_dir("banked-energy");
+  const auto report = nlohmann::json::parse(run_tiny("configs/dram/ddr4-3200.json", dir + "/banked", false));
+  double expected = 0;
+  for (int c = 0; c < 4; ++c) {
+    const auto& ch = report.at("stats").at("dram.ch" + std::to_string(c));
+    const auto n = [&](const char* key) { return double(ch.at(key).get<std::uint64_t>()); };
+    expected += n("act_commands") * 1872 + n("pre_commands") * 2640 + n("read_bursts") * 2832 + n("write_bursts") * 2592 +
+                n("refreshes") * 665280 + n("dram_clocks") * 312;
+  }
+  double dram = -1;
+  for (const auto& cls : report.at("energy").at("classes"))
+    if (cls.at("name") == "dram") dram = cls.at("dynamic_pj").get<double>();
+  CHECK(expected > 0);
+  CHECK(dram == Approx(expected).epsilon(1e-9));
+}

@@ -7,6 +7,7 @@
 
 #include "apps/simulation/layer_report/LayerEnergy.h"
 #include "models/engine/EngineRegistry.h"
+#include "sim/config/BankedDramChecks.h"
 
 namespace npusim {
 
@@ -21,7 +22,7 @@ LayerReport::LayerReport(const TraceEmitter& emitter, const HardwareConfig& hw)
   std::vector<std::uint32_t> all(hw.chip.cores());
   for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
   peak_macs_ = peak_of(all);
-  dram_bpc_ = hw.chip.dram.channels * hw.chip.dram.bytes_per_cycle;
+  dram_bpc_ = hw.chip.dram.channels * channel_peak_bytes_per_cycle(hw.chip.dram, hw.chip.clock_mhz);
   for (const auto& c : emitter.layers()) {
     LayerRow row;
     row.name = c.layer.name;

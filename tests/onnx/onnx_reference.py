@@ -93,6 +93,12 @@ def run_node(node, x):
         return ERF(x[0])
     if op == "Relu":
         return np.maximum(x[0], 0)
+    if op in ACTIVATIONS:
+        return activation(node, x[0])
+    if op == "Conv":
+        return conv(x[0], x[1], attr(node, "pads", [0, 0, 0, 0]), attr(node, "group", 1))
+    if op == "GlobalAveragePool":
+        return x[0].mean(axis=(2, 3), keepdims=True)
     if op == "MatMul":
         return np.matmul(x[0], x[1])
     if op == "Gemm":
@@ -114,6 +120,38 @@ def run_node(node, x):
     raise SystemExit(f"reference: op {op} is not evaluated by this script")
 
 
+ACTIVATIONS = ("Sigmoid", "HardSigmoid", "HardSwish", "Tanh")
+
+
+def activation(node, x):
+    """The activations as the ONNX operator definitions give them."""
+    op = node.op_type
+    if op == "Sigmoid":
+        return 1 / (1 + np.exp(-x))
+    if op == "HardSigmoid":
+        return np.clip(attr(node, "alpha", 0.2) * x + attr(node, "beta", 0.5), 0, 1)
+    if op == "HardSwish":
+        return x * np.clip(x / 6 + 0.5, 0, 1)
+    return np.tanh(x)
+
+
+def conv(x, w, pads, group):
+    """A stride-1, dilation-1 convolution of NCHW x with [co, ci/group, kh, kw] weights."""
+    n, c, h, wd = x.shape
+    co, cig, kh, kw = w.shape
+    padded = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    ho, wo = padded.shape[2] - kh + 1, padded.shape[3] - kw + 1
+    y = np.zeros((n, co, ho, wo))
+    per = co // group
+    for o in range(co):
+        first = o // per * cig
+        for i in range(cig):
+            for ky in range(kh):
+                for kx in range(kw):
+                    y[:, o] += w[o, i, ky, kx] * padded[:, first + i, ky:ky + ho, kx:kx + wo]
+    return y
+
+
 def normalized(x, epsilon=1e-5):
     mean = x.mean(axis=-1, keepdims=True)
     return (x - mean) / np.sqrt(((x - mean) ** 2).mean(axis=-1, keepdims=True) + epsilon)
@@ -125,6 +163,11 @@ def report_input_exponent(shape):
     return -5 if len(shape) == 3 else 0
 
 
+# Layers whose 4-D values are [N, C, H, W] maps: convs, pools and the element-wise
+# layers after them (a 4-D value of any other layer is attention's [N, heads, tokens, d]).
+MAP_KINDS = ("conv", "depthwise", "pool", "sigmoid", "hardsigmoid", "hardswish", "silu", "tanh", "mul")
+
+
 def storage_order(value, kind):
     """A reference value in the order npusim stores its tensor: [N, positions, channels].
     Maps of convs and pools are [N, C, H, W]; attention values [N, heads, tokens, d] (or a
@@ -133,7 +176,7 @@ def storage_order(value, kind):
     if value.ndim == 5:
         value = value[0]
     if value.ndim == 4:
-        value = value.transpose(0, 2, 3, 1) if kind in ("conv", "pool") else value.transpose(0, 2, 1, 3)
+        value = value.transpose(0, 2, 3, 1) if kind in MAP_KINDS else value.transpose(0, 2, 1, 3)
     return value.reshape(value.shape[0], -1)
 
 
@@ -155,6 +198,8 @@ def main():
         model = onnx.load(args.model)
         shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
         q = np.load(os.path.join(out, "tensors", "input.npy")).astype(np.float64) * 2.0 ** report_input_exponent(shape)
+        if len(shape) == 4:  # an image: npusim stores it NHWC
+            q = q.transpose(0, 3, 1, 2)
         values = evaluate(model, {model.graph.input[0].name: q.reshape(shape)})
         worst = 0.0
         for row in report["workload"]["rows"]:

@@ -88,7 +88,10 @@ LayerKind kind_of(const std::string& type) {
       {"conv", LayerKind::Conv},       {"fc", LayerKind::Fc},           {"gemm", LayerKind::Fc},
       {"pool", LayerKind::Pool},       {"add", LayerKind::Add},         {"concat", LayerKind::Concat},
       {"relu", LayerKind::Relu},       {"matmul", LayerKind::Matmul},   {"softmax", LayerKind::Softmax},
-      {"layernorm", LayerKind::LayerNorm}, {"gelu", LayerKind::Gelu}};
+      {"layernorm", LayerKind::LayerNorm}, {"gelu", LayerKind::Gelu},   {"sigmoid", LayerKind::Sigmoid},
+      {"hardsigmoid", LayerKind::HardSigmoid}, {"hardswish", LayerKind::HardSwish}, {"silu", LayerKind::Silu},
+      {"tanh", LayerKind::Tanh},       {"mul", LayerKind::Mul},         {"add_constant", LayerKind::AddConstant},
+      {"mask", LayerKind::Mask}};
   return kinds.at(type);
 }
 
@@ -106,7 +109,11 @@ void read_layer_fields(const Json& obj, const std::string& type, Layer& l, const
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:
     case LayerKind::Gelu: return read_row_op(obj, l, place);
-    default: return finish_elementwise(l, shapes, place);
+    default:
+      if (l.is_activation()) return read_row_op(obj, l, place);
+      if (l.kind == LayerKind::Mask && obj.contains("fill"))
+        l.fill = checked_fill(integer(obj.at("fill")), obj.at("fill").dump(), place);
+      return finish_elementwise(l, shapes, place);
   }
 }
 
@@ -126,6 +133,14 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
       {"softmax", {"heads", "frac_bits"}},
       {"layernorm", {}},
       {"gelu", {"frac_bits"}},
+      {"sigmoid", {"frac_bits"}},
+      {"hardsigmoid", {"frac_bits"}},
+      {"hardswish", {"frac_bits"}},
+      {"silu", {"frac_bits"}},
+      {"tanh", {"frac_bits"}},
+      {"mul", {"inputs", "shift"}},
+      {"add_constant", {"weights"}},
+      {"mask", {"weights", "fill"}},
   };
   static const std::map<std::string, std::vector<std::string>> all = [] {
     std::map<std::string, std::vector<std::string>> keys;

@@ -56,6 +56,21 @@ class OnnxGraphImporter {
   void reduce_mean(const Node& n);
   void bias_add(const Node& n, int constant_input);
   void refused(const Node& n);   // ops handled only in patterns or on constants
+  // Activations and element-wise products (OnnxActivationHandlers.cpp).
+  void activation_op(const Node& n);  // Sigmoid, HardSigmoid, HardSwish, Tanh; x * Sigmoid(x) as SiLU
+  void emit_activation(const Node& n, LayerKind kind, const OnnxValue& in);
+  void multiply_activations(const Node& n);
+  void channel_scale(const Node& n, int constant_input);
+  void power(const Node& n);  // Pow(x, 3) opening GELU's tanh form
+  bool gelu_tanh(const Node& n);  // x * x or x^3 opening GELU's tanh form: emits gelu
+  const Node* gelu_tanh_pattern(const std::string& x, std::vector<const Node*>& chain) const;
+  std::vector<const Node*> chain_from(const std::string& x) const;
+  // Constant tensors the vector unit reads (OnnxConstantTensorHandlers.cpp).
+  void add_constant(const Node& n, int constant_input);  // not one value per channel
+  void where_mask(const Node& n);
+  void emit_mask(const Node& n, const OnnxValue& in, const std::vector<bool>& keep, int fill);
+  std::vector<double> per_image_constant(const Node& n, const OnnxValue& in, const std::vector<double>& values,
+                                         const std::vector<std::int64_t>& cdims) const;
 
   // Shared by the handlers (OnnxGraphImporter.cpp).
   const OnnxValue& activation(const Node& n, int input) const;
@@ -116,6 +131,7 @@ class OnnxGraphImporter {
   std::map<std::string, std::vector<int>> split_layers_;  // a split layer's name -> its parts' layers
   std::uint32_t batch_ = 1;
   int biased_layers_ = 0, relu6_layers_ = 0, inexact_scales_ = 0, ignored_affines_ = 0;
+  int tanh_gelus_ = 0;  // GELUs written in the tanh form, computed in the erf form
 };
 
 }  // namespace npusim

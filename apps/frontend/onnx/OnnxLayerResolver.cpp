@@ -73,7 +73,9 @@ void resolve_kind(const OnnxLayer& o, Layer& l, const TensorShapes& shapes, cons
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:
     case LayerKind::Gelu: return resolve_row_op(o, l, place);
-    default: return finish_elementwise(l, shapes, place);
+    default:
+      if (l.is_activation()) return resolve_row_op(o, l, place);
+      return finish_elementwise(l, shapes, place);
   }
 }
 
@@ -82,12 +84,13 @@ Layer resolve_layer(OnnxLayer& o, std::size_t index, const TensorShapes& shapes,
   Layer l = std::move(o.layer);
   Place place{path, fmt::format("layers[{}] ({})", index, l.name)};
   check_layer_name(l.name, shapes, place);
-  const bool listed = l.kind == LayerKind::Add || l.kind == LayerKind::Matmul || l.kind == LayerKind::Concat;
+  const bool listed = l.kind == LayerKind::Add || l.kind == LayerKind::Matmul || l.kind == LayerKind::Concat ||
+                      l.kind == LayerKind::Mul;
   check_inputs_known(l.inputs, shapes, listed ? "inputs" : "input", place);
   l.in = shapes.at(l.inputs[0]);
   if (l.inputs.size() == 2) l.in_b = shapes.at(l.inputs[1]);
   resolve_kind(o, l, shapes, place);
-  if (l.has_weights() || l.kind == LayerKind::Matmul)
+  if (l.has_weights() || l.kind == LayerKind::Matmul || l.kind == LayerKind::Mul)
     l.shift = o.shift ? checked_shift(o.shift, std::to_string(*o.shift), place) : default_layer_shift(l);
   return l;
 }

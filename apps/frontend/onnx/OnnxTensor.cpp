@@ -30,9 +30,10 @@ std::vector<double> tensor_values(const onnx::TensorProto& t, const std::string&
   check_tensor_data(t, file, place);  // the model's were checked on load; folded ones are checked here
   switch (t.data_type()) {
     case onnx::TensorProto::FLOAT: case onnx::TensorProto::DOUBLE: case onnx::TensorProto::INT8:
-    case onnx::TensorProto::INT32: case onnx::TensorProto::INT64: break;
+    case onnx::TensorProto::INT32: case onnx::TensorProto::INT64: case onnx::TensorProto::BOOL: break;
     default:
-      throw InputError(file, place, fmt::format("element type {} is not supported (float, double, int8, int32, int64)",
+      throw InputError(file, place, fmt::format("element type {} is not supported (float, double, int8, int32, int64, "
+                                                "bool)",
                                                 onnx::TensorProto::DataType_Name(t.data_type())));
   }
   const std::uint64_t n = tensor_element_count(t);
@@ -42,6 +43,7 @@ std::vector<double> tensor_values(const onnx::TensorProto& t, const std::string&
       case onnx::TensorProto::DOUBLE: return from_raw<double>(t.raw_data(), n);
       case onnx::TensorProto::INT8: return from_raw<std::int8_t>(t.raw_data(), n);
       case onnx::TensorProto::INT32: return from_raw<std::int32_t>(t.raw_data(), n);
+      case onnx::TensorProto::BOOL: return from_raw<std::uint8_t>(t.raw_data(), n);  // a mask's condition
       default: return from_raw<std::int64_t>(t.raw_data(), n);
     }
   }
@@ -49,7 +51,7 @@ std::vector<double> tensor_values(const onnx::TensorProto& t, const std::string&
     case onnx::TensorProto::FLOAT: return {t.float_data().begin(), t.float_data().end()};
     case onnx::TensorProto::DOUBLE: return {t.double_data().begin(), t.double_data().end()};
     case onnx::TensorProto::INT64: return {t.int64_data().begin(), t.int64_data().end()};
-    default: return {t.int32_data().begin(), t.int32_data().end()};  // int8 and int32 live here
+    default: return {t.int32_data().begin(), t.int32_data().end()};  // int8, int32 and bool live here
   }
 }
 

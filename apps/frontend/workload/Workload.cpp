@@ -17,6 +17,14 @@ const char* layer_kind_name(LayerKind k) {
     case LayerKind::LayerNorm: return "layernorm";
     case LayerKind::Gelu: return "gelu";
     case LayerKind::Concat: return "concat";
+    case LayerKind::Sigmoid: return "sigmoid";
+    case LayerKind::HardSigmoid: return "hardsigmoid";
+    case LayerKind::HardSwish: return "hardswish";
+    case LayerKind::Silu: return "silu";
+    case LayerKind::Tanh: return "tanh";
+    case LayerKind::Mul: return "mul";
+    case LayerKind::AddConstant: return "add_constant";
+    case LayerKind::Mask: return "mask";
   }
   return "?";
 }
@@ -24,7 +32,7 @@ const char* layer_kind_name(LayerKind k) {
 std::uint64_t Layer::weight_elements() const {
   if (kind == LayerKind::Depthwise) return std::uint64_t(kh) * kw * in.c;
   if (kind == LayerKind::Conv || kind == LayerKind::Fc) return std::uint64_t(out.c) * kh * kw * in.c;
-  return 0;
+  return has_constant() ? in.elements() : 0;
 }
 
 MatmulShape Layer::matmul() const {

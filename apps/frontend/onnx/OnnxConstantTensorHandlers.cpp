@@ -1,0 +1,103 @@
+// Constant tensors read by the vector unit (docs/workload-format.md, "Activations and
+// elementwise"): an Add of a constant that is not one value per channel (positional
+// embeddings, a relative bias) becomes add_constant; a Where that keeps an activation
+// where a constant condition holds and fills the rest with one number (a causal mask),
+// or an Add of a mask of 0 and -inf, becomes mask. The constant is laid out as the
+// activation's tensor stores one image, quantized at its scale, and stored in DRAM.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "apps/frontend/onnx/OnnxGraphImporter.h"
+
+namespace npusim {
+
+namespace {
+
+using Node = onnx::NodeProto;
+
+// v in int8 steps of 2^exponent, rounded half away from zero and saturated.
+std::int8_t quantized(double v, int exponent) {
+  return std::int8_t(std::clamp(std::round(std::ldexp(v, -exponent)), -128.0, 127.0));
+}
+
+bool is_mask_value(double v) { return v == 0 || (std::isinf(v) && v < 0); }
+
+}  // namespace
+
+// The constant broadcast to `in`'s dims (numpy's rule), each element at the place `in`'s
+// view gives it in one image of its tensor; the images of the batch must agree.
+std::vector<double> OnnxGraphImporter::per_image_constant(const Node& n, const OnnxValue& in,
+                                                          const std::vector<double>& values,
+                                                          const std::vector<std::int64_t>& cdims) const {
+  const std::size_t rank = in.dims.size(), shift = rank - std::min(rank, cdims.size());
+  bool fits = cdims.size() <= rank;
+  for (std::size_t i = 0; fits && i < cdims.size(); ++i) fits = cdims[i] == 1 || cdims[i] == in.dims[i + shift];
+  if (!fits || !is_whole(in))
+    fail(n, fmt::format("the constant [{}] does not broadcast to the activation [{}]", fmt::join(cdims, ", "),
+                        fmt::join(in.dims, ", ")));
+  const std::int64_t per_image = in.map.elements();
+  std::vector<double> out(std::size_t(per_image), std::nan(""));
+  std::vector<std::int64_t> idx(rank, 0);
+  for (std::int64_t e = 0; e < in.elements(); ++e) {
+    std::int64_t at = in.offset, from = 0;
+    for (std::size_t d = 0; d < rank; ++d) {
+      at += idx[d] * in.strides[d];
+      if (d >= shift) from = from * cdims[d - shift] + (cdims[d - shift] == 1 ? 0 : idx[d]);
+    }
+    double& slot = out[std::size_t(at % per_image)];
+    const double v = values[std::size_t(from)];
+    if (!std::isnan(slot) && slot != v) fail(n, "the constant differs between the images of the batch");
+    slot = v;
+    for (std::size_t d = rank; d-- > 0 && ++idx[d] == in.dims[d];) idx[d] = 0;
+  }
+  return out;
+}
+
+void OnnxGraphImporter::add_constant(const Node& n, int constant_input) {
+  const OnnxValue& in = activation(n, 1 - constant_input);
+  const std::vector<double> values =
+      per_image_constant(n, in, constant_values(n, constant_input), dims(n, n.input(constant_input)));
+  if (std::all_of(values.begin(), values.end(), is_mask_value)) {
+    std::vector<bool> keep;
+    for (double v : values) keep.push_back(v == 0);
+    return emit_mask(n, in, keep, -128);
+  }
+  std::vector<std::int8_t> q;
+  for (double v : values) q.push_back(quantized(v, in.exponent));
+  OnnxValue out = in;
+  out.probabilities = false;
+  const int index = emit(n, onnx_layer(LayerKind::AddConstant), in, out);
+  result_.weights[result_.layers[std::size_t(index)].layer.name] = QuantizedWeights{std::move(q), in.exponent};
+}
+
+// Where(condition, x, fill) or Where(condition, fill, x), the condition a constant.
+void OnnxGraphImporter::where_mask(const Node& n) {
+  const onnx::TensorProto* condition = has_input(n, 0) ? model_.constant(n.input(0)) : nullptr;
+  const bool x_first = has_input(n, 1) && !model_.constant(n.input(1));
+  const int fill_input = x_first ? 2 : 1;
+  const onnx::TensorProto* fill = has_input(n, fill_input) ? model_.constant(n.input(fill_input)) : nullptr;
+  if (!condition || !fill)
+    fail(n, "only a Where of a constant condition between an activation and one constant number (a mask) is "
+            "supported");
+  const std::vector<double> fills = constant_values(n, fill_input);
+  if (fills.size() != 1) fail(n, "the value the mask fills in must be one number");
+  const OnnxValue& in = activation(n, x_first ? 1 : 2);
+  const std::vector<double> cond = per_image_constant(n, in, constant_values(n, 0), dims(n, n.input(0)));
+  std::vector<bool> keep;
+  for (double c : cond) keep.push_back((c != 0) == x_first);
+  emit_mask(n, in, keep, quantized(fills[0], in.exponent));
+}
+
+void OnnxGraphImporter::emit_mask(const Node& n, const OnnxValue& in, const std::vector<bool>& keep, int fill) {
+  OnnxValue out = in;
+  out.probabilities = false;
+  OnnxLayer layer = onnx_layer(LayerKind::Mask);
+  layer.layer.fill = fill;
+  const int index = emit(n, std::move(layer), in, out);
+  std::vector<std::int8_t> q(keep.begin(), keep.end());
+  result_.weights[result_.layers[std::size_t(index)].layer.name] = QuantizedWeights{std::move(q), 0};
+}
+
+}  // namespace npusim

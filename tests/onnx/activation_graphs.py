@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+"""Writes the small ONNX graphs of npusim's activation and element-wise tests
+(docs/workload-format.md, "Activations and elementwise") with the onnx helper API, no
+PyTorch needed; tests/onnx/onnx_reference.py then compares a functional run of each
+with a numpy evaluation of the graph.
+
+    tests/onnx/activation_graphs.py OUT_DIR      # writes OUT_DIR/se_block.onnx, OUT_DIR/token_gates.onnx
+
+se_block: a MobileNetV3 / EfficientNet style block on [2, 8, 12, 12] maps, no biases:
+conv -> x * Sigmoid(x) (SiLU) -> depthwise conv -> x * HardSigmoid(x) (hard swish) ->
+squeeze-and-excitation (global pool, 1x1 conv, ReLU, 1x1 conv, a Div by 16 (fraction
+bits for the gate's input), HardSigmoid, Mul of the gate and the map) -> 1x1 conv -> layer scale (Mul by one constant per channel) ->
+HardSwish; beside it a Div by 8 -> Sigmoid and a Div by 32 -> Tanh of convs (scaled so
+that their inputs have fraction bits, as calibrated scales would give them).
+token_gates: [1, 16, 32] tokens: a projection, its Tanh, the product of two activations
+of one shape (a gated unit), Sigmoid of another projection.
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+RNG = np.random.default_rng(5)
+
+
+class Graph:
+    def __init__(self, name, shape):
+        self.name, self.nodes, self.inits = name, [], []
+        self.input = helper.make_tensor_value_info("input", TensorProto.FLOAT, shape)
+
+    def const(self, name, values):
+        self.inits.append(numpy_helper.from_array(np.asarray(values, dtype=np.float32), name))
+        return name
+
+    def node(self, op, name, inputs, **attrs):
+        self.nodes.append(helper.make_node(op, inputs, [name + "_out"], name=name, **attrs))
+        return name + "_out"
+
+    def conv(self, name, x, ci, co, k, group=1, spread=1 / 16):
+        w = RNG.uniform(-spread, spread, size=(co, ci // group, k, k))
+        return self.node("Conv", name, [x, self.const(name + ".w", w)], pads=[k // 2] * 4, group=group)
+
+    def save(self, path, outputs, opset):
+        graph = helper.make_graph(self.nodes, self.name, [self.input], [], self.inits)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+        inferred = {v.name: v for v in onnx.shape_inference.infer_shapes(model).graph.value_info}
+        model.graph.output.extend(inferred[o] for o in outputs)
+        onnx.checker.check_model(model)
+        onnx.save(model, path)
+
+
+def se_block(path):
+    g = Graph("se_block", [2, 8, 12, 12])
+    x = g.conv("expand", "input", 8, 16, 3)
+    x = g.node("Mul", "silu", [x, g.node("Sigmoid", "silu_gate", [x])])
+    x = g.conv("dw", x, 16, 16, 3, group=16, spread=1 / 2)
+    x = g.node("Mul", "hswish", [g.node("HardSigmoid", "hswish_gate", [x], alpha=1 / 6, beta=0.5), x])
+    s = g.node("GlobalAveragePool", "squeeze", [x])
+    s = g.node("Relu", "se_relu", [g.conv("se_reduce", s, 16, 4, 1, spread=1 / 2)])
+    s = g.node("Div", "se_scale", [g.conv("se_expand", s, 4, 16, 1, spread=1 / 2), g.const("se_sixteen", 16.0)])
+    s = g.node("HardSigmoid", "se_gate", [s], alpha=1 / 6, beta=0.5)
+    x = g.node("Mul", "excite", [s, x])
+    y = g.conv("project", x, 16, 8, 1, spread=1 / 2)
+    y = g.node("Mul", "layer_scale", [g.const("gamma", RNG.uniform(0.25, 1, size=(8, 1, 1))), y])
+    y = g.node("HardSwish", "hardswish", [y])
+    p = g.node("Div", "p_scale", [g.conv("p", "input", 8, 8, 3), g.const("eight", 8.0)])
+    p = g.node("Sigmoid", "sigmoid", [p])
+    t = g.node("Div", "t_scale", [g.conv("t", "input", 8, 8, 1), g.const("thirty_two", 32.0)])
+    t = g.node("Tanh", "tanh", [t])
+    g.save(path, [y, p, t], 17)
+
+
+def token_gates(path):
+    g = Graph("token_gates", [1, 16, 32])
+    def proj(name, x):
+        return g.node("MatMul", name, [x, g.const(name + ".w", RNG.uniform(-1 / 8, 1 / 8, size=(32, 32)))])
+    a = g.node("Tanh", "tanh", [proj("a", "input")])
+    gated = g.node("Mul", "gated", [a, proj("b", "input")])
+    s = g.node("Sigmoid", "sigmoid", [proj("c", gated)])
+    g.save(path, [s], 17)
+
+
+if __name__ == "__main__":
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    se_block(os.path.join(out, "se_block.onnx"))
+    token_gates(os.path.join(out, "token_gates.onnx"))

@@ -1,0 +1,100 @@
+// Activations and element-wise products imported from ONNX (docs/workload-format.md,
+// "Activations and elementwise"): which layers they become, on which engine, and the
+// graphs refused. Their functional comparison with a numpy evaluation of the graph is
+// ctest onnx_activations_against_numpy (tests/onnx/activation_graphs.py).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "e2e/NpusimProcess.h"
+#include "e2e/RefusedInput.h"
+#include "onnx/OnnxTestGraph.h"
+
+namespace {
+
+nlohmann::json run_report(const std::string& model, const std::string& dir) {
+  const auto r = run_npusim({"run", "--quiet", "--workload", model, "--out", dir + "/run"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::ifstream in(dir + "/run/report.json");
+  return nlohmann::json::parse(in);
+}
+
+std::string hard_sigmoid(OnnxTestGraph& g, const std::string& name, const std::string& in, float alpha) {
+  auto& n = g.node("HardSigmoid", name, {in});
+  auto* a = n.add_attribute();
+  a->set_name("alpha"), a->set_type(onnx::AttributeProto::FLOAT), a->set_f(alpha);
+  return n.output(0);
+}
+
+// conv -> SiLU -> depthwise -> hard swish -> squeeze-and-excitation -> 1x1 conv ->
+// layer scale -> Tanh, on [1, 16, 14, 14].
+OnnxTestGraph mobile_block() {
+  OnnxTestGraph g({1, 16, 14, 14});
+  std::string x = g.conv("expand", "input", 16, 32, 1);
+  x = g.node("Mul", "silu", {x, g.unary("Sigmoid", "silu_gate", x)}).output(0);
+  x = g.conv("dw", x, 32, 32, 3, 1, 1, 32);
+  x = g.node("Mul", "hswish", {hard_sigmoid(g, "hswish_gate", x, 1.0f / 6), x}).output(0);
+  std::string s = g.pool("GlobalAveragePool", "squeeze", x, 0, 0, 0);
+  s = g.unary("Relu", "se_relu", g.conv("se_reduce", s, 32, 8, 1));
+  s = g.unary("Sigmoid", "se_gate", g.conv("se_expand", s, 8, 32, 1));
+  x = g.node("Mul", "excite", {x, s}).output(0);
+  x = g.conv("project", x, 32, 16, 1);
+  x = g.node("Mul", "layer_scale", {g.initializer("gamma", {16, 1, 1}, std::vector<float>(16, 0.5f)), x}).output(0);
+  g.output(g.unary("Tanh", "tanh", x));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("onnx: SiLU, hard swish, a squeeze-and-excitation gate, a layer scale and Tanh become vector layers",
+          "[onnx][activation][e2e]") {
+  const std::string dir = scratch_dir("onnx-activations");
+  const auto report = run_report(mobile_block().save(dir + "/block.onnx"), dir);
+  std::vector<std::string> kinds, engines;
+  for (const auto& r : report["workload"]["rows"]) {
+    kinds.push_back(r["kind"]);
+    engines.push_back(r["engine"]);
+  }
+  const std::vector<std::string> want = {"conv", "silu", "depthwise", "hardswish", "pool", "conv", "conv",
+                                         "sigmoid", "mul", "conv", "depthwise", "tanh"};
+  CHECK(kinds == want);
+  for (std::size_t i = 0; i < kinds.size(); ++i)
+    if (kinds[i] != "conv") CHECK(engines[i] == "vector");
+  const auto& rows = report["workload"]["rows"];
+  CHECK(rows[1]["name"] == "silu");      // the Mul the Sigmoid gates is the layer
+  CHECK(rows[7]["onnx"]["scale_exponent"] == -7);
+  CHECK(rows[8]["onnx"]["scale_exponent"] == 0);  // map (0) x gate (-7) >> 7
+  CHECK(rows[8]["macs"] == 0);
+}
+
+TEST_CASE("onnx: activations and products the engines cannot follow exit 2 naming the node",
+          "[onnx][activation][e2e]") {
+  const std::string dir = scratch_dir("onnx-activations-bad");
+  SECTION("a Mul of a map and one channel broadcast over the channels") {
+    OnnxTestGraph g({1, 8, 8, 8});
+    const std::string one = g.conv("one", "input", 8, 1, 1);
+    g.output(g.node("Mul", "odd", {"input", one}).output(0));
+    check_refused(run_npusim({"validate", g.save(dir + "/mul.onnx")}), {"node 'odd' (Mul)", "[N, C, 1, 1] gate"});
+  }
+  SECTION("ONNX's default hard sigmoid slope") {
+    OnnxTestGraph g({1, 8, 8, 8});
+    g.output(hard_sigmoid(g, "hs", "input", 0.2f));
+    check_refused(run_npusim({"validate", g.save(dir + "/hs.onnx")}), {"node 'hs' (HardSigmoid)", "alpha = 1/6"});
+  }
+  SECTION("a Mul by a constant of the wrong size") {
+    OnnxTestGraph g({1, 8, 4, 4});
+    g.output(g.node("Mul", "scale", {"input", g.initializer("s", {4, 1}, {1, 2, 3, 4})}).output(0));
+    check_refused(run_npusim({"validate", g.save(dir + "/scale.onnx")}), {"node 'scale' (Mul)", "per channel"});
+  }
+  SECTION("a Sigmoid of an image in functional mode takes fraction bits from its scale") {
+    OnnxTestGraph g({1, 8, 4, 4});
+    g.output(g.unary("Sigmoid", "s", g.node("Mul", "up", {"input", g.initializer("two", {}, {2.0f})}).output(0)));
+    check_refused(run_npusim({"run", "--functional", "--workload", g.save(dir + "/s.onnx"), "--out", dir + "/o"}),
+                  {"node 's' (Sigmoid)", "fraction bits"});
+  }
+}

@@ -123,3 +123,37 @@ TEST_CASE("workload: a mul of tensors of different shapes exits 2 naming the lay
   CHECK_THAT(r.output, Catch::Contains("layers[1] (m), field 'inputs'") && Catch::Contains("1x1x8"));
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }
+
+TEST_CASE("compiler: add_constant and mask read their constant band by band and equal a plain reference",
+          "[compiler][activation][e2e]") {
+  std::mt19937 rng(47);
+  const std::string dir = scratch_dir("activation-constants");
+  for (int trial = 0; trial < 3; ++trial) {
+    const std::uint32_t h = 1 + rng() % 40, w = 1 + rng() % 6, c = 1 + rng() % 50, batch = 1 + rng() % 3;
+    const int fill = int(rng() % 256) - 128;
+    INFO(fmt::format("trial {}: {}x{}x{} batch {} fill {}", trial, h, w, c, batch, fill));
+    // A causal pattern: position p keeps the channels below p (as attention keeps earlier tokens).
+    npusim::NpyArray causal{npusim::DType::Int8, {h, w, c}, {}};
+    for (std::uint32_t p = 0; p < h * w; ++p)
+      for (std::uint32_t k = 0; k < c; ++k) causal.data.push_back(k <= p ? 1 : 0);
+    npusim::write_npy(dir + fmt::format("/causal{}.npy", trial), causal);
+    const std::string path = dir + fmt::format("/const{}.json", trial);
+    write_text(path, fmt::format(R"({{"batch": {}, "seed": {}, "input": {{"h": {}, "w": {}, "c": {}}}, "layers": [
+      {{"name": "pos", "type": "add_constant"}},
+      {{"name": "masked", "type": "mask", "fill": {}, "input": "input", "weights": "causal{}.npy"}}]}})",
+                                 batch, trial + 13, h, w, c, fill, trial));
+    const std::string config = source_path(trial == 2 ? "configs/numa-2x2.json" : "configs/smp-2x2.json");
+    const std::string t = run_workload(path, config, dir + fmt::format("/out{}", trial));
+    const Tensor x = load(t + "input.npy"), table = load(t + "pos.weights.npy");
+    const Tensor keep{0, 0, 0, 0, {causal.data.begin(), causal.data.end()}};
+    const std::size_t per_image = std::size_t(h) * w * c;
+    REQUIRE(table.v.size() == per_image);
+    Tensor sum = x, picked = x;
+    for (std::size_t i = 0; i < x.v.size(); ++i) {
+      sum.v[i] = saturate(std::int64_t(x.v[i]) + table.v[i % per_image]);  // the same constant for every image
+      picked.v[i] = keep.v[i % per_image] != 0 ? x.v[i] : std::int8_t(fill);
+    }
+    check_close(load(t + "pos.npy"), sum);
+    check_close(load(t + "masked.npy"), picked);
+  }
+}

@@ -4,7 +4,7 @@
 PyTorch needed; tests/onnx/onnx_reference.py then compares a functional run of each
 with a numpy evaluation of the graph.
 
-    tests/onnx/activation_graphs.py OUT_DIR      # writes OUT_DIR/se_block.onnx, OUT_DIR/token_gates.onnx
+    tests/onnx/activation_graphs.py OUT_DIR   # writes se_block.onnx, token_gates.onnx, causal_block.onnx there
 
 se_block: a MobileNetV3 / EfficientNet style block on [2, 8, 12, 12] maps, no biases:
 conv -> x * Sigmoid(x) (SiLU) -> depthwise conv -> x * HardSigmoid(x) (hard swish) ->
@@ -14,6 +14,10 @@ HardSwish; beside it a Div by 8 -> Sigmoid and a Div by 32 -> Tanh of convs (sca
 that their inputs have fraction bits, as calibrated scales would give them).
 token_gates: [1, 16, 32] tokens: a projection, its Tanh, the product of two activations
 of one shape (a gated unit), Sigmoid of another projection.
+causal_block: [1, 16, 32] tokens plus a positional embedding (an Add of a [16, 32]
+constant), attention scores masked by a Where with a constant causal condition and by an
+Add of a 0 / -inf mask, and an MLP whose GELU is written in the tanh form, node by node,
+as GPT-2's NewGELU exports it.
 """
 import os
 import sys
@@ -82,8 +86,35 @@ def token_gates(path):
     g.save(path, [s], 17)
 
 
+def causal_block(path):
+    g = Graph("causal_block", [1, 16, 32])
+    def proj(name, x, k=32, n=32):
+        return g.node("MatMul", name, [x, g.const(name + ".w", RNG.uniform(-1 / 8, 1 / 8, size=(k, n)))])
+    x = g.node("Add", "position", ["input", g.const("pos", RNG.uniform(-1 / 4, 1 / 4, size=(16, 32)))])
+    q, k, v = proj("q", x), proj("k", x), proj("v", x)
+    s = g.node("MatMul", "scores", [q, g.node("Transpose", "kt", [k], perm=[0, 2, 1])])
+    s = g.node("Div", "scale", [s, g.const("four", 4.0)])
+    causal = np.tril(np.ones((16, 16), dtype=bool))
+    g.inits.append(numpy_helper.from_array(causal, "causal"))
+    masked = g.node("Where", "causal_mask", ["causal", s, g.const("minus_inf", -np.inf)])
+    o = g.node("MatMul", "context", [g.node("Softmax", "probs", [masked], axis=-1), v])
+    h = proj("fc", o, 32, 64)
+    # GELU's tanh form as GPT-2's NewGELU exports it
+    cube = g.node("Mul", "cube", [h, g.node("Mul", "square", [h, h])])
+    inner = g.node("Add", "inner", [h, g.node("Mul", "kappa", [g.const("c_kappa", 0.044715), cube])])
+    t = g.node("Tanh", "gelu_tanh", [g.node("Mul", "beta", [g.const("c_beta", np.sqrt(2 / np.pi)), inner])])
+    gelu = g.node("Mul", "half", [g.const("c_half", 0.5), g.node("Mul", "gate", [h, g.node("Add", "one", [g.const("c_one", 1.0), t])])])
+    y = proj("proj", gelu, 64, 32)
+    # an additive mask of 0 and -inf, as nn.Transformer's generate_square_subsequent_mask gives
+    additive = np.where(causal, 0.0, -np.inf)[None]
+    s2 = g.node("Add", "additive_mask", [s, g.const("mask", additive)])
+    p2 = g.node("Softmax", "probs2", [s2], axis=-1)
+    g.save(path, [y, p2], 17)
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     se_block(os.path.join(out, "se_block.onnx"))
     token_gates(os.path.join(out, "token_gates.onnx"))
+    causal_block(os.path.join(out, "causal_block.onnx"))

@@ -87,6 +87,8 @@ def run_node(node, x):
             return a // b
         return {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.divide, "Pow": np.power}[op](
             a.astype(np.float64) if a.dtype.kind == "f" else a, b)
+    if op == "Where":
+        return np.where(x[0], x[1], x[2])
     if op == "Sqrt":
         return np.sqrt(x[0])
     if op == "Erf":
@@ -216,10 +218,11 @@ def main():
             if want.shape != got.shape:
                 raise SystemExit(f"layer {row['name']}: shape {got.shape} against the reference's {want.shape}")
             # An int8 tensor saturates: values beyond its range are compared with the bound.
-            saturated = np.mean((want > 127 * step) | (want < -128 * step))
+            # A mask's -inf is the int8 minimum by definition, not a saturation.
+            saturated = np.mean(((want > 127 * step) | (want < -128 * step)) & np.isfinite(want))
             error = np.abs(got - np.clip(want, -128 * step, 127 * step)) / step
             rms, peak = math.sqrt((error ** 2).mean()), error.max()
-            spread = np.abs(want).max() / step
+            spread = np.abs(want[np.isfinite(want)]).max() / step
             print(f"{row['name']:<28} {row['kind']:<9} scale 2^{origin['scale_exponent']:<3} "
                   f"reference |max| {spread:6.1f} steps, saturated {saturated:6.2%}, "
                   f"error rms {rms:5.2f} max {peak:6.2f} steps")

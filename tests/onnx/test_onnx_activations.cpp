@@ -98,3 +98,57 @@ TEST_CASE("onnx: activations and products the engines cannot follow exit 2 namin
                   {"node 's' (Sigmoid)", "fraction bits"});
   }
 }
+
+namespace {
+
+std::string scalar(OnnxTestGraph& g, const std::string& name, float v) { return g.initializer(name, {}, {v}); }
+
+// [1, 8, 16] tokens: a positional Add of a [8, 16] constant, a Where of a constant
+// condition, and GELU's tanh form spelled out as GPT-2's NewGELU exports it.
+OnnxTestGraph causal_tokens() {
+  OnnxTestGraph g({1, 8, 16});
+  std::string x = g.add("position", "input", g.initializer("pos", {8, 16}, std::vector<float>(8 * 16, 0.25f)));
+  auto& cond = *g.model.mutable_graph()->add_initializer();
+  cond.set_name("keep"), cond.set_data_type(onnx::TensorProto::BOOL), cond.add_dims(8), cond.add_dims(16);
+  for (int i = 0; i < 8 * 16; ++i) cond.add_int32_data(i % 16 <= i / 16);
+  x = g.node("Where", "causal", {"keep", x, scalar(g, "minus_inf", -INFINITY)}).output(0);
+  const std::string h = g.matmul("fc", x, 16, 16);
+  const std::string cube = g.node("Mul", "cube", {h, g.node("Mul", "square", {h, h}).output(0)}).output(0);
+  const std::string kappa = g.node("Mul", "kappa", {scalar(g, "c1", 0.044715f), cube}).output(0);
+  const std::string inner = g.node("Mul", "beta", {scalar(g, "c2", 0.7978845608f), g.add("inner", h, kappa)}).output(0);
+  const std::string one = g.add("one", scalar(g, "c3", 1.0f), g.unary("Tanh", "tanh", inner));
+  g.output(g.node("Mul", "half", {scalar(g, "c4", 0.5f), g.node("Mul", "gate", {h, one}).output(0)}).output(0));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("onnx: a positional Add, a causal Where and GELU's tanh form become add_constant, mask and gelu",
+          "[onnx][activation][e2e]") {
+  const std::string dir = scratch_dir("onnx-constants");
+  const std::string model = causal_tokens().save(dir + "/causal.onnx");
+  const auto report = run_report(model, dir);
+  std::vector<std::string> kinds;
+  for (const auto& r : report["workload"]["rows"]) kinds.push_back(r["kind"]);
+  CHECK(kinds == std::vector<std::string>{"add_constant", "mask", "fc", "gelu"});
+  CHECK_THAT(run_npusim({"validate", model}).output, Catch::Contains("1 GELUs in the tanh form run as the erf form"));
+}
+
+TEST_CASE("onnx: constants the vector unit cannot read exit 2 naming the node", "[onnx][activation][e2e]") {
+  const std::string dir = scratch_dir("onnx-constants-bad");
+  SECTION("a Where between two activations") {
+    OnnxTestGraph g({1, 4, 8});
+    auto& cond = *g.model.mutable_graph()->add_initializer();
+    cond.set_name("keep"), cond.set_data_type(onnx::TensorProto::BOOL), cond.add_dims(8), cond.add_int32_data(1);
+    for (int i = 1; i < 8; ++i) cond.add_int32_data(0);
+    g.output(g.node("Where", "w", {"keep", "input", g.unary("Relu", "r", "input")}).output(0));
+    check_refused(run_npusim({"validate", g.save(dir + "/where.onnx")}), {"node 'w' (Where)", "one constant number"});
+  }
+  SECTION("an Add of a constant that differs between the images of the batch") {
+    OnnxTestGraph g({2, 4, 8});
+    std::vector<float> per_image(2 * 4 * 8, 0.0f);
+    per_image.back() = 1.0f;
+    g.output(g.add("odd", "input", g.initializer("c", {2, 4, 8}, per_image)));
+    check_refused(run_npusim({"validate", g.save(dir + "/batch.onnx")}), {"node 'odd' (Add)", "images of the batch"});
+  }
+}

@@ -83,6 +83,14 @@ void read_row_op(const Json& obj, Layer& l, const Place& place) {
   finish_row_op(l);
 }
 
+// A signed int8 (the only signed field: integer() reads counts and sizes).
+std::int32_t read_fill(const Json& v, const Place& place) {
+  std::optional<std::int64_t> fill;
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() <= 127) fill = v.get<std::int64_t>();
+  if (v.is_number_integer() && !v.is_number_unsigned()) fill = v.get<std::int64_t>();
+  return checked_fill(fill, v.dump(), place);
+}
+
 LayerKind kind_of(const std::string& type) {
   static const std::map<std::string, LayerKind> kinds = {
       {"conv", LayerKind::Conv},       {"fc", LayerKind::Fc},           {"gemm", LayerKind::Fc},
@@ -111,8 +119,7 @@ void read_layer_fields(const Json& obj, const std::string& type, Layer& l, const
     case LayerKind::Gelu: return read_row_op(obj, l, place);
     default:
       if (l.is_activation()) return read_row_op(obj, l, place);
-      if (l.kind == LayerKind::Mask && obj.contains("fill"))
-        l.fill = checked_fill(integer(obj.at("fill")), obj.at("fill").dump(), place);
+      if (l.kind == LayerKind::Mask && obj.contains("fill")) l.fill = read_fill(obj.at("fill"), place);
       return finish_elementwise(l, shapes, place);
   }
 }

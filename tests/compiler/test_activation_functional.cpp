@@ -157,3 +157,38 @@ TEST_CASE("compiler: add_constant and mask read their constant band by band and 
     check_close(load(t + "masked.npy"), picked);
   }
 }
+
+TEST_CASE("compiler: an embedding gathers its table's rows by token id with the DMAs alone",
+          "[compiler][activation][e2e]") {
+  std::mt19937 rng(53);
+  const std::string dir = scratch_dir("activation-embedding");
+  for (int trial = 0; trial < 3; ++trial) {
+    const std::uint32_t tokens = 1 + rng() % 40, vocab = 1 + rng() % 300, d = 1 + rng() % 70, batch = 1 + rng() % 3;
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t i = 0; i < batch * tokens; ++i) ids.push_back(rng() % vocab);
+    INFO(fmt::format("trial {}: {} tokens, vocab {}, d {}, batch {}", trial, tokens, vocab, d, batch));
+    const std::string path = dir + fmt::format("/emb{}.json", trial);
+    write_text(path, fmt::format(R"({{"batch": {}, "seed": {}, "input": {{"h": {}, "w": 1, "c": 1}}, "layers": [
+      {{"name": "tok", "type": "embedding", "vocab": {}, "n": {}, "ids": [{}]}}]}})",
+                                 batch, trial + 3, tokens, vocab, d, fmt::join(ids, ", ")));
+    const std::string config = source_path(trial == 1 ? "configs/numa-2x2.json" : "configs/smp-2x2.json");
+    const std::string t = run_workload(path, config, dir + fmt::format("/out{}", trial));
+    const Tensor table = load(t + "tok.weights.npy"), got = load(t + "tok.npy");
+    REQUIRE(got.v.size() == std::size_t(batch) * tokens * d);
+    std::size_t wrong = 0;
+    for (std::size_t p = 0; p < ids.size(); ++p)
+      for (std::uint32_t k = 0; k < d; ++k) wrong += got.v[p * d + k] != table.v[std::size_t(ids[p]) * d + k];
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("workload: a token id outside the embedding's table exits 2 naming the layer", "[compiler][activation][e2e]") {
+  const std::string dir = scratch_dir("activation-embedding-bad");
+  const std::string path = dir + "/bad.json";
+  write_text(path, R"({"input": {"h": 3, "w": 1, "c": 1}, "layers": [
+    {"name": "tok", "type": "embedding", "vocab": 10, "n": 4, "ids": [1, 10, 2]}]})");
+  auto r = run_npusim({"run", "--quiet", "--workload", path, "--out", dir + "/out"});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("layers[0] (tok), field 'ids'") && Catch::Contains("token id 10 at position 1"));
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}

@@ -152,3 +152,31 @@ TEST_CASE("onnx: constants the vector unit cannot read exit 2 naming the node", 
     check_refused(run_npusim({"validate", g.save(dir + "/batch.onnx")}), {"node 'odd' (Add)", "images of the batch"});
   }
 }
+
+TEST_CASE("onnx: a Gather of an embedding table by int64 token ids becomes an embedding moved by the DMAs",
+          "[onnx][activation][e2e]") {
+  const std::string dir = scratch_dir("onnx-embedding");
+  OnnxTestGraph g({1, 8});
+  g.model.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(
+      onnx::TensorProto::INT64);
+  const std::string table = g.initializer("table", {50, 16}, std::vector<float>(50 * 16, 0.5f));
+  const std::string x = g.node("Gather", "token", {table, "input"}).output(0);
+  g.output(g.add("position", x, g.initializer("pos", {8, 16}, std::vector<float>(8 * 16, 0.25f))));
+  const auto report = run_report(g.save(dir + "/emb.onnx"), dir);
+  const auto& rows = report["workload"]["rows"];
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["kind"] == "embedding");
+  CHECK(rows[0]["engine"] == "dma");
+  CHECK(rows[1]["kind"] == "add_constant");
+  SECTION("a Gather of the table's columns") {
+    OnnxTestGraph f({1, 8});
+    f.model.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(
+        onnx::TensorProto::INT64);
+    const std::string t = f.initializer("table", {50, 16}, std::vector<float>(50 * 16, 0.5f));
+    auto& gather = f.node("Gather", "bad", {t, "input"});
+    auto* axis = gather.add_attribute();
+    axis->set_name("axis"), axis->set_type(onnx::AttributeProto::INT), axis->set_i(1);
+    f.output(gather.output(0));
+    check_refused(run_npusim({"validate", f.save(dir + "/bad.onnx")}), {"node 'bad' (Gather)", "token-id graph input"});
+  }
+}

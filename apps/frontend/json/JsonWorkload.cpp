@@ -35,6 +35,7 @@ class JsonReader {
     if (l.inputs.size() == 2) l.in_b = shapes_.at(l.inputs[1]);
     read_common(obj, l, place);
     read_layer_fields(obj, type, l, shapes_, place);
+    if (l.kind == LayerKind::Embedding) check_token_ids(l, w_.batch, w_.seed, place);
     if (l.has_weights() || l.kind == LayerKind::Matmul || l.kind == LayerKind::Mul) l.shift = read_shift(obj, l, place);
     shapes_[l.name] = l.out;
     previous_ = l.name;
@@ -48,8 +49,8 @@ class JsonReader {
     const auto keys = layer_keys().find(type);
     if (keys == layer_keys().end())
       place.fail("type", fmt::format("must be one of conv, fc, gemm, pool, add, concat, relu, matmul, softmax, "
-                                     "layernorm, gelu, sigmoid, hardsigmoid, hardswish, silu, tanh, mul, add_constant, mask; "
-                                     "got '{}'",
+                                     "layernorm, gelu, sigmoid, hardsigmoid, hardswish, silu, tanh, mul, add_constant, mask, "
+                                     "embedding; got '{}'",
                                      type));
     reject_unknown_keys(obj, keys->second, place);
     return type;

@@ -83,6 +83,23 @@ void read_row_op(const Json& obj, Layer& l, const Place& place) {
   finish_row_op(l);
 }
 
+// "vocab" rows of "n" values; "ids": the token of every input position, image by image.
+void read_embedding(const Json& obj, Layer& l, const Place& place) {
+  l.vocab = positive(obj, "vocab", place);
+  if (obj.contains("ids")) {
+    const Json& v = obj.at("ids");
+    std::vector<std::uint32_t> ids;
+    for (std::size_t i = 0; v.is_array() && i < v.size(); ++i) {
+      const auto id = integer(v[i]);
+      if (!id || *id > kMaxExtent) place.fail("ids", fmt::format("ids[{}] must be a token id from 0 to {}", i, kMaxExtent));
+      ids.push_back(std::uint32_t(*id));
+    }
+    if (!v.is_array()) place.fail("ids", "must be a list of token ids");
+    l.token_ids = std::make_shared<const std::vector<std::uint32_t>>(std::move(ids));
+  }
+  finish_embedding(l, positive(obj, "n", place), place);
+}
+
 // A signed int8 (the only signed field: integer() reads counts and sizes).
 std::int32_t read_fill(const Json& v, const Place& place) {
   std::optional<std::int64_t> fill;
@@ -99,7 +116,7 @@ LayerKind kind_of(const std::string& type) {
       {"layernorm", LayerKind::LayerNorm}, {"gelu", LayerKind::Gelu},   {"sigmoid", LayerKind::Sigmoid},
       {"hardsigmoid", LayerKind::HardSigmoid}, {"hardswish", LayerKind::HardSwish}, {"silu", LayerKind::Silu},
       {"tanh", LayerKind::Tanh},       {"mul", LayerKind::Mul},         {"add_constant", LayerKind::AddConstant},
-      {"mask", LayerKind::Mask}};
+      {"mask", LayerKind::Mask},       {"embedding", LayerKind::Embedding}};
   return kinds.at(type);
 }
 
@@ -114,6 +131,7 @@ void read_layer_fields(const Json& obj, const std::string& type, Layer& l, const
     case LayerKind::Pool: return read_pool(obj, l, place);
     case LayerKind::Matmul: return read_matmul(obj, l, place);
     case LayerKind::Concat: return finish_concat(l, shapes, place);
+    case LayerKind::Embedding: return read_embedding(obj, l, place);
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:
     case LayerKind::Gelu: return read_row_op(obj, l, place);
@@ -148,6 +166,7 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
       {"mul", {"inputs", "shift"}},
       {"add_constant", {"weights"}},
       {"mask", {"weights", "fill"}},
+      {"embedding", {"vocab", "n", "ids", "weights"}},
   };
   static const std::map<std::string, std::vector<std::string>> all = [] {
     std::map<std::string, std::vector<std::string>> keys;

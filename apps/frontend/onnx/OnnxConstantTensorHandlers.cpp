@@ -9,7 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "apps/frontend/onnx/OnnxAttributes.h"
 #include "apps/frontend/onnx/OnnxGraphImporter.h"
+#include "sim/common/InputError.h"
 
 namespace npusim {
 
@@ -98,6 +100,44 @@ void OnnxGraphImporter::emit_mask(const Node& n, const OnnxValue& in, const std:
   const int index = emit(n, std::move(layer), in, out);
   std::vector<std::int8_t> q(keep.begin(), keep.end());
   result_.weights[result_.layers[std::size_t(index)].layer.name] = QuantizedWeights{std::move(q), 0};
+}
+
+}  // namespace npusim
+
+namespace npusim {
+
+bool OnnxGraphImporter::token_input() const {
+  for (const auto& in : model_.graph().input())
+    if (in.name() == model_.input) {
+      const auto type = in.type().tensor_type().elem_type();
+      return type == onnx::TensorProto::INT64 || type == onnx::TensorProto::INT32;
+    }
+  return false;
+}
+
+// [N, S] token ids: S rows of one channel (the ids are compile-time data, see embedding).
+OnnxValue OnnxGraphImporter::token_ids_value(const std::vector<std::int64_t>& d) const {
+  if (d.size() != 2) throw InputError(model_.file, fmt::format("graph input '{}'", model_.input),
+                                      "integer inputs are token ids for a Gather of an embedding table: give [N, S]");
+  return rows_value("input", -1, std::uint32_t(d[0]), {std::uint32_t(d[1]), 1, 1}, d);
+}
+
+// Gather(table, ids) of the token-id input: an embedding layer that gathers rows of the
+// table (quantized like weights) from DRAM.
+void OnnxGraphImporter::embedding(const Node& n) {
+  const OnnxValue& ids = activation(n, 1);
+  const auto& td = dims(n, n.input(0));
+  if (ids.tensor != "input" || !token_input() || td.size() != 2 || onnx_int(n, "axis", 0) != 0)
+    fail(n, "only a Gather of rows of a constant [vocab, d] table by the token-id graph input (an embedding) is "
+            "supported");
+  QuantizedWeights q = quantize_weights(constant_values(n, 0));
+  OnnxValue out = rows_value("", -1, batch_, {ids.map.h, 1, std::uint32_t(td[1])}, dims(n, n.output(0)));
+  out.exponent = q.exponent;  // a row keeps the table's scale
+  OnnxLayer layer = onnx_layer(LayerKind::Embedding);
+  layer.channels = td[1];
+  layer.layer.vocab = std::uint32_t(td[0]);
+  const int index = emit(n, std::move(layer), ids, out);
+  result_.weights[result_.layers[std::size_t(index)].layer.name] = std::move(q);
 }
 
 }  // namespace npusim

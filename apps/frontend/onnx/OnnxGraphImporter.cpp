@@ -61,7 +61,7 @@ OnnxImport OnnxGraphImporter::run() {
     throw InputError(model_.file, place, fmt::format("shape {} is not supported: give [N, C, H, W], [N, S, D] or "
                                                      "[N, K] with positive extents", fmt::join(in, "x")));
   batch_ = std::uint32_t(in[0]);
-  const OnnxValue input = input_value(in);
+  const OnnxValue input = token_input() ? token_ids_value(in) : input_value(in);
   values_[model_.input] = input;
   names_.insert("input");
   result_.name = model_.graph().name().empty() ? "onnx" : model_.graph().name();

@@ -69,6 +69,10 @@ class OnnxGraphImporter {
   void add_constant(const Node& n, int constant_input);  // not one value per channel
   void where_mask(const Node& n);
   void emit_mask(const Node& n, const OnnxValue& in, const std::vector<bool>& keep, int fill);
+  // Token ids as the graph input and their embedding (OnnxConstantTensorHandlers.cpp).
+  bool token_input() const;  // an integer graph input: token ids for a Gather
+  OnnxValue token_ids_value(const std::vector<std::int64_t>& dims) const;
+  void embedding(const Node& n);
   std::vector<double> per_image_constant(const Node& n, const OnnxValue& in, const std::vector<double>& values,
                                          const std::vector<std::int64_t>& cdims) const;
 

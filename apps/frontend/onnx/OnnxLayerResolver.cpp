@@ -70,6 +70,7 @@ void resolve_kind(const OnnxLayer& o, Layer& l, const TensorShapes& shapes, cons
     case LayerKind::Pool: return resolve_pool(o, l, place);
     case LayerKind::Matmul: return resolve_matmul(o, l, place);
     case LayerKind::Concat: return finish_concat(l, shapes, place);
+    case LayerKind::Embedding: return finish_embedding(l, checked_extent(o.channels, "n", place), place);
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:
     case LayerKind::Gelu: return resolve_row_op(o, l, place);
@@ -107,6 +108,7 @@ Workload resolve_onnx_layers(OnnxImport& imported, const std::string& path) {
   TensorShapes shapes{{"input", w.input}};
   for (std::size_t i = 0; i < imported.layers.size(); ++i) {
     Layer l = resolve_layer(imported.layers[i], i, shapes, path);
+    if (l.kind == LayerKind::Embedding) check_token_ids(l, w.batch, w.seed, {path, fmt::format("layers[{}] ({})", i, l.name)});
     shapes[l.name] = l.out;
     if (auto it = imported.weights.find(l.name); it != imported.weights.end())
       l.weight_values = std::make_shared<const std::vector<std::int8_t>>(std::move(it->second.values));

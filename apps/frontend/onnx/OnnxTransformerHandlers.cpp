@@ -177,6 +177,7 @@ void OnnxGraphImporter::split(const Node& n) {
 }
 
 void OnnxGraphImporter::gather(const Node& n) {
+  if (has_input(n, 0) && model_.constant(n.input(0))) return embedding(n);  // a table's rows
   const OnnxValue& in = activation(n, 0);
   const onnx::TensorProto* index = has_input(n, 1) ? model_.constant(n.input(1)) : nullptr;
   if (!index || index->dims_size() != 0) fail(n, "only a Gather of one constant index (a scalar) is supported");

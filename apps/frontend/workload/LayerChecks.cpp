@@ -202,6 +202,34 @@ void check_mul_operands(const Layer& l, const TensorShapes& shapes, const Place&
                                      l.inputs[0], a.h, a.w, a.c, l.inputs[1], b.h, b.w, b.c, a.c));
 }
 
+void finish_embedding(Layer& l, std::uint32_t n, const Place& place) {
+  if (l.in.c != 1)
+    place.fail("input", fmt::format("an embedding reads token ids, one channel per position; '{}' has {} channels",
+                                    l.inputs[0], l.in.c));
+  if (l.relu) place.fail("relu", "is not fused into an embedding (it only moves data); follow it with a relu layer");
+  l.out = {l.in.h, l.in.w, n};
+}
+
+void check_token_ids(Layer& l, std::uint32_t batch, std::uint64_t seed, const Place& place) {
+  const std::uint64_t count = std::uint64_t(batch) * l.in.h * l.in.w;
+  if (!l.token_ids) {
+    std::vector<std::uint32_t> ids;
+    std::uint64_t state = seed;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;  // Knuth's MMIX generator
+      ids.push_back(std::uint32_t((state >> 33) % l.vocab));
+    }
+    l.token_ids = std::make_shared<const std::vector<std::uint32_t>>(std::move(ids));
+  }
+  if (l.token_ids->size() != count)
+    place.fail("ids", fmt::format("needs {} token ids (batch {} x {} positions), got {}", count, batch,
+                                  l.in.h * l.in.w, l.token_ids->size()));
+  for (std::size_t i = 0; i < count; ++i)
+    if ((*l.token_ids)[i] >= l.vocab)
+      place.fail("ids", fmt::format("token id {} at position {} is outside the table's {} rows", (*l.token_ids)[i], i,
+                                    l.vocab));
+}
+
 std::int32_t checked_fill(std::optional<std::int64_t> fill, const std::string& shown, const Place& place) {
   if (!fill || *fill < -128 || *fill > 127) place.fail("fill", fmt::format("must be an integer from -128 to 127, got {}", shown));
   return std::int32_t(*fill);

@@ -87,6 +87,8 @@ def run_node(node, x):
             return a // b
         return {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.divide, "Pow": np.power}[op](
             a.astype(np.float64) if a.dtype.kind == "f" else a, b)
+    if op == "Flatten":
+        return x[0].reshape(x[0].shape[0], -1)
     if op == "Where":
         return np.where(x[0], x[1], x[2])
     if op == "Sqrt":
@@ -98,7 +100,9 @@ def run_node(node, x):
     if op in ACTIVATIONS:
         return activation(node, x[0])
     if op == "Conv":
-        return conv(x[0], x[1], attr(node, "pads", [0, 0, 0, 0]), attr(node, "group", 1))
+        y = conv(x[0], x[1], attr(node, "pads", [0, 0, 0, 0]), attr(node, "group", 1), attr(node, "strides", [1, 1]),
+                 attr(node, "dilations", [1, 1]))
+        return y + x[2].reshape(1, -1, 1, 1) if len(x) > 2 and x[2] is not None else y
     if op == "GlobalAveragePool":
         return x[0].mean(axis=(2, 3), keepdims=True)
     if op == "MatMul":
@@ -137,12 +141,14 @@ def activation(node, x):
     return np.tanh(x)
 
 
-def conv(x, w, pads, group):
-    """A stride-1, dilation-1 convolution of NCHW x with [co, ci/group, kh, kw] weights."""
+def conv(x, w, pads, group, strides=(1, 1), dilations=(1, 1)):
+    """A convolution of NCHW x with [co, ci/group, kh, kw] weights."""
     n, c, h, wd = x.shape
     co, cig, kh, kw = w.shape
+    (sh, sw), (dh, dw) = strides, dilations
     padded = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
-    ho, wo = padded.shape[2] - kh + 1, padded.shape[3] - kw + 1
+    ho = (padded.shape[2] - dh * (kh - 1) - 1) // sh + 1
+    wo = (padded.shape[3] - dw * (kw - 1) - 1) // sw + 1
     y = np.zeros((n, co, ho, wo))
     per = co // group
     for o in range(co):
@@ -150,7 +156,9 @@ def conv(x, w, pads, group):
         for i in range(cig):
             for ky in range(kh):
                 for kx in range(kw):
-                    y[:, o] += w[o, i, ky, kx] * padded[:, first + i, ky:ky + ho, kx:kx + wo]
+                    rows = slice(ky * dh, ky * dh + (ho - 1) * sh + 1, sh)
+                    cols = slice(kx * dw, kx * dw + (wo - 1) * sw + 1, sw)
+                    y[:, o] += w[o, i, ky, kx] * padded[:, first + i, rows, cols]
     return y
 
 

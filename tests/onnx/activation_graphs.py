@@ -12,8 +12,10 @@ squeeze-and-excitation (global pool, 1x1 conv, ReLU, 1x1 conv, a Div by 16 (frac
 bits for the gate's input), HardSigmoid, Mul of the gate and the map) -> 1x1 conv -> layer scale (Mul by one constant per channel) ->
 HardSwish; beside it a Div by 8 -> Sigmoid and a Div by 32 -> Tanh of convs (scaled so
 that their inputs have fraction bits, as calibrated scales would give them).
-token_gates: [1, 16, 32] tokens: a projection, its Tanh, the product of two activations
-of one shape (a gated unit), Sigmoid of another projection.
+token_gates: [1, 16, 32] tokens plus a token-type embedding (an Add of one value per
+channel, with no layer to fold it into), a projection, its Tanh, the product of two
+activations of one shape (a gated unit), Sigmoid of another projection, and BERT's pooler:
+the first token (a Gather of index 0), a Gemm and a Tanh.
 causal_block: [1, 16, 32] tokens plus a positional embedding (an Add of a [16, 32]
 constant), attention scores masked by a Where with a constant causal condition and by an
 Add of a 0 / -inf mask, and an MLP whose GELU is written in the tanh form, node by node,
@@ -80,10 +82,15 @@ def token_gates(path):
     g = Graph("token_gates", [1, 16, 32])
     def proj(name, x):
         return g.node("MatMul", name, [x, g.const(name + ".w", RNG.uniform(-1 / 8, 1 / 8, size=(32, 32)))])
-    a = g.node("Tanh", "tanh", [proj("a", "input")])
-    gated = g.node("Mul", "gated", [a, proj("b", "input")])
+    x = g.node("Add", "token_type", ["input", g.const("segment", RNG.uniform(-1 / 4, 1 / 4, size=32))])
+    a = g.node("Tanh", "tanh", [proj("a", x)])
+    gated = g.node("Mul", "gated", [a, proj("b", x)])
     s = g.node("Sigmoid", "sigmoid", [proj("c", gated)])
-    g.save(path, [s], 17)
+    g.inits.append(numpy_helper.from_array(np.array(0, dtype=np.int64), "zero"))
+    first = g.node("Gather", "first_token", [gated, "zero"], axis=1)
+    w = g.const("pooler.w", RNG.uniform(-1 / 8, 1 / 8, size=(32, 32)))
+    pooled = g.node("Tanh", "pooler", [g.node("Gemm", "pooler_fc", [first, w], transB=1)])
+    g.save(path, [s, pooled], 17)
 
 
 def causal_block(path):

@@ -180,3 +180,21 @@ TEST_CASE("onnx: a Gather of an embedding table by int64 token ids becomes an em
     check_refused(run_npusim({"validate", f.save(dir + "/bad.onnx")}), {"node 'bad' (Gather)", "token-id graph input"});
   }
 }
+
+TEST_CASE("onnx: a token-type Add on the input and BERT's pooler become add_constant, a one-token pool, fc and tanh",
+          "[onnx][activation][e2e]") {
+  const std::string dir = scratch_dir("onnx-pooler");
+  OnnxTestGraph g({1, 8, 16});
+  std::string x = g.add("token_type", "input", g.initializer("segment", {16}, std::vector<float>(16, 0.25f)));
+  auto& pick = g.node("Gather", "first", {x, g.initializer("zero", {}, {0.0f})});
+  g.model.mutable_graph()->mutable_initializer(1)->set_data_type(onnx::TensorProto::INT64);
+  g.model.mutable_graph()->mutable_initializer(1)->clear_float_data();
+  g.model.mutable_graph()->mutable_initializer(1)->add_int64_data(0);
+  auto* axis = pick.add_attribute();
+  axis->set_name("axis"), axis->set_type(onnx::AttributeProto::INT), axis->set_i(1);
+  g.output(g.unary("Tanh", "pooler", g.gemm("pooler_fc", pick.output(0), 16, 16)));
+  const auto report = run_report(g.save(dir + "/pooler.onnx"), dir);
+  std::vector<std::string> kinds;
+  for (const auto& r : report["workload"]["rows"]) kinds.push_back(r["kind"]);
+  CHECK(kinds == std::vector<std::string>{"add_constant", "pool", "fc", "tanh"});
+}

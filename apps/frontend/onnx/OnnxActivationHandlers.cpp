@@ -82,7 +82,7 @@ void OnnxGraphImporter::multiply_activations(const Node& n) {
     fail(n, fmt::format("a Mul of two activations needs two of one shape and layout, or an [N, C, H, W] map and an "
                         "[N, C, 1, 1] gate; got [{}] and [{}]",
                         fmt::join(dims(n, n.input(0)), ", "), fmt::join(dims(n, n.input(1)), ", ")));
-  if (a->affine || b->affine) unapplied_affine(n);
+  if (b->affine) unapplied_affine(n);  // emit() checks a's
   OnnxValue out = *a;
   out.affine = nullptr;
   out.probabilities = false;

@@ -11,6 +11,7 @@
 
 #include "apps/frontend/onnx/OnnxAttributes.h"
 #include "apps/frontend/onnx/OnnxGraphImporter.h"
+#include "apps/frontend/onnx/OnnxTensor.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -70,6 +71,7 @@ void OnnxGraphImporter::add_constant(const Node& n, int constant_input) {
   for (double v : values) q.push_back(quantized(v, in.exponent));
   OnnxValue out = in;
   out.probabilities = false;
+  out.affine = nullptr;  // a LayerNormalization's scale and bias would have to come first
   const int index = emit(n, onnx_layer(LayerKind::AddConstant), in, out);
   result_.weights[result_.layers[std::size_t(index)].layer.name] = QuantizedWeights{std::move(q), in.exponent};
 }
@@ -95,6 +97,7 @@ void OnnxGraphImporter::where_mask(const Node& n) {
 void OnnxGraphImporter::emit_mask(const Node& n, const OnnxValue& in, const std::vector<bool>& keep, int fill) {
   OnnxValue out = in;
   out.probabilities = false;
+  out.affine = nullptr;
   OnnxLayer layer = onnx_layer(LayerKind::Mask);
   layer.layer.fill = fill;
   const int index = emit(n, std::move(layer), in, out);
@@ -138,6 +141,34 @@ void OnnxGraphImporter::embedding(const Node& n) {
   layer.layer.vocab = std::uint32_t(td[0]);
   const int index = emit(n, std::move(layer), ids, out);
   result_.weights[result_.layers[std::size_t(index)].layer.name] = std::move(q);
+}
+
+}  // namespace npusim
+
+namespace npusim {
+
+bool OnnxGraphImporter::folds_bias(const OnnxValue& in, const std::vector<double>& bias) const {
+  if (std::all_of(bias.begin(), bias.end(), [](double b) { return b == 0; })) return true;
+  if (in.layer < 0) return false;  // the network input (a token-type embedding added to it)
+  const Layer& producer = result_.layers[std::size_t(in.layer)].layer;
+  return producer.has_weights() || producer.kind == LayerKind::Matmul;
+}
+
+// x[:, 0] of [N, S, D] tokens (BERT's pooler, a class token): a max pool of one token,
+// stride S, keeps each image's first row; other tokens and axes are not taken here.
+bool OnnxGraphImporter::first_token(const Node& n) {
+  const OnnxValue& in = activation(n, 0);
+  const onnx::TensorProto* index = has_input(n, 1) ? model_.constant(n.input(1)) : nullptr;
+  if (!index || index->dims_size() != 0 || in.dims.size() != 3 || !is_rows(in) || !is_whole(in) || in.map.w != 1 ||
+      onnx_int(n, "axis", 0) != 1 || tensor_integers(*index, model_.file).at(0) != 0)
+    return false;
+  OnnxLayer pick = onnx_layer(LayerKind::Pool);
+  pick.strides = {in.map.h, 1};
+  OnnxValue out = rows_value("", -1, batch_, {1, 1, in.map.c}, dims(n, n.output(0)));
+  out.exponent = in.exponent;
+  out.affine = in.affine;  // picking a token commutes with a per-channel affine
+  emit(n, std::move(pick), in, out);
+  return true;
 }
 
 }  // namespace npusim

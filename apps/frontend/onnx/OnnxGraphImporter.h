@@ -73,6 +73,10 @@ class OnnxGraphImporter {
   bool token_input() const;  // an integer graph input: token ids for a Gather
   OnnxValue token_ids_value(const std::vector<std::int64_t>& dims) const;
   void embedding(const Node& n);
+  bool first_token(const Node& n);  // Gather of token 0 (BERT's pooler): a strided 1x1 pool
+  // A per-channel constant is a bias to leave to the layer that made `in` (conv, fc,
+  // matmul) unless it is non-zero and no such layer made it.
+  bool folds_bias(const OnnxValue& in, const std::vector<double>& bias) const;
   std::vector<double> per_image_constant(const Node& n, const OnnxValue& in, const std::vector<double>& values,
                                          const std::vector<std::int64_t>& cdims) const;
 

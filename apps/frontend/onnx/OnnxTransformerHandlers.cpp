@@ -178,6 +178,7 @@ void OnnxGraphImporter::split(const Node& n) {
 
 void OnnxGraphImporter::gather(const Node& n) {
   if (has_input(n, 0) && model_.constant(n.input(0))) return embedding(n);  // a table's rows
+  if (first_token(n)) return;
   const OnnxValue& in = activation(n, 0);
   const onnx::TensorProto* index = has_input(n, 1) ? model_.constant(n.input(1)) : nullptr;
   if (!index || index->dims_size() != 0) fail(n, "only a Gather of one constant index (a scalar) is supported");
@@ -279,7 +280,7 @@ void OnnxGraphImporter::bias_add(const Node& n, int constant_input) {
                            ((is_rows(in) && bd.size() <= 1) ||
                             (is_nchw(in) && std::count(bd.begin(), bd.end(), 1) + 1 == std::ptrdiff_t(bd.size()) &&
                              bd.size() >= 3 && bd[bd.size() - 3] == in.map.c));
-  if (!per_channel) return add_constant(n, constant_input);
+  if (!per_channel || !folds_bias(in, bias)) return add_constant(n, constant_input);
   if (std::any_of(bias.begin(), bias.end(), [](double b) { return b != 0; })) {
     if (functional_)
       fail(n, "adds a non-zero bias; the engines' requantization has no bias term, so functional mode cannot compute "

@@ -39,7 +39,8 @@ void vector_activation(const std::string& op, const std::int8_t* src, std::int8_
   const double in_step = std::ldexp(1.0, -int(frac_bits));
   const double out_scale = std::ldexp(1.0, int(activation_out_frac_bits(op, frac_bits)));
   std::array<std::int8_t, 256> table{};
-  for (int q = -128; q < 128; ++q) table[std::size_t(q + 128)] = rounded_int8(activation_value(op, q * in_step) * out_scale);
+  for (int q = -128; q < 128; ++q)
+    table[std::size_t(q + 128)] = rounded_int8(activation_value(op, q * in_step) * out_scale);
   for (std::uint64_t i = 0; i < elements; ++i) dst[i] = table[std::size_t(src[i] + 128)];
 }
 

@@ -63,7 +63,8 @@ BandWriters load_gate(EmitContext& ctx, std::uint32_t core, const BandSlot& slot
 }
 
 // The rows of an add_constant's or mask's constant under the band (the same rows for
-// every image), loaded like weights: one row of positions per output channel block.
+// every image), loaded as emit_weights loads weight blocks, a position of c bytes
+// standing for an output channel.
 void load_constant_rows(EmitContext& ctx, std::uint32_t core, const BandSlot& slot, const BandWindow& band,
                         std::int64_t& load) {
   const Layer& l = ctx.layer().layer;

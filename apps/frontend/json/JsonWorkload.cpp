@@ -49,8 +49,8 @@ class JsonReader {
     const auto keys = layer_keys().find(type);
     if (keys == layer_keys().end())
       place.fail("type", fmt::format("must be one of conv, fc, gemm, pool, add, concat, relu, matmul, softmax, "
-                                     "layernorm, gelu, sigmoid, hardsigmoid, hardswish, silu, tanh, mul, add_constant, mask, "
-                                     "embedding; got '{}'",
+                                     "layernorm, gelu, sigmoid, hardsigmoid, hardswish, silu, tanh, mul, "
+                                     "add_constant, mask, embedding; got '{}'",
                                      type));
     reject_unknown_keys(obj, keys->second, place);
     return type;

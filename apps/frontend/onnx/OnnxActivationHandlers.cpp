@@ -33,13 +33,16 @@ float float_attribute(const Node& n, const char* name, float fallback) {
 }
 
 // The other input of a two-input node, given one of them.
-const std::string& other_input(const Node& n, const std::string& one) { return n.input(0) == one ? n.input(1) : n.input(0); }
+const std::string& other_input(const Node& n, const std::string& one) {
+  return n.input(0) == one ? n.input(1) : n.input(0);
+}
 
 }  // namespace
 
 void OnnxGraphImporter::activation_op(const Node& n) {
   const OnnxValue& in = activation(n, 0);
-  if (!is_whole(in)) fail(n, fmt::format("{} of a part of a tensor (after Split or Gather) is not supported", n.op_type()));
+  if (!is_whole(in))
+    fail(n, fmt::format("{} of a part of a tensor (after Split or Gather) is not supported", n.op_type()));
   // PyTorch's hardsigmoid is relu6(x + 3) / 6; ONNX's default slope is 0.2.
   if (n.op_type() == "HardSigmoid" && (std::abs(float_attribute(n, "alpha", 0.2f) - 1.0f / 6) > 1e-6f ||
                                        float_attribute(n, "beta", 0.5f) != 0.5f))
@@ -99,10 +102,10 @@ void OnnxGraphImporter::channel_scale(const Node& n, int constant_input) {
   const OnnxValue& in = activation(n, 1 - constant_input);
   const std::vector<double> scale = constant_values(n, constant_input);
   const auto& sd = dims(n, n.input(constant_input));
-  const auto ones = std::count(sd.begin(), sd.end(), 1);
+  const bool ones_but_one = std::count(sd.begin(), sd.end(), 1) + 1 == std::ptrdiff_t(sd.size());
   const bool per_channel = scale.size() == in.map.c && is_whole(in) &&
-                           ((is_rows(in) && (sd.size() <= 1 || ones + 1 == std::ptrdiff_t(sd.size()))) ||
-                            (is_nchw(in) && sd.size() >= 3 && sd[sd.size() - 3] == in.map.c && ones + 1 == std::ptrdiff_t(sd.size())));
+                           ((is_rows(in) && (sd.size() <= 1 || ones_but_one)) ||
+                            (is_nchw(in) && sd.size() >= 3 && sd[sd.size() - 3] == in.map.c && ones_but_one));
   if (!per_channel)
     fail(n, "a Mul by a constant is supported for one number, or one value per channel (a layer scale)");
   OnnxLayer layer = onnx_layer(LayerKind::Conv);
@@ -157,7 +160,8 @@ std::vector<const onnx::NodeProto*> OnnxGraphImporter::chain_from(const std::str
 // The tanh form of GELU as exporters write it (GPT-2's NewGELU, F.gelu(approximate='tanh'))
 // in any order of its products: the chain from x's first reader to the one node whose
 // result leaves it, which must compute gelu_tanh at a few points. That node, or nullptr.
-const onnx::NodeProto* OnnxGraphImporter::gelu_tanh_pattern(const std::string& x, std::vector<const Node*>& chain) const {
+const onnx::NodeProto* OnnxGraphImporter::gelu_tanh_pattern(const std::string& x,
+                                                             std::vector<const Node*>& chain) const {
   chain = chain_from(x);
   std::set<std::string> values;
   for (const Node* m : chain) values.insert(m->output(0));

@@ -108,7 +108,8 @@ Workload resolve_onnx_layers(OnnxImport& imported, const std::string& path) {
   TensorShapes shapes{{"input", w.input}};
   for (std::size_t i = 0; i < imported.layers.size(); ++i) {
     Layer l = resolve_layer(imported.layers[i], i, shapes, path);
-    if (l.kind == LayerKind::Embedding) check_token_ids(l, w.batch, w.seed, {path, fmt::format("layers[{}] ({})", i, l.name)});
+    if (l.kind == LayerKind::Embedding)
+      check_token_ids(l, w.batch, w.seed, {path, fmt::format("layers[{}] ({})", i, l.name)});
     shapes[l.name] = l.out;
     if (auto it = imported.weights.find(l.name); it != imported.weights.end())
       l.weight_values = std::make_shared<const std::vector<std::int8_t>>(std::move(it->second.values));

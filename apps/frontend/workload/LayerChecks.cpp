@@ -231,7 +231,8 @@ void check_token_ids(Layer& l, std::uint32_t batch, std::uint64_t seed, const Pl
 }
 
 std::int32_t checked_fill(std::optional<std::int64_t> fill, const std::string& shown, const Place& place) {
-  if (!fill || *fill < -128 || *fill > 127) place.fail("fill", fmt::format("must be an integer from -128 to 127, got {}", shown));
+  if (!fill || *fill < -128 || *fill > 127)
+    place.fail("fill", fmt::format("must be an integer from -128 to 127, got {}", shown));
   return std::int32_t(*fill);
 }
 

@@ -192,3 +192,25 @@ TEST_CASE("workload: a token id outside the embedding's table exits 2 naming the
   CHECK_THAT(r.output, Catch::Contains("layers[0] (tok), field 'ids'") && Catch::Contains("token id 10 at position 1"));
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }
+
+TEST_CASE("compiler: a compiled trace of the new layers computes what run --workload computes",
+          "[compiler][activation][e2e]") {
+  const std::string dir = scratch_dir("activation-trace");
+  const std::string w = dir + "/w.json";
+  write_text(w, R"({"batch": 2, "input": {"h": 6, "w": 1, "c": 1}, "layers": [
+    {"name": "tok", "type": "embedding", "vocab": 20, "n": 16},
+    {"name": "pos", "type": "add_constant"},
+    {"name": "sq", "type": "pool", "mode": "avg", "global": true},
+    {"name": "g", "type": "sigmoid", "frac_bits": 2},
+    {"name": "m", "type": "mul", "inputs": ["pos", "g"]},
+    {"name": "k", "type": "mask", "fill": -100},
+    {"name": "h", "type": "hardswish", "frac_bits": 3}]})");
+  auto r = run_npusim({"compile", "--quiet", "--workload", w, "-o", dir + "/t.jsonl"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  r = run_npusim({"run", "--quiet", "--functional", "--trace", dir + "/t.jsonl", "--out", dir + "/trace"});
+  REQUIRE(r.status == 0);
+  const std::string t = run_workload(w, source_path("configs/default.json"), dir + "/workload");
+  for (const char* name : {"tok", "pos", "g", "m", "k", "h"})
+    CHECK(load(dir + "/trace/tensors/" + name + ".npy").v == load(t + name + ".npy").v);
+}

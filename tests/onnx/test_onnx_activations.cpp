@@ -198,3 +198,23 @@ TEST_CASE("onnx: a token-type Add on the input and BERT's pooler become add_cons
   for (const auto& r : report["workload"]["rows"]) kinds.push_back(r["kind"]);
   CHECK(kinds == std::vector<std::string>{"add_constant", "pool", "fc", "tanh"});
 }
+
+TEST_CASE("onnx: GELU's tanh form opened by Pow(x, 3), with x halved first, is one gelu layer", "[onnx][activation][e2e]") {
+  const std::string dir = scratch_dir("onnx-gelu-pow");
+  OnnxTestGraph g({1, 8, 16});
+  const std::string h = g.matmul("fc", "input", 16, 16);
+  const std::string cube = g.node("Pow", "cube", {h, scalar(g, "three", 3.0f)}).output(0);
+  const std::string inner = g.add("inner", g.node("Mul", "kappa", {cube, scalar(g, "c1", 0.044715f)}).output(0), h);
+  const std::string t = g.unary("Tanh", "tanh", g.node("Mul", "beta", {inner, scalar(g, "c2", 0.7978845608f)}).output(0));
+  const std::string half = g.node("Mul", "half", {h, scalar(g, "c3", 0.5f)}).output(0);
+  g.output(g.node("Mul", "gelu", {half, g.add("one", t, scalar(g, "c4", 1.0f))}).output(0));
+  const auto report = run_report(g.save(dir + "/gelu.onnx"), dir);
+  std::vector<std::string> kinds;
+  for (const auto& r : report["workload"]["rows"]) kinds.push_back(r["kind"]);
+  CHECK(kinds == std::vector<std::string>{"fc", "gelu"});
+  SECTION("a chain that is not GELU (another constant) stays refused") {
+    for (auto& init : *g.model.mutable_graph()->mutable_initializer())
+      if (init.name() == "c1") init.set_float_data(0, 0.5f);  // x^3 weighs 0.5, not 0.044715
+    check_refused(run_npusim({"validate", g.save(dir + "/not_gelu.onnx")}), {"node 'cube' (Pow)"});
+  }
+}

@@ -5,9 +5,7 @@
 
 namespace npusim {
 
-namespace {
-std::int8_t to_int8(double v) { return std::int8_t(std::clamp<double>(std::round(v), -128, 127)); }
-}  // namespace
+std::int8_t rounded_int8(double v) { return std::int8_t(std::clamp<double>(std::round(v), -128, 127)); }
 
 void vector_softmax(const std::int8_t* src, std::int8_t* dst, std::uint64_t rows, std::uint32_t c,
                     std::uint32_t segment, std::uint32_t frac_bits) {
@@ -17,7 +15,7 @@ void vector_softmax(const std::int8_t* src, std::int8_t* dst, std::uint64_t rows
     const std::int8_t top = *std::max_element(x, x + segment);  // subtracted so exp never overflows
     double sum = 0;
     for (std::uint32_t i = 0; i < segment; ++i) sum += std::exp((x[i] - top) * scale);
-    for (std::uint32_t i = 0; i < segment; ++i) dst[s + i] = to_int8(std::exp((x[i] - top) * scale) / sum * 128);
+    for (std::uint32_t i = 0; i < segment; ++i) dst[s + i] = rounded_int8(std::exp((x[i] - top) * scale) / sum * 128);
   }
 }
 
@@ -29,7 +27,7 @@ void vector_layernorm(const std::int8_t* src, std::int8_t* dst, std::uint64_t ro
     mean /= c;
     for (std::uint32_t i = 0; i < c; ++i) var += (x[i] - mean) * (x[i] - mean);
     const double inv = 1.0 / std::sqrt(var / c + 1e-5);
-    for (std::uint32_t i = 0; i < c; ++i) dst[r * c + i] = to_int8((x[i] - mean) * inv * (1 << kLayerNormFracBits));
+    for (std::uint32_t i = 0; i < c; ++i) dst[r * c + i] = rounded_int8((x[i] - mean) * inv * (1 << kLayerNormFracBits));
   }
 }
 
@@ -37,7 +35,7 @@ void vector_gelu(const std::int8_t* src, std::int8_t* dst, std::uint64_t element
   const double scale = std::ldexp(1.0, -int(frac_bits));
   for (std::uint64_t i = 0; i < elements; ++i) {
     const double x = src[i] * scale;
-    dst[i] = to_int8(0.5 * x * (1 + std::erf(x / std::sqrt(2.0))) / scale);
+    dst[i] = rounded_int8(0.5 * x * (1 + std::erf(x / std::sqrt(2.0))) / scale);
   }
 }
 

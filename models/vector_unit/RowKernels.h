@@ -17,6 +17,9 @@ void vector_layernorm(const std::int8_t* src, std::int8_t* dst, std::uint64_t ro
 // GELU (erf form) with input and output both q / 2^frac_bits.
 void vector_gelu(const std::int8_t* src, std::int8_t* dst, std::uint64_t elements, std::uint32_t frac_bits);
 
+// v rounded half away from zero, saturated to int8 (every op of this file and ActivationKernels.h).
+std::int8_t rounded_int8(double v);
+
 // Fraction bits of layernorm's output.
 constexpr std::uint32_t kLayerNormFracBits = 5;
 

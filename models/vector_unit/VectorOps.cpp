@@ -72,7 +72,7 @@ std::optional<OpProblem> row_op(const Instruction& ins) {
 }  // namespace
 
 std::vector<OpSpec> vector_ops() {
-  return {
+  std::vector<OpSpec> ops = {
       {"relu", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {}, elementwise},
       {"add", "vector", {{"lhs", {kNram}}, {"rhs", {kNram}}}, {{"result", {kNram}}}, {}, elementwise},
       // int32 accumulators back to int8 activations (optionally with a fused ReLU).
@@ -86,6 +86,8 @@ std::vector<OpSpec> vector_ops() {
       {"layernorm", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {}, row_op},
       {"gelu", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {"frac_bits"}, row_op},
   };
+  for (OpSpec& op : activation_ops()) ops.push_back(std::move(op));
+  return ops;
 }
 
 }  // namespace npusim

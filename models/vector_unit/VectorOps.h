@@ -7,5 +7,7 @@ namespace npusim {
 
 // Trace ops of the vector unit: relu, add, requant, pool, dwconv (registered with the engine).
 std::vector<OpSpec> vector_ops();
+// Its activations (sigmoid, hardsigmoid, hardswish, silu, tanh) and mul (ActivationOps.cpp).
+std::vector<OpSpec> activation_ops();
 
 }  // namespace npusim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <tuple>
 
@@ -12,6 +13,7 @@
 #include "models/vector_unit/VectorOps.h"
 #include "models/vector_unit/RowKernels.h"
 #include "sim/trace/OpChecks.h"
+#include "models/vector_unit/ActivationKernels.h"
 
 namespace npusim {
 
@@ -104,12 +106,18 @@ std::vector<ReadStep> VectorUnit::read_steps(const Instruction& inst) {
   return steps;
 }
 
-// Lane ops of a transformer op: its configured cost per element (0 for other ops).
+// Lane ops of a transformer op, an activation or mul: its configured cost per element
+// (0 for other ops).
 std::uint64_t VectorUnit::row_op_lane_ops(const Instruction& inst) const {
-  const double per = inst.op == "softmax"     ? cfg_.softmax_lane_ops
-                     : inst.op == "layernorm" ? cfg_.layernorm_lane_ops
-                     : inst.op == "gelu"      ? cfg_.gelu_lane_ops
-                                              : 0;
+  static const std::map<std::string, double VectorUnitConfig::*> per_element = {
+      {"softmax", &VectorUnitConfig::softmax_lane_ops}, {"layernorm", &VectorUnitConfig::layernorm_lane_ops},
+      {"gelu", &VectorUnitConfig::gelu_lane_ops},       {"sigmoid", &VectorUnitConfig::sigmoid_lane_ops},
+      {"hardsigmoid", &VectorUnitConfig::hardsigmoid_lane_ops},
+      {"hardswish", &VectorUnitConfig::hardswish_lane_ops},
+      {"silu", &VectorUnitConfig::silu_lane_ops},       {"tanh", &VectorUnitConfig::tanh_lane_ops},
+      {"mul", &VectorUnitConfig::mul_lane_ops}};
+  const auto it = per_element.find(inst.op);
+  const double per = it == per_element.end() ? 0 : cfg_.*(it->second);
   return std::uint64_t(std::ceil(per * double(inst.outputs.at(0).elements())));
 }
 
@@ -173,6 +181,8 @@ void VectorUnit::compute(const Instruction& inst) {
     vector_depthwise(window_of(inst), a, nram_->data(inst.inputs.at(1).offset), dst);
   } else if (inst.op == "softmax" || inst.op == "layernorm" || inst.op == "gelu") {
     compute_row_op(inst, reinterpret_cast<const std::int8_t*>(a), reinterpret_cast<std::int8_t*>(dst));
+  } else if (is_activation_op(inst.op) || inst.op == "mul" || inst.op == "mask") {
+    compute_activation(inst, reinterpret_cast<const std::int8_t*>(a), reinterpret_cast<std::int8_t*>(dst));
   } else {
     throw std::logic_error("vector unit has no operation '" + inst.op + "'");
   }
@@ -189,6 +199,19 @@ void VectorUnit::compute_row_op(const Instruction& inst, const std::int8_t* src,
     vector_layernorm(src, dst, rows, c);
   else
     vector_gelu(src, dst, out.elements(), frac_bits);
+}
+
+void VectorUnit::compute_activation(const Instruction& inst, const std::int8_t* src, std::int8_t* dst) {
+  const TensorOperand& out = inst.outputs.at(0);
+  if (is_activation_op(inst.op))
+    return vector_activation(inst.op, src, dst, out.elements(), param_value(inst.params, "frac_bits", 4));
+  const TensorOperand& b = inst.inputs.at(1);
+  if (inst.op == "mask")
+    return vector_mask(src, reinterpret_cast<const std::int8_t*>(nram_->data(b.offset)), dst, out.elements(),
+                       std::int8_t(inst.params.value("fill", -128)));
+  const bool gate = b.shape != out.shape;  // [n, 1, 1, c]: one value per channel of each image
+  vector_mul(src, reinterpret_cast<const std::int8_t*>(nram_->data(b.offset)), dst, out.elements(),
+             gate ? b.shape.back() : 0, out.elements() / out.shape.front(), param_value(inst.params, "shift", 0));
 }
 
 }  // namespace npusim

@@ -27,6 +27,7 @@ class VectorUnit : public Engine {
  private:
   void compute(const Instruction& inst);
   void compute_row_op(const Instruction& inst, const std::int8_t* src, std::int8_t* dst);
+  void compute_activation(const Instruction& inst, const std::int8_t* src, std::int8_t* dst);  // and mul, mask
   std::uint64_t row_op_lane_ops(const Instruction& inst) const;
   std::vector<std::uint64_t> chunk_bounds(const TensorOperand& out) const;  // output byte offsets
 

@@ -13,6 +13,18 @@ CoreSection vector_unit_config_section() {
                  "layer norm cost: mean, variance, subtract, scale (assumption)"));
   vec.add(number(vec("gelu_lane_ops", &V::gelu_lane_ops), 4, within(1, 1000), "lane ops per element",
                  "GELU cost: a polynomial or table evaluation (assumption)"));
+  vec.add(number(vec("sigmoid_lane_ops", &V::sigmoid_lane_ops), 4, within(1, 1000), "lane ops per element",
+                 "sigmoid cost: exponential, add, reciprocal (assumption)"));
+  vec.add(number(vec("hardsigmoid_lane_ops", &V::hardsigmoid_lane_ops), 2, within(1, 1000), "lane ops per element",
+                 "hard sigmoid cost: multiply-add, clamp (assumption)"));
+  vec.add(number(vec("hardswish_lane_ops", &V::hardswish_lane_ops), 3, within(1, 1000), "lane ops per element",
+                 "hard swish cost: multiply-add, clamp, multiply (assumption)"));
+  vec.add(number(vec("silu_lane_ops", &V::silu_lane_ops), 5, within(1, 1000), "lane ops per element",
+                 "SiLU cost: a sigmoid and a multiply (assumption)"));
+  vec.add(number(vec("tanh_lane_ops", &V::tanh_lane_ops), 4, within(1, 1000), "lane ops per element",
+                 "tanh cost: as the sigmoid it is a rescaling of (assumption)"));
+  vec.add(number(vec("mul_lane_ops", &V::mul_lane_ops), 2, within(1, 1000), "lane ops per element",
+                 "product of two int8 tensors: multiply, round and shift (assumption)"));
   return {V::kSection, "vector", V{}, vec.keys, nullptr};
 }
 

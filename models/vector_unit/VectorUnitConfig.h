@@ -16,6 +16,13 @@ struct VectorUnitConfig {
   double softmax_lane_ops;
   double layernorm_lane_ops;
   double gelu_lane_ops;
+  // Lane ops per element of the activations and of mul (assumptions: README.md).
+  double sigmoid_lane_ops;
+  double hardsigmoid_lane_ops;
+  double hardswish_lane_ops;
+  double silu_lane_ops;
+  double tanh_lane_ops;
+  double mul_lane_ops;
 };
 
 CoreSection vector_unit_config_section();

@@ -93,12 +93,16 @@ def run_node(node, x):
             return a // b
         return {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.divide, "Pow": np.power}[op](
             a.astype(np.float64) if a.dtype.kind == "f" else a, b)
+    if op == "Where":
+        return np.where(x[0], x[1], x[2])
     if op == "Sqrt":
         return np.sqrt(x[0])
     if op == "Erf":
         return ERF(x[0])
     if op == "Relu":
         return np.maximum(x[0], 0)
+    if op in ACTIVATIONS:
+        return activation(node, x[0])
     if op == "MatMul":
         return np.matmul(x[0], x[1])
     if op == "Gemm":
@@ -120,6 +124,21 @@ def run_node(node, x):
     raise SystemExit(f"reference: op {op} is not evaluated by this script")
 
 
+ACTIVATIONS = ("Sigmoid", "HardSigmoid", "HardSwish", "Tanh")
+
+
+def activation(node, x):
+    """The activations as the ONNX operator definitions give them."""
+    op = node.op_type
+    if op == "Sigmoid":
+        return 1 / (1 + np.exp(-x))
+    if op == "HardSigmoid":
+        return np.clip(attr(node, "alpha", 0.2) * x + attr(node, "beta", 0.5), 0, 1)
+    if op == "HardSwish":
+        return x * np.clip(x / 6 + 0.5, 0, 1)
+    return np.tanh(x)
+
+
 def normalized(x, epsilon=1e-5):
     mean = x.mean(axis=-1, keepdims=True)
     return (x - mean) / np.sqrt(((x - mean) ** 2).mean(axis=-1, keepdims=True) + epsilon)
@@ -131,6 +150,11 @@ def report_input_exponent(shape):
     return -5 if len(shape) == 3 else 0
 
 
+# Layers whose 4-D values are [N, C, H, W] maps: convs, pools and the element-wise
+# layers after them (a 4-D value of any other layer is attention's [N, heads, tokens, d]).
+MAP_KINDS = ("conv", "depthwise", "pool", "add", "concat", "relu", "sigmoid", "hardsigmoid", "hardswish", "silu", "tanh", "mul")
+
+
 def storage_order(value, kind):
     """A reference value in the order npusim stores its tensor: [N, positions, channels].
     Maps of convs, pools, adds and concats are [N, C, H, W]; attention values [N, heads, tokens, d] (or a
@@ -139,8 +163,7 @@ def storage_order(value, kind):
     if value.ndim == 5:
         value = value[0]
     if value.ndim == 4:
-        maps = ("conv", "depthwise", "pool", "add", "concat", "relu")  # CNN layers; other 4-D values: attention
-        value = value.transpose(0, 2, 3, 1) if kind in maps else value.transpose(0, 2, 1, 3)
+        value = value.transpose(0, 2, 3, 1) if kind in MAP_KINDS else value.transpose(0, 2, 1, 3)
     return value.reshape(value.shape[0], -1)
 
 
@@ -180,10 +203,11 @@ def main():
             if want.shape != got.shape:
                 raise SystemExit(f"layer {row['name']}: shape {got.shape} against the reference's {want.shape}")
             # An int8 tensor saturates: values beyond its range are compared with the bound.
-            saturated = np.mean((want > 127 * step) | (want < -128 * step))
+            # A mask's -inf is the int8 minimum by definition, not a saturation.
+            saturated = np.mean(((want > 127 * step) | (want < -128 * step)) & np.isfinite(want))
             error = np.abs(got - np.clip(want, -128 * step, 127 * step)) / step
             rms, peak = math.sqrt((error ** 2).mean()), error.max()
-            spread = np.abs(want).max() / step
+            spread = np.abs(want[np.isfinite(want)]).max() / step
             print(f"{row['name']:<28} {row['kind']:<9} scale 2^{origin['scale_exponent']:<3} "
                   f"reference |max| {spread:6.1f} steps, saturated {saturated:6.2%}, "
                   f"error rms {rms:5.2f} max {peak:6.2f} steps")

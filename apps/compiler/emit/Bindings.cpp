@@ -16,6 +16,8 @@ namespace {
 // Weights as the workload gives them (.npy): the dense kernel.
 std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
   if (l.kind == LayerKind::Depthwise) return {l.kh, l.kw, l.in.c};
+  if (l.kind == LayerKind::Embedding) return {l.vocab, l.out.c};
+  if (l.has_constant()) return {l.in.h, l.in.w, l.in.c};
   return {l.out.c, l.kh, l.kw, l.in.c};
 }
 
@@ -54,7 +56,7 @@ void EmitContext::bind_layer(const CompiledLayer& c) {
   const std::uint64_t n = w_.batch;
   if (w_.independent_layers)
     bind_input(l.name + ".input", c.inputs[0], nhwc(n, l.in.h, l.in.w, l.in.c), "", {1, 1}, l.activation_sparsity);
-  if (l.has_weights()) {
+  if (l.has_weights() || l.has_constant()) {
     std::vector<std::uint64_t> copies;
     for (std::uint64_t address : c.weight_copies)
       if (address != kNoCopy && address != c.weights_offset) copies.push_back(address);

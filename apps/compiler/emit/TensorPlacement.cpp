@@ -91,7 +91,8 @@ void EmitContext::place_tensors() {
   for (const auto& c : layers_) {
     p.chunkable[c.layer.name] = moved_in_bands(&c);
     for (const auto& name : c.layer.inputs) {
-      p.chunkable[name] = p.chunkable[name] && moved_in_bands(&c);
+      const bool gate = c.layer.gated() && name == c.layer.inputs[1];  // one row per image: read whole
+      p.chunkable[name] = p.chunkable[name] && moved_in_bands(&c) && !gate;
       p.first_reader.emplace(name, &c);
     }
   }
@@ -126,6 +127,7 @@ void EmitContext::place_layer(std::size_t i, Placement& p) {
   const std::uint64_t rows_read = c.tiling.input_rows_read(l);
   c.input_bytes = l.kind == LayerKind::Matmul   ? n * (l.in.elements() + l.b_elements())
                   : l.kind == LayerKind::Concat ? n * l.out.elements()  // every input once
+                  : l.gated()                   ? n * (rows_read * l.in.w * l.in.c + l.in.c)
                                                 : n * rows_read * l.in.w * l.in.c * c.inputs.size();
   if (l.kind == LayerKind::Matmul && l.matmul().cached_rows > 0) {
     const std::uint64_t bytes = n * l.matmul().cached_rows * l.in_b.c;
@@ -134,6 +136,7 @@ void EmitContext::place_layer(std::size_t i, Placement& p) {
   c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
                        ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
                        : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;
+  if (l.has_constant()) c.weight_bytes = l.weight_elements();  // one image's constant (or a table), for every image
   place_weights(c);
   if (i > 0) release_dead_tensors(i - 1);
   c.output = dram_.allocate_activation(activation_runs(&c, p.reader_of(l.name), p.chunkable[l.name], n * l.out.h,

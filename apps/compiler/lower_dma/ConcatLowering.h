@@ -3,7 +3,7 @@
 
 namespace npusim {
 
-// Concat: data movement only, by the load and store DMAs.
+// Concat and embedding: data movement only, by the load and store DMAs.
 class ConcatLowering : public Lowering {
  public:
   ConcatLowering() : Lowering("dma", 50) {}
@@ -16,5 +16,9 @@ class ConcatLowering : public Lowering {
   // channels of the output (ConcatTiles.cpp).
   void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const override;
 };
+
+// Embedding: per band, one load of each token's row of the table into the slot's output
+// region, then the band's store (EmbeddingTiles.cpp).
+void emit_embedding_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile);
 
 }  // namespace npusim

@@ -8,6 +8,7 @@ namespace npusim {
 // start once the one before has read its NRAM bytes (two-phase), so the band's last
 // store finishing frees the whole slot (the next loads into it wait for that one).
 void ConcatLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const {
+  if (ctx.layer().layer.kind == LayerKind::Embedding) return emit_embedding_tile(ctx, core, tile);
   const CompiledLayer& c = ctx.layer();
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;

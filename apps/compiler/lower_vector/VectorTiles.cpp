@@ -17,7 +17,8 @@ const char* op_name(const Layer& l) {
   if (l.kind == LayerKind::Depthwise) return "dwconv";
   if (l.kind == LayerKind::Pool) return "pool";
   if (l.is_row_op()) return layer_kind_name(l.kind);
-  return l.kind == LayerKind::Add ? "add" : "relu";
+  if (l.kind == LayerKind::Mul || l.kind == LayerKind::Mask) return layer_kind_name(l.kind);
+  return l.kind == LayerKind::Add || l.kind == LayerKind::AddConstant ? "add" : "relu";
 }
 
 nlohmann::json op_params(const Layer& l, const BandWindow& band) {
@@ -31,6 +32,10 @@ nlohmann::json op_params(const Layer& l, const BandWindow& band) {
   } else if (l.is_row_op()) {
     if (l.kind == LayerKind::Softmax) params["segment"] = l.in.c / l.heads;
     if (l.kind != LayerKind::LayerNorm) params["frac_bits"] = l.frac_bits;
+  } else if (l.kind == LayerKind::Mul) {
+    params["shift"] = l.shift;
+  } else if (l.kind == LayerKind::Mask) {
+    params["fill"] = l.fill;
   }
   return params;
 }
@@ -42,6 +47,30 @@ void load_depthwise_weights(EmitContext& ctx, VectorState& state, std::uint32_t 
   ctx.emit_weights(core, tensor(AddressSpace::Nram, 0, {}, DType::Int8), {cs.last_store},
                    c.tiling.core_block(c.layer, cs.share, ctx.block()), c.tiling.core_channels_in(c.layer, cs.share),
                    state.weights[core]);
+}
+
+// A mul's gate (one value per channel of the image) into the slot's second input region,
+// before the band: a layer's first load on a core waits for its producers and NRAM.
+BandWriters load_gate(EmitContext& ctx, std::uint32_t core, const BandSlot& slot, std::uint32_t image) {
+  const CompiledLayer& c = ctx.layer();
+  const std::uint32_t channels = c.layer.in.c;
+  BandWriters loads;
+  ctx.emit_band_loads(core, ctx.window_pieces(core, c.inputs[1], image, 1, 1, channels, 0, channels),
+                      slot.base + c.tiling.in_bytes, ctx.core(core).in_reader[slot.index], false,
+                      {1, std::uint64_t(image) * channels, std::uint64_t(image + 1) * channels}, loads);
+  for (auto& load : loads) load.second = DependencyMode::Full;
+  return loads;
+}
+
+// The rows of an add_constant's or mask's constant under the band (the same rows for
+// every image), loaded as emit_weights loads weight blocks, a position of c bytes
+// standing for an output channel.
+void load_constant_rows(EmitContext& ctx, std::uint32_t core, const BandSlot& slot, const BandWindow& band,
+                        std::int64_t& load) {
+  const Layer& l = ctx.layer().layer;
+  ctx.emit_weights(core, tensor(AddressSpace::Nram, slot.base + ctx.layer().tiling.in_bytes, {}, DType::Int8),
+                   {ctx.core(core).in_reader[slot.index]}, {band.in_row0 * l.in.w, band.in_rows * l.in.w}, {0, l.in.c},
+                   load);
 }
 
 }  // namespace
@@ -101,11 +130,21 @@ void VectorLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64
   const auto [image, row0, rows, band] = t.band_tile(l, tile);
   const auto [first_ci, ci] = t.core_channels_in(l, cs.share);
   const BandSlot slot = ctx.next_slot(cs, c.inputs.size());
-  const BandWriters loads = ctx.load_band(core, slot, band, image, c.inputs.size(), first_ci, ci, true);
+  BandWriters gate = l.gated() ? load_gate(ctx, core, slot, image) : BandWriters{};
+  const std::size_t banded = l.gated() ? 1 : c.inputs.size();
+  BandWriters loads = ctx.load_band(core, slot, band, image, banded, first_ci, ci, true);
+  loads.insert(loads.end(), gate.begin(), gate.end());
   const auto out_shape = nhwc(1, rows, l.out.w, co);
   Instruction op = make_op(op_name(l), core);
   for (std::size_t i = 0; i < c.inputs.size(); ++i)
-    op.inputs.push_back(tensor(AddressSpace::Nram, slot.base + i * t.in_bytes, nhwc(1, band.in_rows, l.in.w, ci), DType::Int8));
+    op.inputs.push_back(tensor(AddressSpace::Nram, slot.base + i * t.in_bytes,
+                               i < banded ? nhwc(1, band.in_rows, l.in.w, ci) : nhwc(1, 1, 1, l.in.c), DType::Int8));
+  if (l.has_constant()) {  // the band's rows of the constant, beside the input's
+    op.inputs.push_back(tensor(AddressSpace::Nram, slot.base + t.in_bytes, nhwc(1, band.in_rows, l.in.w, l.in.c),
+                               DType::Int8));
+    load_constant_rows(ctx, core, slot, band, state.weights[core]);
+    depend(op, state.weights[core]);
+  }
   for (const auto& [id, mode] : loads) depend(op, std::int64_t(id), mode);
   if (l.kind == LayerKind::Depthwise) op.inputs.push_back(tensor(AddressSpace::Nram, 0, weight_shape(l, t, co, ci), DType::Int8));
   op.params = op_params(l, band);

@@ -35,7 +35,9 @@ void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
   t.acc_bytes = accumulates && !t.requantize_on_result_path ? aligned(out_elems * 4) : 0;
   t.out_bytes = aligned(out_elems);
   t.recv_bytes = t.split == ParallelMode::ModelCi ? t.acc_bytes : 0;
-  t.slot_bytes = t.in_bytes * (l.kind == LayerKind::Add ? 2 : 1) + t.acc_bytes + t.out_bytes + t.recv_bytes;
+  // A mul's gate and the constant of add_constant and mask take a second input region.
+  const bool two_inputs = l.kind == LayerKind::Add || l.kind == LayerKind::Mul || l.has_constant();
+  t.slot_bytes = t.in_bytes * (two_inputs ? 2 : 1) + t.acc_bytes + t.out_bytes + t.recv_bytes;
 }
 
 bool fits(const Layer& l, LayerTiling& t, std::uint32_t rows, std::uint32_t buffers, std::uint64_t nram) {

@@ -35,7 +35,8 @@ class JsonReader {
     if (l.inputs.size() == 2) l.in_b = shapes_.at(l.inputs[1]);
     read_common(obj, l, place);
     read_layer_fields(obj, type, l, shapes_, place);
-    if (l.has_weights() || l.kind == LayerKind::Matmul) l.shift = read_shift(obj, l, place);
+    if (l.kind == LayerKind::Embedding) check_token_ids(l, w_.batch, w_.seed, place);
+    if (l.has_weights() || l.kind == LayerKind::Matmul || l.kind == LayerKind::Mul) l.shift = read_shift(obj, l, place);
     shapes_[l.name] = l.out;
     previous_ = l.name;
     w_.layers.push_back(std::move(l));
@@ -48,7 +49,9 @@ class JsonReader {
     const auto keys = layer_keys().find(type);
     if (keys == layer_keys().end())
       place.fail("type", fmt::format("must be one of conv, fc, gemm, pool, add, concat, relu, matmul, softmax, "
-                                     "layernorm, gelu; got '{}'", type));
+                                     "layernorm, gelu, sigmoid, hardsigmoid, hardswish, silu, tanh, mul, "
+                                     "add_constant, mask, embedding; got '{}'",
+                                     type));
     reject_unknown_keys(obj, keys->second, place);
     return type;
   }
@@ -73,7 +76,7 @@ class JsonReader {
   // [a, b], concat "inputs": [a, b, ...].
   std::vector<std::string> read_inputs(const Json& obj, const std::string& type, const Place& place) const {
     std::vector<std::string> names;
-    const bool pair = type == "add" || type == "matmul", listed = pair || type == "concat";
+    const bool pair = type == "add" || type == "matmul" || type == "mul", listed = pair || type == "concat";
     const char* key = listed ? "inputs" : "input";
     const char* form = pair ? "[a, b]" : "[a, b, ...]";
     if (!obj.contains(key)) {

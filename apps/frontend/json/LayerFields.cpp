@@ -83,12 +83,40 @@ void read_row_op(const Json& obj, Layer& l, const Place& place) {
   finish_row_op(l);
 }
 
+// "vocab" rows of "n" values; "ids": the token of every input position, image by image.
+void read_embedding(const Json& obj, Layer& l, const Place& place) {
+  l.vocab = positive(obj, "vocab", place);
+  if (obj.contains("ids")) {
+    const Json& v = obj.at("ids");
+    std::vector<std::uint32_t> ids;
+    for (std::size_t i = 0; v.is_array() && i < v.size(); ++i) {
+      const auto id = integer(v[i]);
+      if (!id || *id > kMaxExtent) place.fail("ids", fmt::format("ids[{}] must be a token id from 0 to {}", i, kMaxExtent));
+      ids.push_back(std::uint32_t(*id));
+    }
+    if (!v.is_array()) place.fail("ids", "must be a list of token ids");
+    l.token_ids = std::make_shared<const std::vector<std::uint32_t>>(std::move(ids));
+  }
+  finish_embedding(l, positive(obj, "n", place), place);
+}
+
+// A signed int8 (the only signed field: integer() reads counts and sizes).
+std::int32_t read_fill(const Json& v, const Place& place) {
+  std::optional<std::int64_t> fill;
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() <= 127) fill = v.get<std::int64_t>();
+  if (v.is_number_integer() && !v.is_number_unsigned()) fill = v.get<std::int64_t>();
+  return checked_fill(fill, v.dump(), place);
+}
+
 LayerKind kind_of(const std::string& type) {
   static const std::map<std::string, LayerKind> kinds = {
       {"conv", LayerKind::Conv},       {"fc", LayerKind::Fc},           {"gemm", LayerKind::Fc},
       {"pool", LayerKind::Pool},       {"add", LayerKind::Add},         {"concat", LayerKind::Concat},
       {"relu", LayerKind::Relu},       {"matmul", LayerKind::Matmul},   {"softmax", LayerKind::Softmax},
-      {"layernorm", LayerKind::LayerNorm}, {"gelu", LayerKind::Gelu}};
+      {"layernorm", LayerKind::LayerNorm}, {"gelu", LayerKind::Gelu},   {"sigmoid", LayerKind::Sigmoid},
+      {"hardsigmoid", LayerKind::HardSigmoid}, {"hardswish", LayerKind::HardSwish}, {"silu", LayerKind::Silu},
+      {"tanh", LayerKind::Tanh},       {"mul", LayerKind::Mul},         {"add_constant", LayerKind::AddConstant},
+      {"mask", LayerKind::Mask},       {"embedding", LayerKind::Embedding}};
   return kinds.at(type);
 }
 
@@ -103,10 +131,14 @@ void read_layer_fields(const Json& obj, const std::string& type, Layer& l, const
     case LayerKind::Pool: return read_pool(obj, l, place);
     case LayerKind::Matmul: return read_matmul(obj, l, place);
     case LayerKind::Concat: return finish_concat(l, shapes, place);
+    case LayerKind::Embedding: return read_embedding(obj, l, place);
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:
     case LayerKind::Gelu: return read_row_op(obj, l, place);
-    default: return finish_elementwise(l, shapes, place);
+    default:
+      if (l.is_activation()) return read_row_op(obj, l, place);
+      if (l.kind == LayerKind::Mask && obj.contains("fill")) l.fill = read_fill(obj.at("fill"), place);
+      return finish_elementwise(l, shapes, place);
   }
 }
 
@@ -126,6 +158,15 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
       {"softmax", {"heads", "frac_bits"}},
       {"layernorm", {}},
       {"gelu", {"frac_bits"}},
+      {"sigmoid", {"frac_bits"}},
+      {"hardsigmoid", {"frac_bits"}},
+      {"hardswish", {"frac_bits"}},
+      {"silu", {"frac_bits"}},
+      {"tanh", {"frac_bits"}},
+      {"mul", {"inputs", "shift"}},
+      {"add_constant", {"weights"}},
+      {"mask", {"weights", "fill"}},
+      {"embedding", {"vocab", "n", "ids", "weights"}},
   };
   static const std::map<std::string, std::vector<std::string>> all = [] {
     std::map<std::string, std::vector<std::string>> keys;

@@ -57,6 +57,29 @@ class OnnxGraphImporter {
   void bias_add(const Node& n, int constant_input);
   QuantizedWeights* weighted_producer(const Node& n, int input);
   void refused(const Node& n);   // ops handled only in patterns or on constants
+  // Activations and element-wise products (OnnxActivationHandlers.cpp).
+  void activation_op(const Node& n);  // Sigmoid, HardSigmoid, HardSwish, Tanh; x * Sigmoid(x) as SiLU
+  void emit_activation(const Node& n, LayerKind kind, const OnnxValue& in);
+  void multiply_activations(const Node& n);
+  void channel_scale(const Node& n, int constant_input);
+  void power(const Node& n);  // Pow(x, 3) opening GELU's tanh form
+  bool gelu_tanh(const Node& n);  // x * x or x^3 opening GELU's tanh form: emits gelu
+  const Node* gelu_tanh_pattern(const std::string& x, std::vector<const Node*>& chain) const;
+  std::vector<const Node*> chain_from(const std::string& x) const;
+  // Constant tensors the vector unit reads (OnnxConstantTensorHandlers.cpp).
+  void add_constant(const Node& n, int constant_input);  // not one value per channel
+  void where_mask(const Node& n);
+  void emit_mask(const Node& n, const OnnxValue& in, const std::vector<bool>& keep, int fill);
+  // Token ids as the graph input and their embedding (OnnxConstantTensorHandlers.cpp).
+  bool token_input() const;  // an integer graph input: token ids for a Gather
+  OnnxValue token_ids_value(const std::vector<std::int64_t>& dims) const;
+  void embedding(const Node& n);
+  bool first_token(const Node& n);  // Gather of token 0 (BERT's pooler): a strided 1x1 pool
+  // A per-channel constant is a bias to leave to the layer that made `in` (conv, fc,
+  // matmul) unless it is non-zero and no such layer made it.
+  bool folds_bias(const OnnxValue& in, const std::vector<double>& bias) const;
+  std::vector<double> per_image_constant(const Node& n, const OnnxValue& in, const std::vector<double>& values,
+                                         const std::vector<std::int64_t>& cdims) const;
 
   // Shared by the handlers (OnnxGraphImporter.cpp).
   const OnnxValue& activation(const Node& n, int input) const;
@@ -122,6 +145,7 @@ class OnnxGraphImporter {
   std::uint32_t batch_ = 1;
   std::vector<double> recycled_weights_;
   int biased_layers_ = 0, relu6_layers_ = 0, inexact_scales_ = 0, ignored_affines_ = 0;
+  int tanh_gelus_ = 0;  // GELUs written in the tanh form, computed in the erf form
 };
 
 }  // namespace npusim

@@ -70,10 +70,13 @@ void resolve_kind(const OnnxLayer& o, Layer& l, const TensorShapes& shapes, cons
     case LayerKind::Pool: return resolve_pool(o, l, place);
     case LayerKind::Matmul: return resolve_matmul(o, l, place);
     case LayerKind::Concat: return finish_concat(l, shapes, place);
+    case LayerKind::Embedding: return finish_embedding(l, checked_extent(o.channels, "n", place), place);
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:
     case LayerKind::Gelu: return resolve_row_op(o, l, place);
-    default: return finish_elementwise(l, shapes, place);
+    default:
+      if (l.is_activation()) return resolve_row_op(o, l, place);
+      return finish_elementwise(l, shapes, place);
   }
 }
 
@@ -82,12 +85,13 @@ Layer resolve_layer(OnnxLayer& o, std::size_t index, const TensorShapes& shapes,
   Layer l = std::move(o.layer);
   Place place{path, fmt::format("layers[{}] ({})", index, l.name)};
   check_layer_name(l.name, shapes, place);
-  const bool listed = l.kind == LayerKind::Add || l.kind == LayerKind::Matmul || l.kind == LayerKind::Concat;
+  const bool listed = l.kind == LayerKind::Add || l.kind == LayerKind::Matmul || l.kind == LayerKind::Concat ||
+                      l.kind == LayerKind::Mul;
   check_inputs_known(l.inputs, shapes, listed ? "inputs" : "input", place);
   l.in = shapes.at(l.inputs[0]);
   if (l.inputs.size() == 2) l.in_b = shapes.at(l.inputs[1]);
   resolve_kind(o, l, shapes, place);
-  if (l.has_weights() || l.kind == LayerKind::Matmul)
+  if (l.has_weights() || l.kind == LayerKind::Matmul || l.kind == LayerKind::Mul)
     l.shift = o.shift ? checked_shift(o.shift, std::to_string(*o.shift), place) : default_layer_shift(l);
   return l;
 }
@@ -104,6 +108,8 @@ Workload resolve_onnx_layers(OnnxImport& imported, const std::string& path) {
   TensorShapes shapes{{"input", w.input}};
   for (std::size_t i = 0; i < imported.layers.size(); ++i) {
     Layer l = resolve_layer(imported.layers[i], i, shapes, path);
+    if (l.kind == LayerKind::Embedding)
+      check_token_ids(l, w.batch, w.seed, {path, fmt::format("layers[{}] ({})", i, l.name)});
     shapes[l.name] = l.out;
     if (auto it = imported.weights.find(l.name); it != imported.weights.end()) {
       l.weight_values = std::make_shared<const std::vector<std::int8_t>>(std::move(it->second.values));

@@ -50,6 +50,12 @@ const std::map<std::string, OnnxGraphImporter::Handler>& OnnxGraphImporter::hand
       {"ReduceMean", &OnnxGraphImporter::reduce_mean},
       {"Erf", &OnnxGraphImporter::refused},
       {"Concat", &OnnxGraphImporter::concat},
+      {"Sigmoid", &OnnxGraphImporter::activation_op},
+      {"HardSigmoid", &OnnxGraphImporter::activation_op},
+      {"HardSwish", &OnnxGraphImporter::activation_op},
+      {"Tanh", &OnnxGraphImporter::activation_op},
+      {"Where", &OnnxGraphImporter::where_mask},
+      {"Pow", &OnnxGraphImporter::power},
   };
   return table;
 }

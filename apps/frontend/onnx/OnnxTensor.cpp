@@ -41,9 +41,10 @@ void read_tensor_values(const onnx::TensorProto& t, const std::string& file, std
   check_tensor_data(t, file, place);  // the model's were checked on load; folded ones are checked here
   switch (t.data_type()) {
     case onnx::TensorProto::FLOAT: case onnx::TensorProto::DOUBLE: case onnx::TensorProto::INT8:
-    case onnx::TensorProto::INT32: case onnx::TensorProto::INT64: break;
+    case onnx::TensorProto::INT32: case onnx::TensorProto::INT64: case onnx::TensorProto::BOOL: break;
     default:
-      throw InputError(file, place, fmt::format("element type {} is not supported (float, double, int8, int32, int64)",
+      throw InputError(file, place, fmt::format("element type {} is not supported (float, double, int8, int32, int64, "
+                                                "bool)",
                                                 onnx::TensorProto::DataType_Name(t.data_type())));
   }
   const std::uint64_t n = tensor_element_count(t);
@@ -53,6 +54,7 @@ void read_tensor_values(const onnx::TensorProto& t, const std::string& file, std
       case onnx::TensorProto::DOUBLE: return from_raw<double>(t.raw_data(), n, out);
       case onnx::TensorProto::INT8: return from_raw<std::int8_t>(t.raw_data(), n, out);
       case onnx::TensorProto::INT32: return from_raw<std::int32_t>(t.raw_data(), n, out);
+      case onnx::TensorProto::BOOL: return from_raw<std::uint8_t>(t.raw_data(), n, out);  // a mask's condition
       default: return from_raw<std::int64_t>(t.raw_data(), n, out);
     }
   }
@@ -60,7 +62,7 @@ void read_tensor_values(const onnx::TensorProto& t, const std::string& file, std
     case onnx::TensorProto::FLOAT: return from_field(t.float_data(), out);
     case onnx::TensorProto::DOUBLE: return from_field(t.double_data(), out);
     case onnx::TensorProto::INT64: return from_field(t.int64_data(), out);
-    default: return from_field(t.int32_data(), out);  // int8 and int32 live here
+    default: return from_field(t.int32_data(), out);  // int8, int32 and bool live here
   }
 }
 

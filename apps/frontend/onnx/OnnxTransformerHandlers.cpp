@@ -145,6 +145,7 @@ void OnnxGraphImporter::multiply(const Node& n) {
   for (int i = 0; i < 2; ++i) {
     if (!has_input(n, i) || !model_.constant(n.input(i))) continue;
     const std::vector<double> c = constant_values(n, i);
+    if (c.size() > 1) return channel_scale(n, i);
     if (c.size() != 1 || !(c[0] > 0)) fail(n, "only a multiplication by one positive constant number is supported");
     OnnxValue v = activation(n, 1 - i);
     v.exponent += scale_within(n, std::log2(c[0]), -64, 64, "the factor");
@@ -152,7 +153,7 @@ void OnnxGraphImporter::multiply(const Node& n) {
     alias(n, v);
     return;
   }
-  fail(n, "a Mul of two activations is supported only inside the GELU pattern x * (1 + erf(x / sqrt(2))) * 0.5");
+  multiply_activations(n);
 }
 
 void OnnxGraphImporter::split(const Node& n) {
@@ -176,6 +177,8 @@ void OnnxGraphImporter::split(const Node& n) {
 }
 
 void OnnxGraphImporter::gather(const Node& n) {
+  if (has_input(n, 0) && model_.constant(n.input(0))) return embedding(n);  // a table's rows
+  if (first_token(n)) return;
   const OnnxValue& in = activation(n, 0);
   const onnx::TensorProto* index = has_input(n, 1) ? model_.constant(n.input(1)) : nullptr;
   if (!index || index->dims_size() != 0) fail(n, "only a Gather of one constant index (a scalar) is supported");
@@ -292,7 +295,7 @@ void OnnxGraphImporter::bias_add(const Node& n, int constant_input) {
                            ((is_rows(in) && bd.size() <= 1) ||
                             (is_nchw(in) && std::count(bd.begin(), bd.end(), 1) + 1 == std::ptrdiff_t(bd.size()) &&
                              bd.size() >= 3 && bd[bd.size() - 3] == in.map.c));
-  if (!per_channel) fail(n, "an Add of a constant is supported only as a bias: one value per channel");
+  if (!per_channel || !folds_bias(in, bias)) return add_constant(n, constant_input);
   QuantizedWeights* producer = weighted_producer(n, 1 - constant_input);
   if (producer) {
     add_accumulator_bias(*producer, bias);  // MatMul + Add (a Linear): the MatMul's requantization adds it

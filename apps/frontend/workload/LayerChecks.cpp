@@ -161,7 +161,8 @@ void finish_matmul(Layer& l, const Place& place) {
 }
 
 void check_row_op(const Layer& l, const Place& place) {
-  if (l.relu) place.fail("relu", "is not fused into softmax, layernorm or gelu; follow it with a relu layer");
+  if (l.relu)
+    place.fail("relu", fmt::format("is not fused into {}; follow it with a relu layer", layer_kind_name(l.kind)));
 }
 
 void finish_row_op(Layer& l) { l.out = l.in; }
@@ -184,11 +185,59 @@ void finish_concat(Layer& l, const TensorShapes& shapes, const Place& place) {
 
 void finish_elementwise(Layer& l, const TensorShapes& shapes, const Place& place) {
   l.out = l.in;
+  if (l.kind == LayerKind::Mul) return check_mul_operands(l, shapes, place);
+  if (l.has_constant() && l.relu)
+    place.fail("relu", fmt::format("is not fused into {}; follow it with a relu layer", layer_kind_name(l.kind)));
   if (l.kind == LayerKind::Add && !(shapes.at(l.inputs[1]) == l.in))
     place.fail("inputs", fmt::format("'{}' and '{}' have different shapes", l.inputs[0], l.inputs[1]));
 }
 
+void check_mul_operands(const Layer& l, const TensorShapes& shapes, const Place& place) {
+  const MapShape& a = l.in;
+  const MapShape& b = shapes.at(l.inputs[1]);
+  if (l.relu) place.fail("relu", "is not fused into a mul; follow it with a relu layer");
+  if (!(b == a) && !(b == MapShape{1, 1, a.c}))
+    place.fail("inputs", fmt::format("'{}' is {}x{}x{} (h x w x c) but '{}' is {}x{}x{}; a mul takes two tensors of "
+                                     "one shape, or a second of 1x1x{} (one gate per channel, for every position)",
+                                     l.inputs[0], a.h, a.w, a.c, l.inputs[1], b.h, b.w, b.c, a.c));
+}
+
+void finish_embedding(Layer& l, std::uint32_t n, const Place& place) {
+  if (l.in.c != 1)
+    place.fail("input", fmt::format("an embedding reads token ids, one channel per position; '{}' has {} channels",
+                                    l.inputs[0], l.in.c));
+  if (l.relu) place.fail("relu", "is not fused into an embedding (it only moves data); follow it with a relu layer");
+  l.out = {l.in.h, l.in.w, n};
+}
+
+void check_token_ids(Layer& l, std::uint32_t batch, std::uint64_t seed, const Place& place) {
+  const std::uint64_t count = std::uint64_t(batch) * l.in.h * l.in.w;
+  if (!l.token_ids) {
+    std::vector<std::uint32_t> ids;
+    std::uint64_t state = seed;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;  // Knuth's MMIX generator
+      ids.push_back(std::uint32_t((state >> 33) % l.vocab));
+    }
+    l.token_ids = std::make_shared<const std::vector<std::uint32_t>>(std::move(ids));
+  }
+  if (l.token_ids->size() != count)
+    place.fail("ids", fmt::format("needs {} token ids (batch {} x {} positions), got {}", count, batch,
+                                  l.in.h * l.in.w, l.token_ids->size()));
+  for (std::size_t i = 0; i < count; ++i)
+    if ((*l.token_ids)[i] >= l.vocab)
+      place.fail("ids", fmt::format("token id {} at position {} is outside the table's {} rows", (*l.token_ids)[i], i,
+                                    l.vocab));
+}
+
+std::int32_t checked_fill(std::optional<std::int64_t> fill, const std::string& shown, const Place& place) {
+  if (!fill || *fill < -128 || *fill > 127)
+    place.fail("fill", fmt::format("must be an integer from -128 to 127, got {}", shown));
+  return std::int32_t(*fill);
+}
+
 std::uint32_t default_layer_shift(const Layer& l) {
+  if (l.kind == LayerKind::Mul) return kMulShift;
   const std::uint64_t terms = l.kind == LayerKind::Depthwise ? std::uint64_t(l.kh) * l.kw
                               : l.kind == LayerKind::Matmul  ? l.matmul().k
                                                              : l.weight_elements() / l.out.c;

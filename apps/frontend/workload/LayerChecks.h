@@ -64,13 +64,27 @@ std::uint32_t check_heads(std::uint32_t heads, const MapShape& t, const char* op
 void check_kv_cache(const Layer& l, const Place& place);
 void check_matmul_operands(const Layer& l, const Place& place);
 void finish_matmul(Layer& l, const Place& place);
-// Softmax, layernorm, gelu: no fused relu; the output is the input's shape.
+// Softmax, layernorm, gelu and the activations: no fused relu; the output is the input's shape.
 void check_row_op(const Layer& l, const Place& place);
 void finish_row_op(Layer& l);
 // Concat: inputs of one h x w map, channels one after the other.
 void finish_concat(Layer& l, const TensorShapes& shapes, const Place& place);
-// Add and relu: the output is the input's shape (add: both inputs alike).
+// Add, relu, mul, add_constant and mask: the output is the input's shape (add: both
+// inputs alike; mul: see below; add_constant and mask: no fused relu).
 void finish_elementwise(Layer& l, const TensorShapes& shapes, const Place& place);
+// Mul: inputs[1] is inputs[0]'s shape, or 1 x 1 x c: one gate per channel, the same for
+// every position (squeeze-and-excitation); no fused relu.
+void check_mul_operands(const Layer& l, const TensorShapes& shapes, const Place& place);
+// Embedding: token ids (one channel per position) looked up in a vocab x n table: the
+// output is [h, w, n].
+void finish_embedding(Layer& l, std::uint32_t n, const Place& place);
+// Its token ids: batch x h x w of them, each a row of the table; drawn from `seed`
+// (uniform over the table's rows) when the workload gives none.
+void check_token_ids(Layer& l, std::uint32_t batch, std::uint64_t seed, const Place& place);
+// A mask's fill: an int8 value (`shown`: as the file wrote it).
+std::int32_t checked_fill(std::optional<std::int64_t> fill, const std::string& shown, const Place& place);
+// A mul's default shift: the product of two int8 ranges back into one (127 x 127 >> 7).
+constexpr std::uint32_t kMulShift = 7;
 
 // The requantization shift of a weighted layer or matmul when none is given.
 std::uint32_t default_layer_shift(const Layer& l);

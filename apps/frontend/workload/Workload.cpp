@@ -17,6 +17,15 @@ const char* layer_kind_name(LayerKind k) {
     case LayerKind::LayerNorm: return "layernorm";
     case LayerKind::Gelu: return "gelu";
     case LayerKind::Concat: return "concat";
+    case LayerKind::Sigmoid: return "sigmoid";
+    case LayerKind::HardSigmoid: return "hardsigmoid";
+    case LayerKind::HardSwish: return "hardswish";
+    case LayerKind::Silu: return "silu";
+    case LayerKind::Tanh: return "tanh";
+    case LayerKind::Mul: return "mul";
+    case LayerKind::AddConstant: return "add_constant";
+    case LayerKind::Mask: return "mask";
+    case LayerKind::Embedding: return "embedding";
   }
   return "?";
 }
@@ -24,7 +33,8 @@ const char* layer_kind_name(LayerKind k) {
 std::uint64_t Layer::weight_elements() const {
   if (kind == LayerKind::Depthwise) return std::uint64_t(kh) * kw * in.c;
   if (kind == LayerKind::Conv || kind == LayerKind::Fc) return std::uint64_t(out.c) * kh * kw * in.c;
-  return 0;
+  if (kind == LayerKind::Embedding) return std::uint64_t(vocab) * out.c;
+  return has_constant() ? in.elements() : 0;
 }
 
 MatmulShape Layer::matmul() const {

@@ -12,7 +12,9 @@ namespace npusim {
 // NHWC int8; every layer reads one or two earlier tensors (a concat two or more) and
 // writes one new tensor.
 
-enum class LayerKind { Conv, Depthwise, Fc, Pool, Add, Relu, Matmul, Softmax, LayerNorm, Gelu, Concat };
+enum class LayerKind { Conv, Depthwise, Fc, Pool, Add, Relu, Matmul, Softmax, LayerNorm, Gelu, Concat,
+                       Sigmoid, HardSigmoid, HardSwish, Silu, Tanh, Mul, AddConstant, Mask,
+                       Embedding };
 const char* layer_kind_name(LayerKind k);
 
 // A feature map of one image: h x w x c (the batch is the workload's).
@@ -45,7 +47,7 @@ struct Layer {
   std::array<std::uint32_t, 4> pad{0, 0, 0, 0};  // top, bottom, left, right
   bool pool_max = true;
   bool relu = false;            // fused into the layer's requantization or add
-  std::uint32_t shift = 0;      // requantization shift (conv, depthwise, fc)
+  std::uint32_t shift = 0;      // requantization shift (conv, depthwise, fc, matmul, mul)
   // Zero fractions: seeded data gets exactly these (weights; the input map where it is
   // generated), and a chip's sparse cluster uses them to call the layer sparse.
   double weight_sparsity = 0;
@@ -55,8 +57,13 @@ struct Layer {
   std::uint32_t heads = 1;          // also softmax: each head's channel segment is normalized alone
   bool transpose_b = false;
   std::uint32_t kv_cache_tokens = 0;
-  // Softmax and GELU read int8 q as q / 2^frac_bits (fixed point); see "Numbers".
+  // Softmax, GELU and the activations read int8 q as q / 2^frac_bits (fixed point); see "Numbers".
   std::uint32_t frac_bits = 4;
+  std::int32_t fill = -128;     // mask: the value of the positions its constant does not keep
+  // Embedding: rows of its table (vocab x out.c, the constant), and the token of every
+  // input row, image by image (compile-time data: the gather's DMA addresses).
+  std::uint32_t vocab = 0;
+  std::shared_ptr<const std::vector<std::uint32_t>> token_ids;
   std::string split;            // conv/fc: "data", "model-co", ... to force one; empty = the workload's
   std::string engine;           // conv/fc: "matrix", "shader" or "sparse" to force one; empty = the compiler chooses
   std::string weights_file;     // optional .npy, resolved against the workload's directory
@@ -79,12 +86,25 @@ struct Layer {
 
   bool has_weights() const { return kind == LayerKind::Conv || kind == LayerKind::Depthwise || kind == LayerKind::Fc; }
   // Vector-unit ops that transform each position's channels (softmax, layernorm, gelu).
-  bool is_row_op() const { return kind == LayerKind::Softmax || kind == LayerKind::LayerNorm || kind == LayerKind::Gelu; }
+  bool is_row_op() const {
+    return kind == LayerKind::Softmax || kind == LayerKind::LayerNorm || kind == LayerKind::Gelu || is_activation();
+  }
+  // Element-wise activations (sigmoid, hardsigmoid, hardswish, silu, tanh), read with frac_bits.
+  bool is_activation() const { return kind >= LayerKind::Sigmoid && kind <= LayerKind::Tanh; }
+  // Layers with a constant tensor of their input's shape per image, stored in DRAM like
+  // weights (weight_values or weights_file) and loaded band by band: add_constant, mask;
+  // an embedding's table, whose rows the load DMA gathers.
+  bool has_constant() const {
+    return kind == LayerKind::AddConstant || kind == LayerKind::Mask || kind == LayerKind::Embedding;
+  }
+  // A mul whose second input is one gate per channel (1 x 1 x c), the same for every position.
+  bool gated() const { return kind == LayerKind::Mul && !(in_b == in); }
   // The matmul's dimensions, from `in`, `in_b`, heads, transpose_b and kv_cache_tokens.
   MatmulShape matmul() const;
   // The matmul's second operand as [rows, channels] per image: the whole cache when there is one.
   std::uint64_t b_elements() const;
-  // Elements of the weight tensor: [co kh kw ci] (conv, fc) or [kh kw c] (depthwise).
+  // Elements of the weight tensor: [co kh kw ci] (conv, fc) or [kh kw c] (depthwise); the
+  // constant's [h w c] of add_constant and mask.
   std::uint64_t weight_elements() const;
   // Multiply-accumulates of one image (formula (1) of seed000, per group for depthwise;
   // heads x m x n x k for matmul; 0 for the vector-unit ops).

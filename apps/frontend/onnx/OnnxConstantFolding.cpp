@@ -11,6 +11,7 @@
 
 #include "apps/frontend/onnx/OnnxAttributes.h"
 #include "apps/frontend/onnx/OnnxLayout.h"
+#include "apps/frontend/onnx/OnnxShapeFolding.h"
 #include "apps/frontend/onnx/OnnxTensor.h"
 
 namespace npusim {
@@ -20,13 +21,6 @@ namespace {
 using Node = onnx::NodeProto;
 using Dims = std::vector<std::int64_t>;
 constexpr std::int64_t kMaxFoldedElements = 1 << 16;  // shape arithmetic is small; larger is left alone
-
-// A constant being computed: element type, dims and values.
-struct Folded {
-  int type = onnx::TensorProto::INT64;
-  Dims dims;
-  std::vector<double> values;
-};
 
 std::int64_t count(const Dims& d) { return saturating_product(d); }
 
@@ -52,6 +46,7 @@ class Folder {
       in.push_back(std::move(f));
     }
     if (in.empty()) return std::nullopt;
+    if (auto f = fold_shape_op(n, in, m_)) return f;
     if (op == "Gather") return gather(n, in);
     if (op == "Slice") return slice(n, in);
     if (op == "Concat") return concat(n, in);
@@ -217,8 +212,12 @@ onnx::TensorProto to_tensor(const std::string& name, const Folded& f) {
 }  // namespace
 
 const std::vector<std::string>& foldable_onnx_ops() {
-  static const std::vector<std::string> ops = {"Shape", "Gather", "Slice", "Concat", "Unsqueeze", "Squeeze", "Reshape",
-                                               "Flatten", "Cast", "Sqrt", "Neg", "Add", "Sub", "Mul", "Div", "Pow"};
+  static const std::vector<std::string> ops = [] {
+    std::vector<std::string> names = {"Shape", "Gather", "Slice", "Concat", "Unsqueeze", "Squeeze", "Reshape",
+                                      "Flatten", "Cast", "Sqrt", "Neg", "Add", "Sub", "Mul", "Div", "Pow"};
+    names.insert(names.end(), shape_folding_ops().begin(), shape_folding_ops().end());
+    return names;
+  }();
   return ops;
 }
 

@@ -1,0 +1,155 @@
+// Evaluating the selection and broadcasting ops of shape arithmetic at import
+// (OnnxShapeFolding.h); OnnxConstantFolding calls it for every foldable node.
+#include "apps/frontend/onnx/OnnxShapeFolding.h"
+
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "apps/frontend/onnx/OnnxAttributes.h"
+#include "apps/frontend/onnx/OnnxLayout.h"
+#include "apps/frontend/onnx/OnnxTensor.h"
+
+namespace npusim {
+
+namespace {
+
+using Node = onnx::NodeProto;
+using Dims = std::vector<std::int64_t>;
+constexpr std::int64_t kMaxElements = 1 << 16;  // as OnnxConstantFolding: shape arithmetic is small
+
+// The broadcast of `a` and `b` (numpy rules), or empty when they do not broadcast.
+std::optional<Dims> broadcast(const Dims& a, const Dims& b) {
+  Dims out(std::max(a.size(), b.size()), 1);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::int64_t x = i < out.size() - a.size() ? 1 : a[i - (out.size() - a.size())];
+    const std::int64_t y = i < out.size() - b.size() ? 1 : b[i - (out.size() - b.size())];
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    out[i] = std::max(x, y);
+  }
+  return out;
+}
+
+// Element `flat` of the broadcast shape `to`, read from `t` (its dims aligned to the right).
+double element(const Folded& t, const Dims& to, std::int64_t flat) {
+  const std::size_t lead = to.size() - t.dims.size();
+  std::int64_t at = 0, step = 1;
+  for (std::size_t i = to.size(); i-- > lead;) {
+    const std::int64_t index = flat % to[i], extent = t.dims[i - lead];
+    flat /= to[i];
+    if (extent != 1) at += index * step;
+    step *= extent;
+  }
+  return t.values[std::size_t(at)];
+}
+
+// `op` of the inputs, broadcast; empty when they do not broadcast or are too large.
+std::optional<Folded> elementwise(const std::vector<Folded>& in, int type,
+                                  const std::function<double(const std::vector<double>&)>& op) {
+  Dims dims = in[0].dims;
+  for (const auto& t : in) {
+    const auto b = broadcast(dims, t.dims);
+    if (!b) return std::nullopt;
+    dims = *b;
+  }
+  const std::int64_t count = saturating_product(dims);
+  if (count > kMaxElements) return std::nullopt;
+  Folded f{type, dims, {}};
+  for (std::int64_t i = 0; i < count; ++i) {
+    std::vector<double> x;
+    for (const auto& t : in) x.push_back(element(t, dims, i));
+    f.values.push_back(op(x));
+  }
+  return f;
+}
+
+// Mod: the remainder with the divisor's sign (fmod 0, integers), or C's fmod (fmod 1).
+std::optional<Folded> mod(const Node& n, const std::vector<Folded>& in, const OnnxModel& m) {
+  const bool c_style = onnx_int(n, "fmod", 0) != 0;
+  return elementwise(in, in[0].type, [&](const std::vector<double>& x) {
+    if (x[1] == 0) m.fail(n, "takes a remainder by zero");
+    const double r = std::fmod(x[0], x[1]);
+    return c_style || r == 0 || (r < 0) == (x[1] < 0) ? r : r + x[1];
+  });
+}
+
+std::optional<Folded> constant_of_shape(const Node& n, const std::vector<Folded>& in, const OnnxModel& m) {
+  Folded value{onnx::TensorProto::FLOAT, {}, {0.0}};
+  if (const auto* a = onnx_attribute(n, "value")) {
+    value.type = a->t().data_type();
+    value.values = tensor_values(a->t(), m.file);
+    if (value.values.size() != 1) m.fail(n, "the value attribute must hold one element");
+  }
+  Dims dims;
+  for (double d : in[0].values) dims.push_back(std::int64_t(d));
+  if (saturating_product(dims) < 0 || saturating_product(dims) > kMaxElements) return std::nullopt;
+  return Folded{value.type, dims, std::vector<double>(std::size_t(saturating_product(dims)), value.values[0])};
+}
+
+// Expand(x, shape): x broadcast to the shape.
+std::optional<Folded> expand(const std::vector<Folded>& in) {
+  Folded shape{in[1].type, {}, {}};
+  for (double d : in[1].values) shape.dims.push_back(std::int64_t(d));
+  shape.values.assign(std::size_t(std::max<std::int64_t>(saturating_product(shape.dims), 0)), 0.0);
+  if (shape.values.size() > std::size_t(kMaxElements)) return std::nullopt;
+  return elementwise({in[0], shape}, in[0].type, [](const std::vector<double>& x) { return x[0]; });
+}
+
+std::optional<Folded> range(const Node& n, const std::vector<Folded>& in, const OnnxModel& m) {
+  const double start = in[0].values.at(0), limit = in[1].values.at(0), delta = in[2].values.at(0);
+  if (delta == 0) m.fail(n, "a Range with delta 0");
+  const double steps = std::max(std::ceil((limit - start) / delta), 0.0);
+  if (steps > kMaxElements) return std::nullopt;
+  Folded f{in[0].type, {std::int64_t(steps)}, {}};
+  for (std::int64_t i = 0; i < std::int64_t(steps); ++i) f.values.push_back(start + double(i) * delta);
+  return f;
+}
+
+}  // namespace
+
+const std::vector<std::string>& shape_folding_ops() {
+  static const std::vector<std::string> ops = {"Mod",   "Equal",           "Less",   "Greater",
+                                               "Where", "ConstantOfShape", "Expand", "Range"};
+  return ops;
+}
+
+void infer_folded_shapes(OnnxModel& m) {
+  bool unknown = false;
+  for (const auto& n : m.graph().node())
+    for (const auto& out : n.output()) unknown = unknown || (!out.empty() && !m.shapes.count(out));
+  if (!unknown) return;
+  for (auto& n : *m.proto.mutable_graph()->mutable_node()) {
+    if (n.output_size() != 1 || n.op_type() == "Constant" || n.op_type() == "Identity") continue;
+    const onnx::TensorProto* t = m.constant(n.output(0));
+    if (!t || t->data_type() != onnx::TensorProto::INT64) continue;  // floats keep their node (and type)
+    const onnx::TensorProto value = *t;
+    const std::string output = n.output(0), name = n.name();
+    n.Clear();
+    n.set_op_type("Constant"), n.set_name(name), n.add_output(output);
+    auto* a = n.add_attribute();
+    a->set_name("value"), a->set_type(onnx::AttributeProto::TENSOR), *a->mutable_t() = value;
+  }
+  m.proto.mutable_graph()->clear_value_info();
+  infer_shapes(m);
+}
+
+std::optional<Folded> fold_shape_op(const Node& n, const std::vector<Folded>& in, const OnnxModel& m) {
+  static const std::map<std::string, std::function<double(double, double)>> comparisons = {
+      {"Equal", [](double a, double b) { return double(a == b); }},
+      {"Less", [](double a, double b) { return double(a < b); }},
+      {"Greater", [](double a, double b) { return double(a > b); }}};
+  const std::string& op = n.op_type();
+  if (const auto c = comparisons.find(op); c != comparisons.end() && in.size() == 2)
+    return elementwise(in, onnx::TensorProto::BOOL, [&](const std::vector<double>& x) { return c->second(x[0], x[1]); });
+  if (op == "Mod" && in.size() == 2) return mod(n, in, m);
+  if (op == "Where" && in.size() == 3)
+    return elementwise(in, in[1].type, [](const std::vector<double>& x) { return x[0] != 0 ? x[1] : x[2]; });
+  if (op == "ConstantOfShape" && in.size() == 1) return constant_of_shape(n, in, m);
+  if (op == "Expand" && in.size() == 2) return expand(in);
+  if (op == "Range" && in.size() == 3) return range(n, in, m);
+  return std::nullopt;
+}
+
+}  // namespace npusim

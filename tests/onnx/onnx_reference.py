@@ -238,6 +238,8 @@ def main():
         model = onnx.load(args.model)
         shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
         q = np.load(os.path.join(out, "tensors", "input.npy")).astype(np.float64) * 2.0 ** report_input_exponent(shape)
+        if len(shape) == 4:  # npusim stores an image NHWC
+            q = q.reshape(shape[0], shape[2], shape[3], shape[1]).transpose(0, 3, 1, 2)
         values = evaluate(model, {model.graph.input[0].name: q.reshape(shape)})
         worst = 0.0
         for row in report["workload"]["rows"]:
@@ -251,6 +253,10 @@ def main():
             want = values[origin["value"]]
             if origin["before_scale_and_bias"]:  # npusim's tensor is the normalization alone
                 want = normalized(values[origin["normalizes"]])
+            if want.ndim in (2, 3) and got.shape[0] == 1 and want.shape[0] != 1:
+                # nn.MultiheadAttention's [tokens, N, E], [N·heads, tokens, d] and [tokens·N, E]
+                # with N = 1: npusim stores the tokens, each with its heads' segments
+                want = (want.transpose(1, 0, 2) if want.ndim == 3 else want).reshape(1, -1)
             want = storage_order(want, row["kind"])
             if want.shape != got.shape:
                 raise SystemExit(f"layer {row['name']}: shape {got.shape} against the reference's {want.shape}")

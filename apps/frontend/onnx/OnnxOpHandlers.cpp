@@ -157,17 +157,20 @@ void OnnxGraphImporter::gemm(const Node& n) {
 void OnnxGraphImporter::matmul(const Node& n) {
   if (!model_.constant(n.input(1))) return attention_matmul(n);
   const OnnxValue& in = activation(n, 0);
-  if (!is_rows(in))
+  const bool flat = flattened_.count(n.input(0)) > 0;  // an NCHW map, flattened (flatten_for_gemm)
+  if (!flat && !is_rows(in))
     fail(n, "input A is not laid out with its last axis as channels and the other axes in storage order (a MatMul "
             "with weights runs over every position of a [N, ..., K] matrix)");
   const auto& bd = dims(n, n.input(1));
   if (bd.size() != 2) fail(n, "the constant operand B must be 2-D [K, N]");
   const auto k = std::uint32_t(bd[0]), co = std::uint32_t(bd[1]);
-  if (k != in.map.c) fail(n, fmt::format("B takes {} input features, A has {}", k, in.map.c));
+  if (k != (flat ? in.map.elements() : in.map.c))
+    fail(n, fmt::format("B takes {} input features, A has {}", k, dims(n, n.input(0)).back()));
   const std::vector<double> b = constant_values(n, 1);
   std::vector<double> weights(b.size());
   for (std::uint64_t o = 0; o < co; ++o)
     for (std::uint64_t i = 0; i < k; ++i) weights[o * k + i] = b[i * co + o];
+  if (flat) return flattened_gemm(n, std::move(weights), std::vector<double>(co, 0.0), co);
   const OnnxValue out = rows_value("", -1, batch_, {in.map.h, in.map.w, co}, dims(n, n.output(0)));
   emit_weighted(n, fc_layer(co), in, out, std::move(weights), std::vector<double>(co, 0.0), false, co, k, 1, 1,
                 false);

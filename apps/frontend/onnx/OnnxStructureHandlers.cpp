@@ -114,7 +114,8 @@ bool OnnxGraphImporter::flatten_for_gemm(const Node& n) {
   if (!is_nchw(in) || to.size() != 2 || to[0] != in.dims[0]) return false;
   const auto r = readers(n.output(0));
   const bool gemms = !r.empty() && std::all_of(r.begin(), r.end(), [&](const Node* g) {
-    return g->op_type() == "Gemm" && g->input(0) == n.output(0) && model_.constant(g->input(1));
+    return (g->op_type() == "Gemm" || g->op_type() == "MatMul") && g->input(0) == n.output(0) &&
+           model_.constant(g->input(1));
   });
   if (!gemms) return false;
   flattened_.insert(n.output(0));
@@ -122,7 +123,7 @@ bool OnnxGraphImporter::flatten_for_gemm(const Node& n) {
   return true;
 }
 
-// The Gemm's k = C·H·W features in NCHW order are a conv kernel [co][C][H][W] over the
+// The Gemm's (or MatMul's) k = C·H·W features in NCHW order are a conv kernel [co][C][H][W] over the
 // whole map: the same MACs, with the weights in npusim's [co][H][W][C] order.
 void OnnxGraphImporter::flattened_gemm(const Node& n, std::vector<double> weights, std::vector<double> bias,
                                        std::uint32_t co) {

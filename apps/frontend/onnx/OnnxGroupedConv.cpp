@@ -27,6 +27,19 @@ std::vector<double> rows_of(const std::vector<double>& v, std::size_t first, std
   return {v.begin() + std::ptrdiff_t(first * per_row), v.begin() + std::ptrdiff_t((first + count) * per_row)};
 }
 
+// One group's conv: the node's window (weights [co, ci/group, kh, kw]) with `cog` outputs.
+OnnxLayer group_layer(const Node& n, const std::vector<std::int64_t>& wd, std::uint32_t cog, bool relu) {
+  OnnxLayer layer = onnx_layer(LayerKind::Conv);
+  const auto strides = onnx_ints(n, "strides", {1, 1}), p = onnx_ints(n, "pads", {0, 0, 0, 0});
+  layer.kernel = {wd[2], wd[3]};
+  layer.strides = {strides[0], strides[1]};
+  layer.pads = {p[0], p[2], p[1], p[3]};
+  layer.dilation = onnx_ints(n, "dilations", {1, 1})[0];
+  layer.channels = cog;
+  layer.layer.relu = relu;
+  return layer;
+}
+
 }  // namespace
 
 void OnnxGraphImporter::grouped_conv(const Node& n, std::int64_t groups) {
@@ -36,9 +49,8 @@ void OnnxGraphImporter::grouped_conv(const Node& n, std::int64_t groups) {
                         "output only this conv reads (that layer is cut into one layer per group); '{}' is not one",
                         groups, n.input(0)));
   const auto& wd = dims(n, n.input(1));
-  const auto co = std::uint32_t(wd[0]), cig = std::uint32_t(wd[1]), kh = std::uint32_t(wd[2]), kw = std::uint32_t(wd[3]);
+  const auto co = std::uint32_t(wd[0]), cig = std::uint32_t(wd[1]), cog = co / std::uint32_t(groups);
   if (co % groups != 0) fail(n, fmt::format("{} output channels do not divide into {} groups", co, groups));
-  const std::uint32_t cog = co / std::uint32_t(groups);
   std::vector<double> weights = constant_values(n, 1);
   std::vector<double> bias = has_input(n, 2) ? constant_values(n, 2) : std::vector<double>(co, 0.0);
   if (bias.size() != co) fail(n, fmt::format("the bias has {} values for {} output channels", bias.size(), co));
@@ -46,7 +58,7 @@ void OnnxGraphImporter::grouped_conv(const Node& n, std::int64_t groups) {
   if (const Node* bn = fold_next_batch_norm(n, weights, bias, co)) whole.set_output(0, bn->output(0));
   const Node* relu = sole_consumer(whole.output(0));
   const bool fused_relu = relu && relu_bound(*relu);
-  if (fused_relu) {
+  if (fused_relu) {  // into every group's requantization
     fused_.insert(relu);
     if (relu->op_type() == "Clip") ++relu6_layers_;
     whole.set_output(0, relu->output(0));
@@ -54,30 +66,22 @@ void OnnxGraphImporter::grouped_conv(const Node& n, std::int64_t groups) {
   const auto& od = dims(n, n.output(0));
   OnnxLayer joined = onnx_layer(LayerKind::Concat);
   OnnxValue out = nchw_value("", -1, batch_, {std::uint32_t(od[2]), std::uint32_t(od[3]), co});
+  const std::size_t per_co = std::size_t(cig) * std::size_t(wd[2] * wd[3]);
   for (std::int64_t g = 0; g < groups; ++g) {
     const OnnxValue part = channel_part(n, part_of(in, 1, groups, g), int(g));
     result_.origins.erase(part.tensor);  // a block of channels: no ONNX value holds it alone
-    OnnxLayer layer = onnx_layer(LayerKind::Conv);
-    layer.kernel = {kh, kw};
-    layer.strides = {onnx_ints(n, "strides", {1, 1})[0], onnx_ints(n, "strides", {1, 1})[1]};
-    const auto p = onnx_ints(n, "pads", {0, 0, 0, 0});
-    layer.pads = {p[0], p[2], p[1], p[3]};
+    OnnxLayer layer = group_layer(n, wd, cog, fused_relu);
     fold_pad(n, layer);
-    layer.dilation = onnx_ints(n, "dilations", {1, 1})[0];
-    layer.channels = cog;
-    layer.layer.relu = fused_relu;
-    const std::size_t per_co = std::size_t(cig) * kh * kw;
-    OnnxValue group_out = nchw_value("", -1, batch_, {out.map.h, out.map.w, cog});
-    emit_weighted(group_node(n, g), std::move(layer), part, group_out, rows_of(weights, g * cog, cog, per_co),
-                  rows_of(bias, g * cog, cog, 1), false, cog, cig, kh, kw, false);
+    emit_weighted(group_node(n, g), std::move(layer), part, nchw_value("", -1, batch_, {out.map.h, out.map.w, cog}),
+                  rows_of(weights, g * cog, cog, per_co), rows_of(bias, g * cog, cog, 1), false, cog, cig,
+                  std::uint32_t(wd[2]), std::uint32_t(wd[3]), false);
     const OnnxValue& written = values_.at(group_node(n, g).output(0));
     if (g == 0) out.exponent = written.exponent;
     scale_within(n, written.exponent - out.exponent, 0, 0, "the difference of the groups' scale exponents");
     joined.layer.inputs.push_back(written.tensor);
     result_.origins.erase(written.tensor);
   }
-  OnnxValue first = values_.at(group_node(n, 0).output(0));
-  emit(whole, std::move(joined), first, out);
+  emit(whole, std::move(joined), values_.at(group_node(n, 0).output(0)), out);
 }
 
 }  // namespace npusim

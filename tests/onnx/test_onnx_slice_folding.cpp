@@ -83,3 +83,29 @@ TEST_CASE("onnx: Mod, Less, Where, ConstantOfShape, Expand, Range and Equal on s
   REQUIRE(rows.size() == 1);
   CHECK(row_named(rows, "fc")["macs"] == 6 * 8 * 4);
 }
+
+TEST_CASE("onnx: ScatterND and Not on shapes are folded at import; a Pad that adds nothing is no layer",
+          "[onnx][structure][e2e]") {
+  // Swin's mask arithmetic: a target written into ones by ScatterND, selected by Not.
+  OnnxTestGraph g({1, 6, 8});
+  auto& ones = g.node("ConstantOfShape", "ones", {int64_initializer(g, "three", {3})});
+  auto* value = ones.add_attribute();
+  value->set_name("value"), value->set_type(onnx::AttributeProto::TENSOR);
+  value->mutable_t()->set_data_type(onnx::TensorProto::INT64), value->mutable_t()->add_dims(1);
+  value->mutable_t()->add_int64_data(1);
+  auto* index = g.model.mutable_graph()->add_initializer();
+  index->set_name("where"), index->set_data_type(onnx::TensorProto::INT64), index->add_dims(2), index->add_dims(1);
+  index->add_int64_data(1), index->add_int64_data(2);
+  const std::string written =
+      g.node("ScatterND", "written", {ones.output(0), "where", int64_initializer(g, "sizes", {6, 8})}).output(0);
+  const std::string same = g.node("Equal", "same", {written, written}).output(0);
+  const std::string never = g.node("Not", "never", {same}).output(0);
+  const std::string target = g.node("Where", "target", {never, ones.output(0), written}).output(0);
+  const std::string padded =
+      g.node("Pad", "nothing", {"input", int64_initializer(g, "no_pads", {0, 0, 0, 0, 0, 0})}).output(0);
+  g.output(g.matmul("fc", g.node("Reshape", "shaped", {padded, target}).output(0), 8, 4));
+  const std::string dir = scratch_dir("onnx-scatter-folding");
+  const auto rows = report_rows(g.save(dir + "/m.onnx"), dir);
+  REQUIRE(rows.size() == 1);
+  CHECK(row_named(rows, "fc")["macs"] == 6 * 8 * 4);
+}

@@ -58,6 +58,7 @@ class OnnxGraphImporter {
   void refused(const Node& n);   // ops handled only in patterns or on constants
   // Structure (OnnxStructureHandlers.cpp): padding, pooling, reshapes, grouped convs.
   void pad(const Node& n);              // folded into the Conv or AveragePool that reads it
+  std::vector<std::int64_t> pads_of(const Node& n) const;
   void channel_scale(const Node& n);    // a BatchNormalization no conv precedes: a 1x1 depthwise
   void grouped_conv(const Node& n, std::int64_t groups);  // 1 < groups < channels: one conv per group
   void slice(const Node& n);  // of a projection's output channels (a packed q, k, v): one layer per block

@@ -2,6 +2,7 @@
 // (OnnxShapeFolding.h); OnnxConstantFolding calls it for every foldable node.
 #include "apps/frontend/onnx/OnnxShapeFolding.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -107,11 +108,35 @@ std::optional<Folded> range(const Node& n, const std::vector<Folded>& in, const 
   return f;
 }
 
+// ScatterND(data, indices [..., k], updates): each index tuple's slice of data replaced
+// (Swin's window mask, written region by region into zeros).
+std::optional<Folded> scatter_nd(const Node& n, const std::vector<Folded>& in, const OnnxModel& m) {
+  Folded out = in[0];
+  const Folded &index = in[1], &updates = in[2];
+  const std::size_t k = index.dims.empty() ? 0 : std::size_t(index.dims.back());
+  if (k == 0 || k > out.dims.size() || onnx_attribute(n, "reduction")) return std::nullopt;
+  const std::int64_t slice = saturating_product(Dims(out.dims.begin() + std::ptrdiff_t(k), out.dims.end()));
+  const std::size_t tuples = index.values.size() / k;
+  if (updates.values.size() != tuples * std::size_t(slice)) m.fail(n, "the updates do not match the indices");
+  for (std::size_t t = 0; t < tuples; ++t) {
+    std::int64_t at = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+      auto i = std::int64_t(index.values[t * k + j]);
+      if (i < 0) i += out.dims[j];
+      if (i < 0 || i >= out.dims[j]) m.fail(n, fmt::format("index {} is outside 0 to {}", i, out.dims[j] - 1));
+      at = at * out.dims[j] + i;
+    }
+    std::copy_n(updates.values.begin() + std::ptrdiff_t(t * std::size_t(slice)), slice,
+                out.values.begin() + std::ptrdiff_t(at * slice));
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& shape_folding_ops() {
-  static const std::vector<std::string> ops = {"Mod",   "Equal",           "Less",   "Greater",
-                                               "Where", "ConstantOfShape", "Expand", "Range"};
+  static const std::vector<std::string> ops = {"Mod",   "Equal",           "Less",   "Greater", "Not",
+                                               "Where", "ConstantOfShape", "Expand", "Range",   "ScatterND"};
   return ops;
 }
 
@@ -144,6 +169,9 @@ std::optional<Folded> fold_shape_op(const Node& n, const std::vector<Folded>& in
   if (const auto c = comparisons.find(op); c != comparisons.end() && in.size() == 2)
     return elementwise(in, onnx::TensorProto::BOOL, [&](const std::vector<double>& x) { return c->second(x[0], x[1]); });
   if (op == "Mod" && in.size() == 2) return mod(n, in, m);
+  if (op == "Not" && in.size() == 1)
+    return elementwise(in, onnx::TensorProto::BOOL, [](const std::vector<double>& x) { return double(x[0] == 0); });
+  if (op == "ScatterND" && in.size() == 3) return scatter_nd(n, in, m);
   if (op == "Where" && in.size() == 3)
     return elementwise(in, in[1].type, [](const std::vector<double>& x) { return x[0] != 0 ? x[1] : x[2]; });
   if (op == "ConstantOfShape" && in.size() == 1) return constant_of_shape(n, in, m);

@@ -15,8 +15,8 @@ struct Folded {
 };
 
 // The ops exporters write around masks, windows and class tokens on values known at
-// import (Swin's shifted-window arithmetic, ViT's expanded class token): Mod, Equal,
-// Less, Greater, Where, ConstantOfShape, Expand, Range. Empty when `n` is none of them or
+// import (Swin's shifted-window arithmetic and mask, ViT's expanded class token): Mod,
+// Equal, Less, Greater, Not, Where, ConstantOfShape, Expand, Range, ScatterND. Empty when `n` is none of them or
 // its inputs broadcast in a way this does not evaluate (then it stays a node).
 std::optional<Folded> fold_shape_op(const onnx::NodeProto& n, const std::vector<Folded>& in, const OnnxModel& m);
 const std::vector<std::string>& shape_folding_ops();

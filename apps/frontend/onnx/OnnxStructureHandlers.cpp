@@ -25,10 +25,19 @@ double attribute_float(const Node& n, const char* name, double fallback) {
 
 }  // namespace
 
+// A Pad's pads: its input 1 (opset 11 on) or attribute.
+std::vector<std::int64_t> OnnxGraphImporter::pads_of(const Node& n) const {
+  if (!has_input(n, 1)) return onnx_ints(n, "pads", {});
+  const onnx::TensorProto* t = model_.constant(n.input(1));
+  if (!t) fail(n, "the pads must be a constant");
+  return tensor_integers(*t, model_.file);
+}
+
 // Zero padding of H and W is the padding of the conv or average pool that reads it, so
 // no data moves; anything else would have to be copied and is refused.
 void OnnxGraphImporter::pad(const Node& n) {
   const OnnxValue& in = activation(n, 0);
+  if (pads_of(n) == std::vector<std::int64_t>(2 * in.dims.size(), 0)) return alias(n, in);  // nothing added (Swin)
   if (!is_nchw(in)) fail(n, "only a Pad of an [N, C, H, W] map is supported");
   const auto* mode = onnx_attribute(n, "mode");
   if (mode && mode->s() != "constant")
@@ -37,12 +46,7 @@ void OnnxGraphImporter::pad(const Node& n) {
   if ((has_input(n, 2) && constant_values(n, 2) != std::vector<double>{0}) || attribute_float(n, "value", 0) != 0)
     fail(n, "only padding with zeros is supported");
   if (has_input(n, 3)) fail(n, "the axes input is not supported (give the pads of all four axes)");
-  std::vector<std::int64_t> p = onnx_ints(n, "pads", {});
-  if (has_input(n, 1)) {
-    const onnx::TensorProto* t = model_.constant(n.input(1));
-    if (!t) fail(n, "the pads must be a constant");
-    p = tensor_integers(*t, model_.file);
-  }
+  const std::vector<std::int64_t> p = pads_of(n);
   if (p.size() != 8 || p[0] != 0 || p[1] != 0 || p[4] != 0 || p[5] != 0 ||
       std::any_of(p.begin(), p.end(), [](std::int64_t v) { return v < 0; }))
     fail(n, fmt::format("pads [{}] are not supported: only non-negative padding of H and W", fmt::join(p, ", ")));

@@ -109,3 +109,28 @@ TEST_CASE("onnx: ScatterND and Not on shapes are folded at import; a Pad that ad
   REQUIRE(rows.size() == 1);
   CHECK(row_named(rows, "fc")["macs"] == 6 * 8 * 4);
 }
+
+TEST_CASE("onnx: Slice (reversed), Transpose and Reshape of 2-D constants are folded at import",
+          "[onnx][structure][e2e]") {
+  // F.pad's pads as PyTorch computes them: a table's rows reversed, transposed, flattened;
+  // here the first three of [[8, 0], [6, 0], [1, 0]] so treated give the target [1, 6, 8].
+  OnnxTestGraph g({1, 6, 8});
+  auto* table = g.model.mutable_graph()->add_initializer();
+  table->set_name("table"), table->set_data_type(onnx::TensorProto::INT64), table->add_dims(3), table->add_dims(2);
+  for (std::int64_t v : {8, 0, 6, 0, 1, 0}) table->add_int64_data(v);
+  const std::string reversed =
+      g.node("Slice", "reversed", {"table", int64_initializer(g, "last", {-1}),
+                                   int64_initializer(g, "before_first", {-9223372036854775807LL}),
+                                   int64_initializer(g, "rows", {0}), int64_initializer(g, "back", {-1})})
+          .output(0);
+  auto& turned = g.node("Transpose", "turned", {reversed});
+  set_ints(turned, "perm", {1, 0});
+  const std::string flat = g.node("Reshape", "flat", {turned.output(0), int64_initializer(g, "all", {-1})}).output(0);
+  const std::string target =
+      g.node("Slice", "target", {flat, int64_initializer(g, "zero", {0}), int64_initializer(g, "three", {3})}).output(0);
+  g.output(g.matmul("fc", g.node("Reshape", "shaped", {"input", target}).output(0), 8, 4));
+  const std::string dir = scratch_dir("onnx-nd-folding");
+  const auto rows = report_rows(g.save(dir + "/m.onnx"), dir);
+  REQUIRE(rows.size() == 1);
+  CHECK(row_named(rows, "fc")["macs"] == 6 * 8 * 4);
+}

@@ -113,8 +113,9 @@ class Folder {
     const std::int64_t size = in[0].dims[0];
     const std::int64_t step = in.size() > 4 && !in[4].values.empty() ? std::int64_t(in[4].values[0]) : 1;
     if (step == 0) fail(n, "step 0");
-    auto bound = [&](double v, std::int64_t lo, std::int64_t hi) {
-      auto b = v > 1e18 ? hi : v < -1e18 ? lo : std::int64_t(v);
+    auto bound = [&](double v, std::int64_t lo, std::int64_t hi) {  // ±2^63 - 1: to the end, not from it
+      if (v > 1e18 || v < -1e18) return v > 0 ? hi : lo;
+      auto b = std::int64_t(v);
       if (b < 0) b += size;
       return std::clamp(b, lo, hi);
     };
@@ -149,8 +150,12 @@ class Folder {
   // Reshape-like ops: same values, new dims from the inferred output shape.
   std::optional<Folded> reshape(const Node& n, const std::vector<Folded>& in) {
     const auto it = m_.shapes.find(n.output(0));
-    if (it == m_.shapes.end() || count(it->second) != std::int64_t(in[0].values.size())) return std::nullopt;
-    return Folded{in[0].type, it->second, in[0].values};
+    // A target computed by ops shape inference does not follow: from its folded values.
+    const auto dims = it != m_.shapes.end() ? std::optional<Dims>(it->second)
+                      : n.op_type() == "Reshape" && in.size() > 1 ? reshape_target(in[0].dims, in[1].values)
+                                                                  : std::nullopt;
+    if (!dims || count(*dims) != std::int64_t(in[0].values.size())) return std::nullopt;
+    return Folded{in[0].type, *dims, in[0].values};
   }
 
   std::optional<Folded> cast(const Node& n, Folded in) {

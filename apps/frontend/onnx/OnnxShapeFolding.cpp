@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "apps/frontend/onnx/OnnxAttributes.h"
+#include "apps/frontend/onnx/OnnxConstantFolding.h"
 #include "apps/frontend/onnx/OnnxLayout.h"
 #include "apps/frontend/onnx/OnnxTensor.h"
 
@@ -132,19 +133,112 @@ std::optional<Folded> scatter_nd(const Node& n, const std::vector<Folded>& in, c
   return out;
 }
 
+// One axis of a Slice: first index, step and count, clamped as the operator defines.
+struct SliceAxis {
+  std::int64_t first = 0, step = 1, count = 0;
+};
+
+SliceAxis slice_axis(std::int64_t extent, double start, double end, std::int64_t step) {
+  auto bound = [&](double v, std::int64_t lo, std::int64_t hi) {  // ±2^63 - 1: to the end
+    if (v > 1e18 || v < -1e18) return v > 0 ? hi : lo;
+    const auto b = std::int64_t(v);
+    return std::clamp(b < 0 ? b + extent : b, lo, hi);
+  };
+  const std::int64_t first = step > 0 ? bound(start, 0, extent) : bound(start, -1, extent - 1);
+  const std::int64_t last = step > 0 ? bound(end, 0, extent) : bound(end, -1, extent - 1);
+  const std::int64_t span = step > 0 ? last - first : first - last, stride = step > 0 ? step : -step;
+  return {first, step, std::max<std::int64_t>(0, (span + stride - 1) / stride)};
+}
+
+// A Slice of a constant of rank 2 or more (Swin's relative position tables); rank 1 is
+// OnnxConstantFolding's.
+std::optional<Folded> slice_nd(const Node& n, const std::vector<Folded>& in, const OnnxModel& m) {
+  const Folded& data = in[0];
+  const auto rank = std::int64_t(data.dims.size());
+  if (rank < 2 || in.size() < 3) return std::nullopt;
+  std::vector<SliceAxis> axes(static_cast<std::size_t>(rank));
+  for (std::int64_t a = 0; a < rank; ++a) axes[std::size_t(a)] = {0, 1, data.dims[std::size_t(a)]};
+  for (std::size_t i = 0; i < in[1].values.size(); ++i) {
+    auto a = in.size() > 3 && !in[3].values.empty() ? std::int64_t(in[3].values.at(i)) : std::int64_t(i);
+    if (a < 0) a += rank;
+    const std::int64_t step = in.size() > 4 && !in[4].values.empty() ? std::int64_t(in[4].values.at(i)) : 1;
+    if (a < 0 || a >= rank || step == 0) m.fail(n, "a Slice axis outside the rank, or a step of 0");
+    axes[std::size_t(a)] = slice_axis(data.dims[std::size_t(a)], in[1].values.at(i), in[2].values.at(i), step);
+  }
+  Folded out{data.type, {}, {}};
+  for (const auto& a : axes) out.dims.push_back(a.count);
+  const std::int64_t count = saturating_product(out.dims);
+  for (std::int64_t flat = 0; flat < count; ++flat) {
+    std::int64_t rest = flat, at = 0, stride = 1;
+    for (std::int64_t a = rank; a-- > 0;) {
+      const SliceAxis& s = axes[std::size_t(a)];
+      at += (s.first + rest % s.count * s.step) * stride;
+      rest /= s.count;
+      stride *= data.dims[std::size_t(a)];
+    }
+    out.values.push_back(data.values[std::size_t(at)]);
+  }
+  return out;
+}
+
+// Transpose of a constant (default perm: the axes reversed).
+std::optional<Folded> transpose(const Node& n, const Folded& data) {
+  const std::size_t rank = data.dims.size();
+  Dims reverse;
+  for (std::size_t i = rank; i-- > 0;) reverse.push_back(std::int64_t(i));
+  const Dims perm = onnx_ints(n, "perm", reverse);
+  if (perm.size() != rank) return std::nullopt;
+  Folded out{data.type, {}, {}};
+  Dims strides(rank, 1);
+  for (std::size_t a = rank; a-- > 1;) strides[a - 1] = strides[a] * data.dims[a];
+  for (auto p : perm) out.dims.push_back(data.dims.at(std::size_t(p)));
+  for (std::int64_t flat = 0; flat < std::int64_t(data.values.size()); ++flat) {
+    std::int64_t rest = flat, at = 0;
+    for (std::size_t a = rank; a-- > 0;) {
+      at += rest % out.dims[a] * strides[std::size_t(perm[a])];
+      rest /= out.dims[a];
+    }
+    out.values.push_back(data.values[std::size_t(at)]);
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& shape_folding_ops() {
   static const std::vector<std::string> ops = {"Mod",   "Equal",           "Less",   "Greater", "Not",
-                                               "Where", "ConstantOfShape", "Expand", "Range",   "ScatterND"};
+                                               "Where", "ConstantOfShape", "Expand", "Range",   "ScatterND", "Transpose"};
   return ops;
 }
 
-void infer_folded_shapes(OnnxModel& m) {
-  bool unknown = false;
+std::optional<Dims> reshape_target(const Dims& from, const std::vector<double>& target) {
+  Dims dims;
+  std::int64_t known = 1, rest = -1;
+  for (std::size_t i = 0; i < target.size(); ++i) {
+    auto d = std::int64_t(target[i]);
+    if (d == 0 && i < from.size()) d = from[i];
+    if (d == -1 && rest < 0) rest = std::int64_t(i);
+    else if (d <= 0) return std::nullopt;
+    else known *= d;
+    dims.push_back(d);
+  }
+  const std::int64_t total = saturating_product(from);
+  if (rest >= 0 && known > 0 && total % known == 0) dims[std::size_t(rest)] = total / known;
+  if (saturating_product(dims) != total) return std::nullopt;
+  return dims;
+}
+
+namespace {
+
+bool shapes_unknown(const OnnxModel& m) {
   for (const auto& n : m.graph().node())
-    for (const auto& out : n.output()) unknown = unknown || (!out.empty() && !m.shapes.count(out));
-  if (!unknown) return;
+    for (const auto& out : n.output())
+      if (!out.empty() && !m.shapes.count(out)) return true;
+  return false;
+}
+
+// The folded integer nodes as Constant nodes, which shape inference reads.
+void freeze_folded(OnnxModel& m) {
   for (auto& n : *m.proto.mutable_graph()->mutable_node()) {
     if (n.output_size() != 1 || n.op_type() == "Constant" || n.op_type() == "Identity") continue;
     const onnx::TensorProto* t = m.constant(n.output(0));
@@ -156,8 +250,21 @@ void infer_folded_shapes(OnnxModel& m) {
     auto* a = n.add_attribute();
     a->set_name("value"), a->set_type(onnx::AttributeProto::TENSOR), *a->mutable_t() = value;
   }
-  m.proto.mutable_graph()->clear_value_info();
-  infer_shapes(m);
+}
+
+}  // namespace
+
+// Each round's new shapes may let more Shape nodes fold (Swin: a Pad by folded amounts,
+// then the Shape of its output), so folding and inference alternate while that helps.
+void infer_folded_shapes(OnnxModel& m) {
+  for (int round = 0; round < 4 && shapes_unknown(m); ++round) {
+    const std::size_t constants = m.constants.size();
+    freeze_folded(m);
+    m.proto.mutable_graph()->clear_value_info();
+    infer_shapes(m);
+    fold_constants(m);
+    if (m.constants.size() == constants) return;
+  }
 }
 
 std::optional<Folded> fold_shape_op(const Node& n, const std::vector<Folded>& in, const OnnxModel& m) {
@@ -172,6 +279,8 @@ std::optional<Folded> fold_shape_op(const Node& n, const std::vector<Folded>& in
   if (op == "Not" && in.size() == 1)
     return elementwise(in, onnx::TensorProto::BOOL, [](const std::vector<double>& x) { return double(x[0] == 0); });
   if (op == "ScatterND" && in.size() == 3) return scatter_nd(n, in, m);
+  if (op == "Slice") return slice_nd(n, in, m);
+  if (op == "Transpose" && in.size() == 1) return transpose(n, in[0]);
   if (op == "Where" && in.size() == 3)
     return elementwise(in, in[1].type, [](const std::vector<double>& x) { return x[0] != 0 ? x[1] : x[2]; });
   if (op == "ConstantOfShape" && in.size() == 1) return constant_of_shape(n, in, m);

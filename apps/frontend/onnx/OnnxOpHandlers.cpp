@@ -139,7 +139,8 @@ void OnnxGraphImporter::gemm(const Node& n) {
   const bool trans_b = onnx_int(n, "transB", 0) != 0;
   if (bd.size() != 2) fail(n, "the constant operand B must be 2-D");
   const auto k = std::uint32_t(trans_b ? bd[1] : bd[0]), co = std::uint32_t(trans_b ? bd[0] : bd[1]);
-  if (k != (flat ? in.map.elements() : in.map.c)) fail(n, fmt::format("B takes {} input features, A has {}", k, ad.back()));
+  if (k != (flat ? in.map.elements() : in.map.c))
+    fail(n, fmt::format("B takes {} input features, A has {}", k, ad.back()));
   std::vector<double> b = constant_values(n, 1), weights(b.size());
   for (std::uint64_t o = 0; o < co; ++o)
     for (std::uint64_t i = 0; i < k; ++i) weights[o * k + i] = trans_b ? b[o * k + i] : b[i * co + o];
@@ -252,7 +253,9 @@ void OnnxGraphImporter::max_pool(const Node& n) {
   OnnxLayer layer = window_layer(w, LayerKind::Pool);
   layer.layer.pool_max = n.op_type() == "MaxPool";
   // A folded Pad's zeros are positions of the window: they count in the average.
-  const bool zeros_counted = fold_pad(n, layer) || onnx_int(n, "count_include_pad", 0) != 0;
+  const bool counts_padding = fold_pad(n, layer) || onnx_int(n, "count_include_pad", 0) != 0;
+  const bool zeros_counted =
+      counts_padding && std::any_of(layer.pads.begin(), layer.pads.end(), [](std::int64_t p) { return p != 0; });
   ceil_mode_padding(n, layer, in.map, od, zeros_counted && !layer.layer.pool_max);
   if (zeros_counted && !layer.layer.pool_max) return padded_average(n, std::move(layer), in);
   OnnxValue out = nchw_value("", -1, batch_, {std::uint32_t(od[2]), std::uint32_t(od[3]), in.map.c});

@@ -127,6 +127,10 @@ def run_structure_node(node, x):
         return x[0].reshape(int(np.prod(x[0].shape[:axis])), -1)
     if op == "Clip":
         return np.clip(x[0], x[1] if len(x) > 1 else None, x[2] if len(x) > 2 else None)
+    if op == "Relu":
+        return np.maximum(x[0], 0)
+    if op == "Concat":
+        return np.concatenate(x, axis=attr(node, "axis"))
     return None
 
 
@@ -150,8 +154,6 @@ def run_node(node, x):
         for a, s, e, st in zip(axes, x[1], x[2], steps):
             index[a] = slice(int(s), int(e), int(st))
         return x[0][tuple(index)]
-    if op == "Concat":
-        return np.concatenate(x, axis=attr(node, "axis"))
     if op == "Unsqueeze":
         return np.expand_dims(x[0], tuple(int(a) for a in (x[1] if len(x) > 1 else attr(node, "axes"))))
     if op == "Squeeze":
@@ -173,8 +175,6 @@ def run_node(node, x):
         return np.sqrt(x[0])
     if op == "Erf":
         return ERF(x[0])
-    if op == "Relu":
-        return np.maximum(x[0], 0)
     if op == "MatMul":
         return np.matmul(x[0], x[1])
     if op == "Gemm":

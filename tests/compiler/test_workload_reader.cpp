@@ -44,8 +44,8 @@ TEST_CASE("compiler: bad workloads name the file, the layer and the reason", "[c
              Catch::Contains("w.json: layers[0] (c), field 'kk': unknown field"));
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"input":"nope"}]})"),
              Catch::Contains("'nope' is neither 'input' nor an earlier layer"));
-  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"groups":2}]})"),
-             Catch::Contains("only depthwise grouping"));
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"groups":3}]})"),
+             Catch::Contains("groups must divide ci (4) and co (8)"));
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":9}]})"),
              Catch::Contains("kernel 9 is larger than the padded input 8"));
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"ci":5}]})"),

@@ -16,7 +16,7 @@ namespace {
 // Weights as the workload gives them (.npy): the dense kernel.
 std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
   if (l.kind == LayerKind::Depthwise) return {l.kh, l.kw, l.in.c};
-  return {l.out.c, l.kh, l.kw, l.in.c};
+  return {l.out.c, l.kh, l.kw, l.in.c / l.groups};  // a grouped conv: each output's group of inputs
 }
 
 void place_binding(DataBinding& b, const DramTensor& t) {

@@ -133,7 +133,7 @@ void EmitContext::place_layer(std::size_t i, Placement& p) {
   }
   c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
                        ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
-                       : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;
+                       : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * (l.in.c / l.groups);
   place_weights(c);
   if (i > 0) release_dead_tensors(i - 1);
   c.output = dram_.allocate_activation(activation_runs(&c, p.reader_of(l.name), p.chunkable[l.name], n * l.out.h,

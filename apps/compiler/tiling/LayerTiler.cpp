@@ -191,7 +191,7 @@ LayerTiling start_tiling(const Layer& l) {
   LayerTiling t;
   t.kernel_h = std::uint32_t(dilated_extent(l.kh, l.dilation));
   t.kernel_w = std::uint32_t(dilated_extent(l.kw, l.dilation));
-  t.ci = l.kind == LayerKind::Matmul ? l.matmul().k : l.in.c;
+  t.ci = l.kind == LayerKind::Matmul ? l.matmul().k : l.in.c / l.groups;  // a grouped conv: one group's
   t.co = l.kind == LayerKind::Matmul ? l.matmul().n : l.out.c;
   return t;
 }

@@ -60,7 +60,6 @@ class OnnxGraphImporter {
   void pad(const Node& n);              // folded into the Conv or AveragePool that reads it
   std::vector<std::int64_t> pads_of(const Node& n) const;
   void channel_scale(const Node& n);    // a BatchNormalization no conv precedes: a 1x1 depthwise
-  void grouped_conv(const Node& n, std::int64_t groups);  // 1 < groups < channels: one conv per group
   void slice(const Node& n);  // of a projection's output channels (a packed q, k, v): one layer per block
   // Adds the padding of a Pad folded into this window node; true when there was one.
   bool fold_pad(const Node& n, OnnxLayer& layer) const;

@@ -111,18 +111,19 @@ void OnnxGraphImporter::conv(const Node& n) {
   if (group < 1 || wd[1] * group != std::int64_t(map->c))
     fail(n, fmt::format("weights [{}] with group {} take {} input channels, the input has {}", fmt::join(wd, ", "),
                         group, wd[1] * group, map->c));
-  if (group != 1 && !depthwise) return grouped_conv(n, group);
+  if (group != 1 && !depthwise && in.affine)
+    fail(n, "a grouped conv cannot fold the scale and bias of the LayerNormalization before it");
   std::vector<double> bias = has_input(n, 2) ? constant_values(n, 2) : std::vector<double>(co, 0.0);
   if (bias.size() != co) fail(n, fmt::format("the bias has {} values for {} output channels", bias.size(), co));
   OnnxLayer layer = window_layer(w, LayerKind::Conv);
   fold_pad(n, layer);
   layer.channels = co;
   layer.dilation = w.dilations[0];
-  if (depthwise) layer.groups = group;
+  layer.groups = group;  // depthwise, or a grouped conv (ResNeXt) the matrix unit runs group by group
   const auto& od = dims(n, n.output(0));
   const OnnxValue out = nchw_value("", -1, batch_, {std::uint32_t(od[2]), std::uint32_t(od[3]), co});
-  emit_weighted(n, std::move(layer), in, out, std::move(weights), std::move(bias), true, co, depthwise ? 1 : map->c, kh,
-                kw, depthwise);
+  emit_weighted(n, std::move(layer), in, out, std::move(weights), std::move(bias), true, co,
+                depthwise ? 1 : std::uint32_t(wd[1]), kh, kw, depthwise);
 }
 
 void OnnxGraphImporter::gemm(const Node& n) {

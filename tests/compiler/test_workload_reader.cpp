@@ -128,3 +128,13 @@ TEST_CASE("compiler: a conv or fc layer's own split forces its mode, below --spl
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"p","type":"pool","k":2,"split":"data"}]})"),
              Catch::Contains("field 'split': unknown field"));
 }
+
+TEST_CASE("compiler: a JSON conv with groups dividing ci and co is a grouped conv", "[compiler][structure]") {
+  Workload w = parse_workload_json(std::string(kHead) + R"(
+    {"name":"g","type":"conv","co":6,"k":3,"padding":1,"groups":2}]})", "w.json");
+  REQUIRE(w.layers.size() == 1);
+  CHECK(w.layers[0].kind == LayerKind::Conv);
+  CHECK(w.layers[0].groups == 2);
+  CHECK(w.layers[0].weight_elements() == 6 * 3 * 3 * 2);  // each output reads its group's 2 inputs
+  CHECK(w.layers[0].macs() == 8 * 8 * 6 * 3 * 3 * 2);
+}

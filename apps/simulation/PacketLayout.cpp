@@ -21,7 +21,7 @@ std::vector<ConstantBlock> weight_blocks(const CompiledLayer& c) {
     for (std::uint32_t core : t.cores)
       for (std::uint32_t b = 0; b < t.co_blocks; ++b)
         blocks.push_back({t.co_blocks > 1 ? fmt::format("{} block {}", name, b + 1) : name, core,
-                          std::uint64_t(t.block_count(l, b)) * t.kernel_h * t.kernel_w * l.in.c});
+                          std::uint64_t(t.block_count(l, b)) * t.kernel_h * t.kernel_w * (l.in.c / l.groups)});
     return blocks;
   }
   // A model mode's pieces follow the split index of the weights (co or ci).

@@ -44,8 +44,8 @@ TEST_CASE("compiler: bad workloads name the file, the layer and the reason", "[c
              Catch::Contains("w.json: layers[0] (c), field 'kk': unknown field"));
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"input":"nope"}]})"),
              Catch::Contains("'nope' is neither 'input' nor an earlier layer"));
-  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"groups":2}]})"),
-             Catch::Contains("only depthwise grouping"));
+  CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"groups":3}]})"),
+             Catch::Contains("groups must divide ci (4) and co (8)"));
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":9}]})"),
              Catch::Contains("kernel 9 is larger than the padded input 8"));
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"c","type":"conv","co":8,"k":3,"ci":5}]})"),
@@ -127,4 +127,14 @@ TEST_CASE("compiler: a conv or fc layer's own split forces its mode, below --spl
              Catch::Contains("layers[0] (c), field 'split': 'diagonal' must be one of"));
   CHECK_THAT(error_of(std::string(kHead) + R"({"name":"p","type":"pool","k":2,"split":"data"}]})"),
              Catch::Contains("field 'split': unknown field"));
+}
+
+TEST_CASE("compiler: a JSON conv with groups dividing ci and co is a grouped conv", "[compiler][structure]") {
+  Workload w = parse_workload_json(std::string(kHead) + R"(
+    {"name":"g","type":"conv","co":6,"k":3,"padding":1,"groups":2}]})", "w.json");
+  REQUIRE(w.layers.size() == 1);
+  CHECK(w.layers[0].kind == LayerKind::Conv);
+  CHECK(w.layers[0].groups == 2);
+  CHECK(w.layers[0].weight_elements() == 6 * 3 * 3 * 2);  // each output reads its group's 2 inputs
+  CHECK(w.layers[0].macs() == 8 * 8 * 6 * 3 * 3 * 2);
 }

@@ -10,7 +10,10 @@ namespace {
 using Value = OnnxReference::Value;
 using Dims = OnnxTestGraph::Dims;
 
-std::vector<double> floats(const onnx::TensorProto& t) { return {t.float_data().begin(), t.float_data().end()}; }
+std::vector<double> floats(const onnx::TensorProto& t) {
+  if (t.data_type() == onnx::TensorProto::INT64) return {t.int64_data().begin(), t.int64_data().end()};
+  return {t.float_data().begin(), t.float_data().end()};
+}
 
 std::vector<std::int64_t> attr(const onnx::NodeProto& n, const char* name, std::vector<std::int64_t> fallback) {
   for (const auto& a : n.attribute())
@@ -95,14 +98,16 @@ struct Evaluator {
     return y;
   }
 
-  // Max or average (over the real positions) windows; global when k = 0.
-  Value pool(const onnx::NodeProto& n, const Value& x, bool max) {
+  // Max or average windows; global ones over the whole map. An average divides by the
+  // real positions, or with count_include_pad by those inside the padded map.
+  Value pool(const onnx::NodeProto& n, const Value& x, bool max, bool global) {
     const std::int64_t N = x.dims[0], C = x.dims[1], H = x.dims[2], W = x.dims[3];
-    const bool global = n.op_type().rfind("Global", 0) == 0;
     const auto k = global ? Dims{H, W} : attr(n, "kernel_shape", {});
     const auto s = global ? Dims{1, 1} : attr(n, "strides", {1, 1});
     const auto p = global ? Dims{0, 0, 0, 0} : attr(n, "pads", {0, 0, 0, 0});
-    const std::int64_t ho = (H + p[0] + p[2] - k[0]) / s[0] + 1, wo = (W + p[1] + p[3] - k[1]) / s[1] + 1;
+    const bool ceil = attr(n, "ceil_mode", {0})[0] != 0, count_pad = attr(n, "count_include_pad", {0})[0] != 0;
+    auto outputs = [&](std::int64_t span, std::int64_t stride) { return (ceil ? span + stride - 1 : span) / stride + 1; };
+    const std::int64_t ho = outputs(H + p[0] + p[2] - k[0], s[0]), wo = outputs(W + p[1] + p[3] - k[1], s[1]);
     Value y{{N, C, ho, wo}, {}, {}};
     for (std::int64_t b = 0; b < N; ++b)
       for (std::int64_t c = 0; c < C; ++c)
@@ -113,6 +118,8 @@ struct Evaluator {
             for (std::int64_t ky = 0; ky < k[0]; ++ky)
               for (std::int64_t kx = 0; kx < k[1]; ++kx) {
                 const std::int64_t iy = oy * s[0] - p[0] + ky, ix = ox * s[1] - p[1] + kx;
+                const bool padded = iy >= -p[0] && ix >= -p[1] && iy < H + p[2] && ix < W + p[3];
+                if (count_pad && padded && (iy < 0 || ix < 0 || iy >= H || ix >= W)) ++count;
                 if (iy < 0 || ix < 0 || iy >= H || ix >= W) continue;
                 const std::size_t at = std::size_t(((b * C + c) * H + iy) * W + ix);
                 acc = max ? std::max(acc, x.v[at]) : acc + x.v[at];
@@ -121,6 +128,64 @@ struct Evaluator {
               }
             y.v.push_back(max ? acc : store(acc / count));
             y.bound.push_back(max ? bound : bound / count + 0.5);
+          }
+    return y;
+  }
+
+  // x·scale per channel, its scale an int8 weight like a 1x1 depthwise conv's.
+  Value channel_scale(const Value& x, const std::vector<double>& scale) {
+    const double step = weight_step(scale);
+    Value y = x;
+    const std::int64_t C = x.dims[1], plane = x.dims[2] * x.dims[3];
+    for (std::size_t i = 0; i < x.v.size(); ++i) {
+      const double w = scale[std::size_t(std::int64_t(i) / plane % C)];
+      y.v[i] = store(x.v[i] * w);
+      y.bound[i] = 0.5 + std::fabs(w) * x.bound[i] + (std::fabs(x.v[i]) + x.bound[i]) * step / 2;
+    }
+    return y;
+  }
+
+  // Indices [start, end) of one axis (constant bounds, step 1; negative from the end).
+  Value slice(const Value& x, const std::vector<double>& starts, const std::vector<double>& ends,
+              const std::vector<double>& axes) {
+    const auto rank = std::int64_t(x.dims.size());
+    const auto axis = std::size_t(axes[0] < 0 ? std::int64_t(axes[0]) + rank : std::int64_t(axes[0]));
+    const std::int64_t extent = x.dims[axis];
+    auto bound = [&](double v) { return std::clamp<std::int64_t>(v < 0 ? std::int64_t(v) + extent : std::int64_t(v), 0, extent); };
+    const std::int64_t start = bound(starts[0]), end = bound(ends[0]);
+    std::int64_t outer = 1, inner = 1;
+    for (std::size_t d = 0; d < axis; ++d) outer *= x.dims[d];
+    for (std::size_t d = axis + 1; d < x.dims.size(); ++d) inner *= x.dims[d];
+    Value y{x.dims, {}, {}};
+    y.dims[axis] = end - start;
+    for (std::int64_t o = 0; o < outer; ++o)
+      for (std::int64_t i = start * inner; i < end * inner; ++i) {
+        y.v.push_back(x.v[std::size_t(o * extent * inner + i)]);
+        y.bound.push_back(x.bound[std::size_t(o * extent * inner + i)]);
+      }
+    return y;
+  }
+
+  // The pads of a Pad node: its constant input (opset 11 on) or attribute.
+  Dims constants_or_ints(const onnx::NodeProto& n) {
+    if (n.input_size() < 2) return attr(n, "pads", {});
+    Dims p;
+    for (double v : constants.at(n.input(1))) p.push_back(std::int64_t(v));
+    return p;
+  }
+
+  // Zeros around H and W (pads [0, 0, top, left, 0, 0, bottom, right]).
+  Value pad(const Value& x, const Dims& p) {
+    const std::int64_t N = x.dims[0], C = x.dims[1], H = x.dims[2], W = x.dims[3];
+    Value y{{N, C, H + p[2] + p[6], W + p[3] + p[7]}, {}, {}};
+    for (std::int64_t b = 0; b < N; ++b)
+      for (std::int64_t c = 0; c < C; ++c)
+        for (std::int64_t iy = -p[2]; iy < H + p[6]; ++iy)
+          for (std::int64_t ix = -p[3]; ix < W + p[7]; ++ix) {
+            const bool inside = iy >= 0 && ix >= 0 && iy < H && ix < W;
+            const std::size_t at = std::size_t(((b * C + c) * H + iy) * W + ix);
+            y.v.push_back(inside ? x.v[at] : 0.0);
+            y.bound.push_back(inside ? x.bound[at] : 0.0);
           }
     return y;
   }
@@ -168,17 +233,24 @@ struct Evaluator {
     if (op == "Conv") {
       y = conv(n, x, constants.at(n.input(1)), {}, optional_constant(n, 2));
     } else if (op == "BatchNormalization") {
-      // Folded exactly as the importer documents it: recompute the conv with scaled weights.
-      const auto& conv_node = *std::find_if(model.graph().node().begin(), model.graph().node().end(),
-                                            [&](const onnx::NodeProto& c) { return c.output(0) == n.input(0); });
+      // After a conv, folded exactly as the importer documents it: recompute the conv with
+      // scaled weights. Elsewhere a per-channel scale (mean and beta are 0 in the tests).
+      const auto& nodes = model.graph().node();
+      const auto conv_node = std::find_if(nodes.begin(), nodes.end(), [&](const onnx::NodeProto& c) {
+        return c.output(0) == n.input(0) && c.op_type() == "Conv";
+      });
       const auto& g = constants.at(n.input(1)), & v = constants.at(n.input(4));
       const auto& beta = constants.at(n.input(2)), & mean = constants.at(n.input(3));
-      std::vector<double> scale, shift, bias = optional_constant(conv_node, 2);
-      for (std::size_t i = 0; i < g.size(); ++i) {
-        scale.push_back(g[i] / std::sqrt(v[i] + 1e-5));
-        shift.push_back(((bias.empty() ? 0 : bias[i]) - mean[i]) * scale.back() + beta[i]);
+      std::vector<double> scale, shift;
+      for (std::size_t i = 0; i < g.size(); ++i) scale.push_back(g[i] / std::sqrt(v[i] + 1e-5));
+      if (conv_node == nodes.end()) {
+        y = channel_scale(x, scale);
+      } else {
+        const std::vector<double> bias = optional_constant(*conv_node, 2);
+        for (std::size_t i = 0; i < g.size(); ++i)
+          shift.push_back(((bias.empty() ? 0 : bias[i]) - mean[i]) * scale[i] + beta[i]);
+        y = conv(*conv_node, values.at(conv_node->input(0)), constants.at(conv_node->input(1)), scale, shift);
       }
-      y = conv(conv_node, values.at(conv_node.input(0)), constants.at(conv_node.input(1)), scale, shift);
     } else if (op == "Relu" || op == "Clip") {
       for (auto& e : y.v) e = std::max(e, 0.0);  // Clip's 6 is documented as not applied
     } else if (op == "Add" && constants.count(n.input(1))) {
@@ -187,9 +259,14 @@ struct Evaluator {
       const Value& b = values.at(n.input(1));
       for (std::size_t i = 0; i < y.v.size(); ++i) y.v[i] = store(x.v[i] + b.v[i]), y.bound[i] += b.bound[i];
     } else if (op == "MaxPool" || op == "GlobalMaxPool") {
-      y = pool(n, x, true);
-    } else if (op == "AveragePool" || op == "GlobalAveragePool") {
-      y = pool(n, x, false);
+      y = pool(n, x, true, op == "GlobalMaxPool");
+    } else if (op == "AveragePool" || op == "GlobalAveragePool" || op == "ReduceMean") {
+      y = pool(n, x, false, op != "AveragePool");  // ReduceMean over H and W
+      if (op == "ReduceMean" && attr(n, "keepdims", {1})[0] == 0) y.dims = {y.dims[0], y.dims[1]};
+    } else if (op == "Slice") {
+      y = slice(x, constants.at(n.input(1)), constants.at(n.input(2)), constants.at(n.input(3)));
+    } else if (op == "Pad") {
+      y = pad(x, constants_or_ints(n));
     } else if (op == "Flatten") {
       y.dims = {x.dims[0], std::int64_t(x.v.size()) / x.dims[0]};
     } else if (op == "Concat") {

@@ -199,6 +199,10 @@ def main():
             want = values[origin["value"]]
             if origin["before_scale_and_bias"]:  # npusim's tensor is the normalization alone
                 want = normalized(values[origin["normalizes"]])
+            if want.ndim in (2, 3) and got.shape[0] == 1 and want.shape[0] != 1:
+                # nn.MultiheadAttention's [tokens, N, E], [N·heads, tokens, d] and [tokens·N, E]
+                # with N = 1: npusim stores the tokens, each with its heads' segments
+                want = (want.transpose(1, 0, 2) if want.ndim == 3 else want).reshape(1, -1)
             want = storage_order(want, row["kind"])
             if want.shape != got.shape:
                 raise SystemExit(f"layer {row['name']}: shape {got.shape} against the reference's {want.shape}")

@@ -1,7 +1,7 @@
 """The window and per-channel ops of CNNs for tests/onnx/onnx_reference.py, in float64 numpy,
 the way the ONNX operator definitions say: Conv (groups, strides, pads, dilations, bias),
-MaxPool, AveragePool (count_include_pad 0 or 1), GlobalAveragePool, Flatten,
-BatchNormalization (inference) and Clip."""
+MaxPool, AveragePool (count_include_pad 0 or 1, ceil_mode 0 or 1), GlobalAveragePool,
+GlobalMaxPool, Pad (constant zeros), Flatten, BatchNormalization (inference) and Clip."""
 import numpy as np
 from onnx import helper
 
@@ -14,12 +14,23 @@ def attr(node, name, default=None):
 
 
 def _geometry(node, x, kh, kw):
+    """Strides, dilations, pads and the output size; with ceil_mode the last window may hang
+    over the padded map, and the pads grow by that overhang (bottom, right)."""
     s = attr(node, "strides", [1, 1])
     d = attr(node, "dilations", [1, 1])
-    p = attr(node, "pads", [0, 0, 0, 0])
-    ho = (x.shape[2] + p[0] + p[2] - d[0] * (kh - 1) - 1) // s[0] + 1
-    wo = (x.shape[3] + p[1] + p[3] - d[1] * (kw - 1) - 1) // s[1] + 1
-    return s, d, p, ho, wo
+    p = list(attr(node, "pads", [0, 0, 0, 0]))
+    ceil = attr(node, "ceil_mode", 0)
+    out = []
+    for axis, k in ((0, kh), (1, kw)):
+        span = x.shape[2 + axis] + p[axis] + p[axis + 2] - d[axis] * (k - 1) - 1
+        out.append((-(-span // s[axis]) if ceil else span // s[axis]) + 1)
+    return s, d, p, out[0], out[1]
+
+
+def _overhang(x, p, s, d, kh, kw, ho, wo):
+    """How far the last window reaches past the padded map, per axis (ceil_mode only)."""
+    return [max(0, (o - 1) * s[a] + d[a] * (k - 1) + 1 - (x.shape[2 + a] + p[a] + p[a + 2]))
+            for a, k, o in ((0, kh, ho), (1, kw, wo))]
 
 
 def _taps(xp, s, d, kh, kw, ho, wo):
@@ -45,16 +56,21 @@ def conv(node, x, w, b):
 
 
 def pool(node, x, maximum):
+    """Max, or an average over the real positions (count_include_pad: over the padded map,
+    never the ceil_mode overhang)."""
     kh, kw = attr(node, "kernel_shape")
     s, d, p, ho, wo = _geometry(node, x, kh, kw)
-    pads = ((0, 0), (0, 0), (p[0], p[2]), (p[1], p[3]))
+    extra = _overhang(x, p, s, d, kh, kw, ho, wo)
+    pads = ((0, 0), (0, 0), (p[0], p[2] + extra[0]), (p[1], p[3] + extra[1]))
     if maximum:
         taps = [t for _, _, t in _taps(np.pad(x, pads, constant_values=-np.inf), s, d, kh, kw, ho, wo)]
         return np.max(taps, axis=0)
     total = sum(t for _, _, t in _taps(np.pad(x, pads), s, d, kh, kw, ho, wo))
+    counted = np.ones((1, 1) + x.shape[2:])
     if attr(node, "count_include_pad", 0):
-        return total / (kh * kw)
-    ones = np.pad(np.ones((1, 1) + x.shape[2:]), pads)
+        counted = np.pad(counted, ((0, 0), (0, 0), (p[0], p[2]), (p[1], p[3])), constant_values=1)
+        pads = ((0, 0), (0, 0), (0, extra[0]), (0, extra[1]))
+    ones = np.pad(counted, pads)
     return total / sum(t for _, _, t in _taps(ones, s, d, kh, kw, ho, wo))
 
 
@@ -65,8 +81,13 @@ def run_window_node(node, x):
         return conv(node, x[0], x[1], x[2] if len(x) > 2 else None)
     if op in ("MaxPool", "AveragePool"):
         return pool(node, x[0], op == "MaxPool")
-    if op == "GlobalAveragePool":
-        return x[0].mean(axis=(2, 3), keepdims=True)
+    if op in ("GlobalAveragePool", "GlobalMaxPool"):
+        reduce = np.mean if op == "GlobalAveragePool" else np.max
+        return reduce(x[0], axis=(2, 3), keepdims=True)
+    if op == "Pad":
+        pads = [int(v) for v in (x[1] if len(x) > 1 else attr(node, "pads"))]
+        half = len(pads) // 2
+        return np.pad(x[0], [(pads[i], pads[i + half]) for i in range(half)])
     if op == "Flatten":
         axis = attr(node, "axis", 1)
         return x[0].reshape(int(np.prod(x[0].shape[:axis])), -1)

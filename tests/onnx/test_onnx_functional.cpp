@@ -7,6 +7,7 @@
 #include <map>
 
 #include "e2e/NpusimProcess.h"
+#include "onnx/OnnxComparison.h"
 #include "onnx/OnnxTestGraph.h"
 #include "sim/tensor/Npy.h"
 
@@ -27,62 +28,6 @@ std::map<std::string, std::string> small_cnn(OnnxTestGraph& g, bool batch_norm) 
   const std::string fc = g.gemm("fc", g.flatten("f", gp), 16, 10);
   g.output(fc);
   return {{"c1", r1}, {"p1", p1}, {"dw", dw}, {"c2", c2}, {"a", a}, {"c3", c3}, {"ap", ap}, {"g", gp}, {"fc", fc}};
-}
-
-// npusim's NHWC int8 tensor as the reference's NCHW (or [n, k]) order.
-std::vector<double> nchw(const npusim::NpyArray& a) {
-  const auto n = a.shape[0], h = a.shape[1], w = a.shape[2], c = a.shape[3];
-  std::vector<double> out(a.data.size());
-  for (std::uint64_t b = 0; b < n; ++b)
-    for (std::uint64_t y = 0; y < h; ++y)
-      for (std::uint64_t x = 0; x < w; ++x)
-        for (std::uint64_t k = 0; k < c; ++k)
-          out[((b * c + k) * h + y) * w + x] = double(std::int8_t(a.data[((b * h + y) * w + x) * c + k]));
-  return out;
-}
-
-struct Comparison {
-  double max_error = 0, mean_error = 0, mean_bound = 0;
-  std::size_t elements = 0, nonzero = 0;
-};
-
-// Runs the graph `layers` were built into (layer name -> ONNX value) in functional mode and
-// compares every layer with the reference.
-Comparison run_and_compare(OnnxTestGraph& g, const std::map<std::string, std::string>& layers, bool exact,
-                           const std::string& name) {
-  const std::string dir = scratch_dir(name);
-  const auto r = run_npusim({"run", "--quiet", "--functional", "--workload", g.save(dir + "/m.onnx"), "--out",
-                             dir + "/run"});
-  INFO(r.output);
-  REQUIRE(r.status == 0);
-  const npusim::NpyArray input = npusim::read_npy(dir + "/run/tensors/input.npy");
-  OnnxTestGraph::Dims dims;
-  for (const auto& d : g.model.graph().input(0).type().tensor_type().shape().dim()) dims.push_back(d.dim_value());
-  OnnxReference::Value x{dims, nchw(input), std::vector<double>(input.data.size(), 0.0)};
-  const OnnxReference ref(g.model, x, exact);
-  Comparison c;
-  double error_sum = 0, bound_sum = 0;
-  for (const auto& [layer, value] : layers) {
-    INFO("layer " << layer);
-    const auto got = nchw(npusim::read_npy(dir + "/run/tensors/" + layer + ".npy"));
-    const auto& want = ref.values.at(value);
-    REQUIRE(got.size() == want.v.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      const double error = std::fabs(got[i] - want.v[i]);
-      if (exact)
-        REQUIRE(got[i] == want.v[i]);
-      else
-        REQUIRE(error <= want.bound[i] + 1e-9);
-      c.max_error = std::max(c.max_error, error);
-      error_sum += error;
-      bound_sum += want.bound[i];
-      c.nonzero += got[i] != 0;
-    }
-    c.elements += got.size();
-  }
-  c.mean_error = error_sum / double(c.elements);
-  c.mean_bound = bound_sum / double(c.elements);
-  return c;
 }
 
 }  // namespace

@@ -139,7 +139,8 @@ void EmitContext::emit_weights(std::uint32_t core, const TensorOperand& to, cons
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
   const bool depthwise = l.kind == LayerKind::Depthwise;
-  const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c;  // in DRAM
+  const std::uint32_t ci_stored = l.in.c / l.groups;  // a grouped conv stores one group's inputs per output
+  const std::uint64_t per_co = std::uint64_t(t.kernel_h) * t.kernel_w * ci_stored;  // in DRAM
   const std::uint64_t per_co_loaded = std::uint64_t(t.kernel_h) * t.kernel_w * ci.second;
   const std::uint64_t begin = co.first * per_co;
   const std::uint64_t end = depthwise ? c.weight_bytes : begin + co.second * per_co;
@@ -149,7 +150,7 @@ void EmitContext::emit_weights(std::uint32_t core, const TensorOperand& to, cons
     const auto shape = weight_shape(l, t, rows, ci.second);
     Instruction load = make_op("load", core);
     load.inputs = {tensor(AddressSpace::Dram, piece.address + ci.first, shape, DType::Int8)};
-    if (ci.second != l.in.c && !depthwise) load.inputs[0].pitch = l.in.c;
+    if (ci.second != ci_stored && !depthwise) load.inputs[0].pitch = ci_stored;
     load.outputs = {to};
     load.outputs[0].offset += (piece.first - begin) / per_co * per_co_loaded;
     load.outputs[0].shape = shape;

@@ -135,7 +135,7 @@ void EmitContext::place_layer(std::size_t i, Placement& p) {
   }
   c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
                        ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
-                       : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * l.in.c;
+                       : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * (l.in.c / l.groups);
   if (l.has_constant()) c.weight_bytes = l.weight_elements();  // one image's constant (or a table), for every image
   place_weights(c);
   if (i > 0) release_dead_tensors(i - 1);

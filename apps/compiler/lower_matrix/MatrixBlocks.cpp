@@ -1,4 +1,6 @@
 // The Wfold unit's weight blocks: how many output channels' weights go to WRAM at once.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "apps/compiler/lower_matrix/MatrixLowering.h"
@@ -47,6 +49,12 @@ void choose_co_block(const Workload& w, const Layer& l, LayerTiling& t, const Co
     }
   } else {
     t.co_block = std::uint32_t(fit_all);
+  }
+  if (l.groups > 1) {  // a block must lie in one group: the largest divisor of a group's outputs that fits
+    const std::uint32_t group_co = l.out.c / l.groups;
+    std::uint32_t block = std::min(t.co_block, group_co);
+    while (group_co % block != 0) --block;
+    t.co_block = block;
   }
   t.co_blocks = (co + t.co_block - 1) / t.co_block;
   t.weight_block_bytes = t.co_block * per_co;

@@ -49,7 +49,8 @@ void MatrixLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
 }
 
 // Model-co and model-ci share a conv's or an fc's weights or input channels (seed002).
-bool MatrixLowering::splits_channels(const Layer& l) const { return conv_or_fc(l); }
+// Not a grouped conv: its blocks are cut along its groups (choose_co_block).
+bool MatrixLowering::splits_channels(const Layer& l) const { return conv_or_fc(l) && l.groups == 1; }
 
 std::optional<double> MatrixLowering::band_cycles(const LayerTiling& t) const {
   return double(band_plan(t).cycles.total);

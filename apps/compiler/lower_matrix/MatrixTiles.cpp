@@ -20,6 +20,10 @@ BandChannels band_channels(const EmitContext& ctx, std::size_t share, std::uint6
   BandChannels ch;
   std::tie(ch.first_co, ch.co) = t.core_block(l, share, ctx.block());
   std::tie(ch.first_ci, ch.ci) = t.core_channels_in(l, share);
+  if (l.groups > 1) {  // a block lies in one group (choose_co_block): that group's inputs
+    ch.first_ci = ch.first_co / (l.out.c / l.groups) * t.ci;
+    ch.ci = t.ci;
+  }
   if (l.kind == LayerKind::Matmul) {  // A's head segment times the head's block of B, into the head's output segment
     const auto block = t.matmul_block(l, tile);
     ch.first_ci = block.head * t.ci;

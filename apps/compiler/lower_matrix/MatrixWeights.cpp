@@ -25,8 +25,9 @@ void emit_conv_weights(EmitContext& ctx, MatrixCore& mc, std::uint32_t core) {
   const CoreState& cs = ctx.core(core);
   std::vector<std::int64_t> readers;
   const TensorOperand to = next_wram_block(ctx, mc, readers);
+  const bool grouped = c.layer.groups > 1;  // every output reads its group's ci inputs, all stored
   ctx.emit_weights(core, to, readers, c.tiling.core_block(c.layer, cs.share, ctx.block()),
-                   c.tiling.core_channels_in(c.layer, cs.share), mc.weights);
+                   grouped ? std::pair{0u, c.tiling.ci} : c.tiling.core_channels_in(c.layer, cs.share), mc.weights);
 }
 
 // B's rows [r0, r1) (cache rows first), channels [c0, c0 + cn) of each, packed into WRAM:

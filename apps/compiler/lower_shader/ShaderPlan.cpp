@@ -10,7 +10,7 @@ namespace npusim {
 // Conv and fc, unless the layer names another engine: fetch_ml brings the data, the
 // datapath requantizes.
 std::vector<std::string> ShaderLowering::takes(const Layer& l) const {
-  const bool conv_or_fc = l.kind == LayerKind::Conv || l.kind == LayerKind::Fc;
+  const bool conv_or_fc = (l.kind == LayerKind::Conv && l.groups == 1) || l.kind == LayerKind::Fc;  // not grouped
   if (!conv_or_fc || !(l.engine.empty() || l.engine == name())) return {};
   return {"fetch_ml", name()};
 }

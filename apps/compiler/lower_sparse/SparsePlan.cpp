@@ -32,6 +32,7 @@ SparseVerdict verdict(const Workload& w, const Layer& l, const LayerTiling& plac
 bool SparseLowering::probe(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const {
   if (l.kind != LayerKind::Conv && l.kind != LayerKind::Fc) return false;
   if (!l.engine.empty() && l.engine != name()) return false;
+  if (l.groups > 1) return false;  // a grouped conv runs on the matrix unit, group by group
   const bool asked = l.engine == name();
   LayerTiling placed = t;
   if (!place_on(name(), {name()}, placed, hw)) {

@@ -128,7 +128,9 @@ void VectorLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64
   if (co == 0) return;  // its co share has no such block
   if (ctx.step() == 0 && ctx.block() == 0 && l.kind == LayerKind::Depthwise) load_depthwise_weights(ctx, state, core);
   const auto [image, row0, rows, band] = t.band_tile(l, tile);
-  const auto [first_ci, ci] = t.core_channels_in(l, cs.share);
+  // A pool in channel blocks reads its block's channels.
+  const auto [first_ci, ci] = t.co_block && l.kind == LayerKind::Pool ? std::pair{first_co, co}
+                                                                      : t.core_channels_in(l, cs.share);
   const BandSlot slot = ctx.next_slot(cs, c.inputs.size());
   BandWriters gate = l.gated() ? load_gate(ctx, core, slot, image) : BandWriters{};
   const std::size_t banded = l.gated() ? 1 : c.inputs.size();

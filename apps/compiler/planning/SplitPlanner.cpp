@@ -49,7 +49,7 @@ SplitPlanner::SplitPlanner(const Workload& w, const HardwareConfig& hw, const Sp
 // The §3.3 rule on a mode's driving tensor (none when its entries are all whole).
 std::optional<SplitDecision> SplitPlanner::rule(const Layer& l, const ModeStrategy& m, std::uint32_t cores) const {
   const StaticTag driver = m.mode == ParallelMode::ModelCo
-                               ? static_tag(DataCategory::InputWeight, {l.out.c, l.kh, l.kw, l.in.c})
+                               ? static_tag(DataCategory::InputWeight, {l.out.c, l.kh, l.kw, l.in.c / l.groups})
                                : static_tag(DataCategory::InputNeuron, {w_.batch, l.in.h, l.in.w, l.in.c});
   const auto dims = splittable(*m.of(driving_category(m.mode)), driver);
   if (dims.empty()) return std::nullopt;
@@ -90,7 +90,7 @@ double SplitPlanner::estimate(const Layer& l, const LayerTiling& t, double band_
   const double bands_per_core = data ? std::ceil(tiles / active) : tiles;
   const double compute = band_cycles * bands_per_core * t.co_blocks;
   const double in = double(w_.batch) * t.input_rows_read(l) * l.in.w * l.in.c;
-  const double weights = double(l.out.c) * t.kernel_h * t.kernel_w * l.in.c;
+  const double weights = double(l.out.c) * t.kernel_h * t.kernel_w * (l.in.c / l.groups);
   const double out = double(w_.batch) * l.out.elements();
   double bytes = in + weights + out;
   if (data) bytes += weights * (active - 1);
@@ -142,7 +142,7 @@ LayerSplit SplitPlanner::tag(const Layer& l, const LayerTiling& t, std::uint32_t
   if (l.has_weights())
     add(l.name + ".weights", DataCategory::InputWeight,
         l.kind == LayerKind::Depthwise ? std::vector<std::uint64_t>{1, l.kh, l.kw, l.in.c}
-                                       : std::vector<std::uint64_t>{l.out.c, l.kh, l.kw, l.in.c},
+                                       : std::vector<std::uint64_t>{l.out.c, l.kh, l.kw, l.in.c / l.groups},
         DataCategory::InputWeight);
   add(l.name, out_degree ? DataCategory::HiddenNeuron : DataCategory::OutputNeuron,
       {w_.batch, l.out.h, l.out.w, l.out.c}, DataCategory::OutputNeuron);

@@ -45,6 +45,21 @@ bool fits(const Layer& l, LayerTiling& t, std::uint32_t rows, std::uint32_t buff
   return t.fixed_bytes + buffers * t.slot_bytes <= nram;
 }
 
+// A pool's channels are independent: when one output row of all of them does not fit
+// NRAM (a global pool over a large map reads the whole map for its one row), the
+// channels go in the fewest equal blocks that fit, one pass each (co_block, co_blocks).
+void block_pool_channels(const Layer& l, LayerTiling& t, std::uint64_t nram) {
+  if (l.kind != LayerKind::Pool || fits(l, t, 1, 1, nram)) return;
+  for (std::uint32_t blocks = 2; blocks <= l.in.c; ++blocks) {
+    t.ci = (l.in.c + blocks - 1) / blocks;
+    if (!fits(l, t, 1, 1, nram)) continue;
+    t.co_block = t.ci;
+    t.co_blocks = (l.in.c + t.co_block - 1) / t.co_block;
+    return;
+  }
+  t.ci = l.in.c;  // not even one channel fits: choose_rows names the capacity
+}
+
 void choose_rows(const Workload& w, const Layer& l, LayerTiling& t, const CoreConfig& core, std::uint32_t cores) {
   const std::uint64_t nram = core.nram.capacity_bytes;
   for (t.buffers = 2; t.buffers >= 1; --t.buffers) {
@@ -125,7 +140,7 @@ LayerTiling::MatmulBlock LayerTiling::matmul_block(const Layer& l, std::uint64_t
 }
 
 std::uint32_t LayerTiling::block_count(const Layer& l, std::uint32_t b) const {
-  if (!blocked(l)) return l.out.c;
+  if (!blocked(l) && co_block == 0) return l.out.c;  // a pool's channel blocks have a co_block
   return std::min(co_block, l.out.c - block_first_co(b));
 }
 
@@ -178,7 +193,7 @@ LayerTiling start_tiling(const Layer& l) {
   LayerTiling t;
   t.kernel_h = std::uint32_t(dilated_extent(l.kh, l.dilation));
   t.kernel_w = std::uint32_t(dilated_extent(l.kw, l.dilation));
-  t.ci = l.kind == LayerKind::Matmul ? l.matmul().k : l.in.c;
+  t.ci = l.kind == LayerKind::Matmul ? l.matmul().k : l.in.c / l.groups;  // a grouped conv: one group's
   t.co = l.kind == LayerKind::Matmul ? l.matmul().n : l.out.c;
   return t;
 }
@@ -223,6 +238,7 @@ void tile_bands(const Workload& w, const Layer& l, const HardwareConfig& hw, Lay
                                  ? std::uint32_t((t.cores.size() + t.runs_per_image - 1) / t.runs_per_image)
                              : t.split == ParallelMode::ModelCo && separate_memories ? hw.chip.clusters
                                                                                    : 1;
+  block_pool_channels(l, t, t.kind(hw).nram.capacity_bytes);
   choose_rows(w, l, t, t.kind(hw), want);
 }
 

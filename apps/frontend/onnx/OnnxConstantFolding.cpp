@@ -11,6 +11,7 @@
 
 #include "apps/frontend/onnx/OnnxAttributes.h"
 #include "apps/frontend/onnx/OnnxLayout.h"
+#include "apps/frontend/onnx/OnnxShapeFolding.h"
 #include "apps/frontend/onnx/OnnxTensor.h"
 
 namespace npusim {
@@ -20,13 +21,6 @@ namespace {
 using Node = onnx::NodeProto;
 using Dims = std::vector<std::int64_t>;
 constexpr std::int64_t kMaxFoldedElements = 1 << 16;  // shape arithmetic is small; larger is left alone
-
-// A constant being computed: element type, dims and values.
-struct Folded {
-  int type = onnx::TensorProto::INT64;
-  Dims dims;
-  std::vector<double> values;
-};
 
 std::int64_t count(const Dims& d) { return saturating_product(d); }
 
@@ -52,6 +46,7 @@ class Folder {
       in.push_back(std::move(f));
     }
     if (in.empty()) return std::nullopt;
+    if (auto f = fold_shape_op(n, in, m_)) return f;
     if (op == "Gather") return gather(n, in);
     if (op == "Slice") return slice(n, in);
     if (op == "Concat") return concat(n, in);
@@ -118,8 +113,9 @@ class Folder {
     const std::int64_t size = in[0].dims[0];
     const std::int64_t step = in.size() > 4 && !in[4].values.empty() ? std::int64_t(in[4].values[0]) : 1;
     if (step == 0) fail(n, "step 0");
-    auto bound = [&](double v, std::int64_t lo, std::int64_t hi) {
-      auto b = v > 1e18 ? hi : v < -1e18 ? lo : std::int64_t(v);
+    auto bound = [&](double v, std::int64_t lo, std::int64_t hi) {  // ±2^63 - 1: to the end, not from it
+      if (v > 1e18 || v < -1e18) return v > 0 ? hi : lo;
+      auto b = std::int64_t(v);
       if (b < 0) b += size;
       return std::clamp(b, lo, hi);
     };
@@ -154,8 +150,12 @@ class Folder {
   // Reshape-like ops: same values, new dims from the inferred output shape.
   std::optional<Folded> reshape(const Node& n, const std::vector<Folded>& in) {
     const auto it = m_.shapes.find(n.output(0));
-    if (it == m_.shapes.end() || count(it->second) != std::int64_t(in[0].values.size())) return std::nullopt;
-    return Folded{in[0].type, it->second, in[0].values};
+    // A target computed by ops shape inference does not follow: from its folded values.
+    const auto dims = it != m_.shapes.end() ? std::optional<Dims>(it->second)
+                      : n.op_type() == "Reshape" && in.size() > 1 ? reshape_target(in[0].dims, in[1].values)
+                                                                  : std::nullopt;
+    if (!dims || count(*dims) != std::int64_t(in[0].values.size())) return std::nullopt;
+    return Folded{in[0].type, *dims, in[0].values};
   }
 
   std::optional<Folded> cast(const Node& n, Folded in) {
@@ -217,8 +217,12 @@ onnx::TensorProto to_tensor(const std::string& name, const Folded& f) {
 }  // namespace
 
 const std::vector<std::string>& foldable_onnx_ops() {
-  static const std::vector<std::string> ops = {"Shape", "Gather", "Slice", "Concat", "Unsqueeze", "Squeeze", "Reshape",
-                                               "Flatten", "Cast", "Sqrt", "Neg", "Add", "Sub", "Mul", "Div", "Pow"};
+  static const std::vector<std::string> ops = [] {
+    std::vector<std::string> names = {"Shape", "Gather", "Slice", "Concat", "Unsqueeze", "Squeeze", "Reshape",
+                                      "Flatten", "Cast", "Sqrt", "Neg", "Add", "Sub", "Mul", "Div", "Pow"};
+    names.insert(names.end(), shape_folding_ops().begin(), shape_folding_ops().end());
+    return names;
+  }();
   return ops;
 }
 

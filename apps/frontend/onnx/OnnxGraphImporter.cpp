@@ -193,20 +193,9 @@ void OnnxGraphImporter::emit_weighted(const Node& n, OnnxLayer layer, const Onnx
                                       std::vector<double> weights, std::vector<double> bias, bool can_fold_bn,
                                       std::uint32_t co, std::uint32_t ci, std::uint32_t kh,
                                       std::uint32_t kw, bool depthwise) {
-  const Node* next = can_fold_bn ? sole_consumer(n.output(0)) : nullptr;
+  const Node* bn = can_fold_bn ? fold_next_batch_norm(n, weights, bias, co) : nullptr;
   Node folded_node = n;
-  if (next && next->op_type() == "BatchNormalization") {
-    double epsilon = 1e-5;
-    for (const auto& a : next->attribute())
-      if (a.name() == "epsilon") epsilon = a.f();
-    std::vector<std::vector<double>> p;
-    for (int i = 1; i <= 4; ++i) p.push_back(constant_values(*next, i));
-    for (const auto& v : p)
-      if (v.size() != co) fail(*next, fmt::format("needs {} values per parameter (the conv's channels)", co));
-    fold_batch_norm(weights, bias, p[0], p[1], p[2], p[3], epsilon);
-    fused_.insert(next);
-    folded_node.set_output(0, next->output(0));  // the layer writes what the BN wrote
-  }
+  if (bn) folded_node.set_output(0, bn->output(0));  // the layer writes what the BN wrote
   OnnxValue source = in;
   if (in.affine && kh * kw == 1 && !depthwise) {
     // y = W (scale * x + shift): the scale multiplies W's columns, W * shift joins the bias.

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -44,7 +45,6 @@ class OnnxGraphImporter {
   void reshape(const Node& n);
   void transpose(const Node& n);
   void identity(const Node& n);
-  void unfused_batch_norm(const Node& n);
   // Transformer ops (OnnxTransformerHandlers.cpp).
   void attention_matmul(const Node& n);
   void softmax(const Node& n);
@@ -80,6 +80,27 @@ class OnnxGraphImporter {
   bool folds_bias(const OnnxValue& in, const std::vector<double>& bias) const;
   std::vector<double> per_image_constant(const Node& n, const OnnxValue& in, const std::vector<double>& values,
                                          const std::vector<std::int64_t>& cdims) const;
+  // Structure (OnnxStructureHandlers.cpp): padding, pooling, reshapes, grouped convs.
+  void pad(const Node& n);              // folded into the Conv or AveragePool that reads it
+  std::vector<std::int64_t> pads_of(const Node& n) const;
+  void channel_scale(const Node& n);    // a BatchNormalization no conv precedes: a 1x1 depthwise
+  void slice(const Node& n);  // of a projection's output channels (a packed q, k, v): one layer per block
+  // Adds the padding of a Pad folded into this window node; true when there was one.
+  bool fold_pad(const Node& n, OnnxLayer& layer) const;
+  // ceil_mode = 1: the extra bottom and right padding that gives the output `od`
+  // (refused when the padding counts in an average).
+  void ceil_mode_padding(const Node& n, OnnxLayer& layer, const MapShape& in, const std::vector<std::int64_t>& od,
+                         bool padding_counted);
+  // An average whose divisor counts the padding (count_include_pad, a folded Pad): a
+  // depthwise conv with every weight 1 / (kh·kw).
+  void padded_average(const Node& n, OnnxLayer pool, const OnnxValue& in);
+  // A Flatten of an [N, C, H, W] map that only Gemms read: true when recorded (the Gemm
+  // becomes a conv over the whole map, its weights permuted to npusim's order).
+  bool flatten_for_gemm(const Node& n);
+  void flattened_gemm(const Node& n, std::vector<double> weights, std::vector<double> bias, std::uint32_t co);
+  // The BatchNormalization that alone reads a Conv's output, folded into its weights and bias.
+  const Node* fold_next_batch_norm(const Node& n, std::vector<double>& weights, std::vector<double>& bias,
+                                   std::uint32_t co);
 
   // Shared by the handlers (OnnxGraphImporter.cpp).
   const OnnxValue& activation(const Node& n, int input) const;
@@ -142,6 +163,8 @@ class OnnxGraphImporter {
   std::set<const Node*> fused_;
   std::set<std::string> names_;
   std::map<std::string, std::vector<int>> split_layers_;  // a split layer's name -> its parts' layers
+  std::map<std::string, std::array<std::int64_t, 4>> folded_pads_;  // a Pad's output -> its top, bottom, left, right
+  std::set<std::string> flattened_;  // Flatten outputs that only Gemms read (flattened_gemm)
   std::uint32_t batch_ = 1;
   std::vector<double> recycled_weights_;
   int biased_layers_ = 0, relu6_layers_ = 0, inexact_scales_ = 0, ignored_affines_ = 0;

@@ -1,6 +1,7 @@
 #include "apps/frontend/onnx/OnnxModel.h"
 
 #include "apps/frontend/onnx/OnnxConstantFolding.h"
+#include "apps/frontend/onnx/OnnxShapeFolding.h"
 #include "apps/frontend/onnx/OnnxNodeChecks.h"
 #include "apps/frontend/onnx/OnnxTensorChecks.h"
 
@@ -152,18 +153,24 @@ std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const InputS
   for (auto& out : *graph->mutable_output()) out.mutable_type()->mutable_tensor_type()->clear_shape();
   graph->clear_value_info();
   check_nodes_before_inference(m);
+  infer_shapes(m);
+  fold_constants(m);
+  infer_folded_shapes(m);
+  return owner;
+}
+
+void infer_shapes(OnnxModel& m) {
+  auto* graph = m.proto.mutable_graph();
   try {
     onnx::shape_inference::InferShapes(m.proto, onnx::OpSchemaRegistry::Instance(),
                                        onnx::ShapeInferenceOptions(true, 1, true));
   } catch (const std::exception& e) {
-    throw InputError(path, "", fmt::format("shape inference failed: {}", joined_lines(e.what())));
+    throw InputError(m.file, "", fmt::format("shape inference failed: {}", joined_lines(e.what())));
   }
   for (const auto* list : {&graph->input(), &graph->value_info(), &graph->output()})
     for (const auto& v : *list)
       if (auto dims = known_dims(v.type()); !dims.empty()) m.shapes[v.name()] = dims;
   for (const auto& [name, t] : m.constants) m.shapes[name] = {t->dims().begin(), t->dims().end()};
-  fold_constants(m);
-  return owner;
 }
 
 }  // namespace npusim

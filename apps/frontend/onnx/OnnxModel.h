@@ -46,5 +46,7 @@ std::string node_place(const onnx::NodeProto& node);
 // Parses the file, checks (onnx::checker), fixes dynamic input dimensions from `given` and
 // infers shapes (onnx::shape_inference). Throws InputError naming the file.
 std::unique_ptr<OnnxModel> load_onnx_model(const std::string& path, const InputShapes& given);
+// Runs the onnx library's shape inference on `m.proto` and records every known shape.
+void infer_shapes(OnnxModel& m);
 
 }  // namespace npusim

@@ -40,7 +40,9 @@ const std::map<std::string, OnnxGraphImporter::Handler>& OnnxGraphImporter::hand
       {"Transpose", &OnnxGraphImporter::transpose},
       {"Identity", &OnnxGraphImporter::identity},
       {"Dropout", &OnnxGraphImporter::identity},
-      {"BatchNormalization", &OnnxGraphImporter::unfused_batch_norm},
+      {"BatchNormalization", &OnnxGraphImporter::channel_scale},
+      {"Pad", &OnnxGraphImporter::pad},
+      {"Slice", &OnnxGraphImporter::slice},
       {"Softmax", &OnnxGraphImporter::softmax},
       {"LayerNormalization", &OnnxGraphImporter::layer_norm},
       {"Div", &OnnxGraphImporter::divide},
@@ -112,23 +114,22 @@ void OnnxGraphImporter::conv(const Node& n) {
   const auto co = std::uint32_t(wd[0]), kh = std::uint32_t(wd[2]), kw = std::uint32_t(wd[3]);
   const std::int64_t group = onnx_int(n, "group", 1);
   const bool depthwise = group > 1 && group == map->c && co == map->c;
-  if (group != 1 && !depthwise)
-    fail(n, fmt::format("group {} is not supported: only 1 (a plain conv) or depthwise (group = input channels = "
-                        "output channels = {}); export the groups as separate convs",
-                        group, map->c));
   if (group < 1 || wd[1] * group != std::int64_t(map->c))
     fail(n, fmt::format("weights [{}] with group {} take {} input channels, the input has {}", fmt::join(wd, ", "),
                         group, wd[1] * group, map->c));
+  if (group != 1 && !depthwise && in.affine)
+    fail(n, "a grouped conv cannot fold the scale and bias of the LayerNormalization before it");
   std::vector<double> bias = has_input(n, 2) ? constant_values(n, 2) : std::vector<double>(co, 0.0);
   if (bias.size() != co) fail(n, fmt::format("the bias has {} values for {} output channels", bias.size(), co));
   OnnxLayer layer = window_layer(w, LayerKind::Conv);
+  fold_pad(n, layer);
   layer.channels = co;
   layer.dilation = w.dilations[0];
-  if (depthwise) layer.groups = group;
+  layer.groups = group;  // depthwise, or a grouped conv (ResNeXt) the matrix unit runs group by group
   const auto& od = dims(n, n.output(0));
   const OnnxValue out = nchw_value("", -1, batch_, {std::uint32_t(od[2]), std::uint32_t(od[3]), co});
-  emit_weighted(n, std::move(layer), in, out, std::move(weights), std::move(bias), true, co, depthwise ? 1 : map->c, kh,
-                kw, depthwise);
+  emit_weighted(n, std::move(layer), in, out, std::move(weights), std::move(bias), true, co,
+                depthwise ? 1 : std::uint32_t(wd[1]), kh, kw, depthwise);
 }
 
 void OnnxGraphImporter::gemm(const Node& n) {
@@ -138,12 +139,15 @@ void OnnxGraphImporter::gemm(const Node& n) {
   for (const char* scale : {"alpha", "beta"})
     if (const auto* a = onnx_attribute(n, scale); a && a->f() != 1.0f)
       fail(n, fmt::format("{} = {} is not supported (only 1)", scale, a->f()));
-  if (!is_rows(in) || ad.size() != 2) fail(n, "input A is not a matrix [N, K] laid out with its last axis as channels");
+  const bool flat = flattened_.count(n.input(0)) > 0;  // an NCHW map, flattened (flatten_for_gemm)
+  if (!flat && (!is_rows(in) || ad.size() != 2))
+    fail(n, "input A is not a matrix [N, K] laid out with its last axis as channels");
   const auto& bd = dims(n, n.input(1));
   const bool trans_b = onnx_int(n, "transB", 0) != 0;
   if (bd.size() != 2) fail(n, "the constant operand B must be 2-D");
   const auto k = std::uint32_t(trans_b ? bd[1] : bd[0]), co = std::uint32_t(trans_b ? bd[0] : bd[1]);
-  if (k != in.map.c) fail(n, fmt::format("B takes {} input features, A has {}", k, in.map.c));
+  if (k != (flat ? in.map.elements() : in.map.c))
+    fail(n, fmt::format("B takes {} input features, A has {}", k, ad.back()));
   std::vector<double> b = constant_values(n, 1), weights(b.size());
   for (std::uint64_t o = 0; o < co; ++o)
     for (std::uint64_t i = 0; i < k; ++i) weights[o * k + i] = trans_b ? b[o * k + i] : b[i * co + o];
@@ -153,6 +157,7 @@ void OnnxGraphImporter::gemm(const Node& n) {
     if (c.size() != co && c.size() != 1) fail(n, fmt::format("bias C must have 1 or {} values", co));
     for (std::uint64_t o = 0; o < co; ++o) bias[o] = c[c.size() == 1 ? 0 : o];
   }
+  if (flat) return flattened_gemm(n, std::move(weights), std::move(bias), co);
   const OnnxValue out = rows_value("", -1, batch_, {in.map.h, in.map.w, co}, dims(n, n.output(0)));
   emit_weighted(n, fc_layer(co), in, out, std::move(weights), std::move(bias), false, co, k, 1, 1, false);
 }
@@ -160,17 +165,20 @@ void OnnxGraphImporter::gemm(const Node& n) {
 void OnnxGraphImporter::matmul(const Node& n) {
   if (!model_.constant(n.input(1))) return attention_matmul(n);
   const OnnxValue& in = activation(n, 0);
-  if (!is_rows(in))
+  const bool flat = flattened_.count(n.input(0)) > 0;  // an NCHW map, flattened (flatten_for_gemm)
+  if (!flat && !is_rows(in))
     fail(n, "input A is not laid out with its last axis as channels and the other axes in storage order (a MatMul "
             "with weights runs over every position of a [N, ..., K] matrix)");
   const auto& bd = dims(n, n.input(1));
   if (bd.size() != 2) fail(n, "the constant operand B must be 2-D [K, N]");
   const auto k = std::uint32_t(bd[0]), co = std::uint32_t(bd[1]);
-  if (k != in.map.c) fail(n, fmt::format("B takes {} input features, A has {}", k, in.map.c));
+  if (k != (flat ? in.map.elements() : in.map.c))
+    fail(n, fmt::format("B takes {} input features, A has {}", k, dims(n, n.input(0)).back()));
   const std::vector<double> b = constant_values(n, 1);
   std::vector<double> weights(b.size());
   for (std::uint64_t o = 0; o < co; ++o)
     for (std::uint64_t i = 0; i < k; ++i) weights[o * k + i] = b[i * co + o];
+  if (flat) return flattened_gemm(n, std::move(weights), std::vector<double>(co, 0.0), co);
   const OnnxValue out = rows_value("", -1, batch_, {in.map.h, in.map.w, co}, dims(n, n.output(0)));
   emit_weighted(n, fc_layer(co), in, out, std::move(weights), std::vector<double>(co, 0.0), false, co, k, 1, 1,
                 false);
@@ -249,22 +257,20 @@ void OnnxGraphImporter::max_pool(const Node& n) {
   if (onnx_int(n, "storage_order", 0) != 0) fail(n, "storage_order 1 is not supported");
   if (n.output_size() > 1 && !n.output(1).empty()) fail(n, "the Indices output is not supported");
   const auto& od = dims(n, n.output(0));
-  if (std::uint64_t(od[2]) != window_outputs(in.map.h, w.pads[0], w.pads[2], w.kernel[0], w.strides[0]) ||
-      std::uint64_t(od[3]) != window_outputs(in.map.w, w.pads[1], w.pads[3], w.kernel[1], w.strides[1]))
-    fail(n, "ceil_mode gives an output larger than the floor rule npusim's pools use");
   OnnxLayer layer = window_layer(w, LayerKind::Pool);
   layer.layer.pool_max = n.op_type() == "MaxPool";
+  // A folded Pad's zeros are positions of the window: they count in the average.
+  const bool counts_padding = fold_pad(n, layer) || onnx_int(n, "count_include_pad", 0) != 0;
+  const bool zeros_counted =
+      counts_padding && std::any_of(layer.pads.begin(), layer.pads.end(), [](std::int64_t p) { return p != 0; });
+  ceil_mode_padding(n, layer, in.map, od, zeros_counted && !layer.layer.pool_max);
+  if (zeros_counted && !layer.layer.pool_max) return padded_average(n, std::move(layer), in);
   OnnxValue out = nchw_value("", -1, batch_, {std::uint32_t(od[2]), std::uint32_t(od[3]), in.map.c});
   out.exponent = in.exponent;
   emit(n, std::move(layer), in, out);
 }
 
-void OnnxGraphImporter::average_pool(const Node& n) {
-  const auto pads = onnx_ints(n, "pads", {0, 0, 0, 0});
-  if (onnx_int(n, "count_include_pad", 0) != 0 && std::any_of(pads.begin(), pads.end(), [](auto p) { return p != 0; }))
-    fail(n, "count_include_pad = 1 with padding is not supported (npusim averages over the real positions)");
-  max_pool(n);
-}
+void OnnxGraphImporter::average_pool(const Node& n) { max_pool(n); }
 
 void OnnxGraphImporter::global_pool(const Node& n) {
   const OnnxValue& in = activation(n, 0);
@@ -277,6 +283,7 @@ void OnnxGraphImporter::global_pool(const Node& n) {
 
 void OnnxGraphImporter::reshape(const Node& n) {
   const auto v = reshaped(activation(n, 0), dims(n, n.output(0)));
+  if (!v && flatten_for_gemm(n)) return;
   if (!v) fail(n, fmt::format("{} to {} would move data (a reshape is layout-only when the axes it merges lie "
                               "one after the other in memory)",
                               fmt::join(dims(n, n.input(0)), "x"), fmt::join(dims(n, n.output(0)), "x")));
@@ -297,10 +304,5 @@ void OnnxGraphImporter::transpose(const Node& n) {
 }
 
 void OnnxGraphImporter::identity(const Node& n) { alias(n, activation(n, 0)); }
-
-void OnnxGraphImporter::unfused_batch_norm(const Node& n) {
-  fail(n, "a BatchNormalization is supported only right after a Conv whose output only it reads (it is folded "
-          "into the conv's weights)");
-}
 
 }  // namespace npusim

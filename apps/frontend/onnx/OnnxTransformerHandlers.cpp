@@ -197,7 +197,7 @@ OnnxValue OnnxGraphImporter::channel_part(const Node& n, const OnnxValue& part, 
   const auto block = channel_block(part);
   std::vector<OnnxLayer>& layers = result_.layers;
   if (!block || part.layer < 0 || !result_.weights.count(part.tensor))
-    fail(n, "only a Split or Gather that cuts a MatMul's or Conv's output channels into blocks (e.g. a fused q, k, v "
+    fail(n, "only a Split, Slice or Gather that cuts a MatMul's or Conv's output channels into blocks (e.g. a fused q, k, v "
             "projection) is supported: that layer becomes one layer per block");
   for (const auto& l : layers)
     for (const auto& r : l.layer.inputs)
@@ -269,7 +269,7 @@ void OnnxGraphImporter::reduce_mean(const Node& n) {
     fail(n, "only a mean over all positions is supported: the token axes of [N, tokens, C] or H and W of "
             "[N, C, H, W] (a global average pool)");
   OnnxValue out = rows_value("", -1, batch_, {1, 1, in.map.c}, dims(n, n.output(0)));
-  if (over_map) out = nchw_value("", -1, batch_, {1, 1, in.map.c});
+  if (over_map && onnx_int(n, "keepdims", 1) != 0) out = nchw_value("", -1, batch_, {1, 1, in.map.c});
   out.exponent = in.exponent;
   out.affine = in.affine;  // averaging commutes with a per-channel affine
   emit(n, global_pool_layer(false), in, out);

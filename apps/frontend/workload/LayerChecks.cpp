@@ -101,10 +101,14 @@ void check_dilation(const Layer& l, const Place& place) {
 
 void apply_groups(Layer& l, std::uint32_t groups, std::uint32_t co, const Place& place) {
   if (groups == 1) return;
-  if (groups != l.in.c || co != l.in.c)
-    place.fail("groups", fmt::format("only depthwise grouping is supported (groups = ci = co = {}), got groups={} co={}",
-                                     l.in.c, groups, co));
-  l.kind = LayerKind::Depthwise;
+  if (l.in.c % groups != 0 || co % groups != 0)
+    place.fail("groups", fmt::format("groups must divide ci ({}) and co ({}) into equal groups (depthwise: groups = "
+                                     "ci = co), got groups={}",
+                                     l.in.c, co, groups));
+  if (groups == l.in.c && co == l.in.c)
+    l.kind = LayerKind::Depthwise;
+  else
+    l.groups = groups;
 }
 
 std::array<std::uint32_t, 2> dilated_kernel(const Layer& l, const Place& place) {

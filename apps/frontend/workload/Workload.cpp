@@ -32,7 +32,7 @@ const char* layer_kind_name(LayerKind k) {
 
 std::uint64_t Layer::weight_elements() const {
   if (kind == LayerKind::Depthwise) return std::uint64_t(kh) * kw * in.c;
-  if (kind == LayerKind::Conv || kind == LayerKind::Fc) return std::uint64_t(out.c) * kh * kw * in.c;
+  if (kind == LayerKind::Conv || kind == LayerKind::Fc) return std::uint64_t(out.c) * kh * kw * (in.c / groups);
   if (kind == LayerKind::Embedding) return std::uint64_t(vocab) * out.c;
   return has_constant() ? in.elements() : 0;
 }
@@ -61,7 +61,7 @@ std::uint64_t Layer::macs() const {
     return std::uint64_t(s.heads) * s.m * s.n * s.k;
   }
   if (kind == LayerKind::Depthwise) return positions * out.c * kh * kw;
-  if (kind == LayerKind::Conv || kind == LayerKind::Fc) return positions * out.c * kh * kw * in.c;
+  if (kind == LayerKind::Conv || kind == LayerKind::Fc) return positions * out.c * kh * kw * (in.c / groups);
   return 0;
 }
 

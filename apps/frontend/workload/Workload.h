@@ -54,6 +54,9 @@ struct Layer {
   double activation_sparsity = 0;
   // Matmul: heads, B stored [n, k] per head (QK^T) instead of [k, n] (attention x V),
   // and the KV-cache rows B stands for (0 = B is the producer's tensor alone).
+  // Conv: ci and co in `groups` equal groups, each group's outputs reading only its inputs
+  // (ResNeXt; 1 < groups < ci). Depthwise (groups = ci = co) is a kind of its own.
+  std::uint32_t groups = 1;
   std::uint32_t heads = 1;          // also softmax: each head's channel segment is normalized alone
   bool transpose_b = false;
   std::uint32_t kv_cache_tokens = 0;

@@ -98,7 +98,7 @@ void OnnxGraphImporter::multiply_activations(const Node& n) {
 
 // A Mul by one constant per channel (a ConvNeXt block's layer scale) is a depthwise 1x1
 // conv with those constants as its weights.
-void OnnxGraphImporter::channel_scale(const Node& n, int constant_input) {
+void OnnxGraphImporter::layer_scale(const Node& n, int constant_input) {
   const OnnxValue& in = activation(n, 1 - constant_input);
   const std::vector<double> scale = constant_values(n, constant_input);
   const auto& sd = dims(n, n.input(constant_input));
@@ -108,10 +108,7 @@ void OnnxGraphImporter::channel_scale(const Node& n, int constant_input) {
                             (is_nchw(in) && sd.size() >= 3 && sd[sd.size() - 3] == in.map.c && ones_but_one));
   if (!per_channel)
     fail(n, "a Mul by a constant is supported for one number, or one value per channel (a layer scale)");
-  OnnxLayer layer = onnx_layer(LayerKind::Conv);
-  layer.channels = in.map.c;
-  layer.groups = in.map.c;
-  emit_weighted(n, std::move(layer), in, in, scale, std::vector<double>(in.map.c, 0.0), false, in.map.c, 1, 1, 1, true);
+  emit_channel_scale(n, in, in, scale, std::vector<double>(in.map.c, 0.0));
 }
 
 }  // namespace npusim

@@ -61,7 +61,7 @@ class OnnxGraphImporter {
   void activation_op(const Node& n);  // Sigmoid, HardSigmoid, HardSwish, Tanh; x * Sigmoid(x) as SiLU
   void emit_activation(const Node& n, LayerKind kind, const OnnxValue& in);
   void multiply_activations(const Node& n);
-  void channel_scale(const Node& n, int constant_input);
+  void layer_scale(const Node& n, int constant_input);  // a Mul by one constant per channel
   void power(const Node& n);  // Pow(x, 3) opening GELU's tanh form
   bool gelu_tanh(const Node& n);  // x * x or x^3 opening GELU's tanh form: emits gelu
   const Node* gelu_tanh_pattern(const std::string& x, std::vector<const Node*>& chain) const;
@@ -83,7 +83,10 @@ class OnnxGraphImporter {
   // Structure (OnnxStructureHandlers.cpp): padding, pooling, reshapes, grouped convs.
   void pad(const Node& n);              // folded into the Conv or AveragePool that reads it
   std::vector<std::int64_t> pads_of(const Node& n) const;
-  void channel_scale(const Node& n);    // a BatchNormalization no conv precedes: a 1x1 depthwise
+  void batch_norm_alone(const Node& n);  // a BatchNormalization no conv precedes
+  // x · scale + shift per channel, as a 1x1 depthwise conv (a layer scale, a lone BatchNormalization).
+  void emit_channel_scale(const Node& n, const OnnxValue& in, const OnnxValue& out, std::vector<double> scale,
+                          std::vector<double> shift);
   void slice(const Node& n);  // of a projection's output channels (a packed q, k, v): one layer per block
   // Adds the padding of a Pad folded into this window node; true when there was one.
   bool fold_pad(const Node& n, OnnxLayer& layer) const;

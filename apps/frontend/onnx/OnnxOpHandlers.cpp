@@ -40,7 +40,7 @@ const std::map<std::string, OnnxGraphImporter::Handler>& OnnxGraphImporter::hand
       {"Transpose", &OnnxGraphImporter::transpose},
       {"Identity", &OnnxGraphImporter::identity},
       {"Dropout", &OnnxGraphImporter::identity},
-      {"BatchNormalization", &OnnxGraphImporter::channel_scale},
+      {"BatchNormalization", &OnnxGraphImporter::batch_norm_alone},
       {"Pad", &OnnxGraphImporter::pad},
       {"Slice", &OnnxGraphImporter::slice},
       {"Softmax", &OnnxGraphImporter::softmax},

@@ -186,7 +186,7 @@ void OnnxGraphImporter::slice(const Node& n) {
 
 // y = x·γ/√(σ²+ε) + (β - μ·γ/√(σ²+ε)) per channel: a 1x1 depthwise conv on the vector
 // unit (one multiply per element), its bias the shift.
-void OnnxGraphImporter::channel_scale(const Node& n) {
+void OnnxGraphImporter::batch_norm_alone(const Node& n) {
   const OnnxValue& in = activation(n, 0);
   if (!is_nchw(in)) fail(n, "a BatchNormalization no Conv precedes must read an [N, C, H, W] map");
   const std::uint32_t c = in.map.c;
@@ -196,10 +196,15 @@ void OnnxGraphImporter::channel_scale(const Node& n) {
     if (v.size() != c) fail(n, fmt::format("needs {} values per parameter (the input's channels)", c));
   std::vector<double> scale(c, 1.0), shift(c, 0.0);
   fold_batch_norm(scale, shift, p[0], p[1], p[2], p[3], attribute_float(n, "epsilon", 1e-5));
+  emit_channel_scale(n, in, nchw_value("", -1, batch_, in.map), std::move(scale), std::move(shift));
+}
+
+void OnnxGraphImporter::emit_channel_scale(const Node& n, const OnnxValue& in, const OnnxValue& out,
+                                           std::vector<double> scale, std::vector<double> shift) {
+  const std::uint32_t c = in.map.c;
   OnnxLayer layer = onnx_layer(LayerKind::Conv);
   layer.channels = c;
   layer.groups = c;
-  const OnnxValue out = nchw_value("", -1, batch_, in.map);
   emit_weighted(n, std::move(layer), in, out, std::move(scale), std::move(shift), false, c, 1, 1, 1, c > 1);
 }
 

@@ -145,7 +145,7 @@ void OnnxGraphImporter::multiply(const Node& n) {
   for (int i = 0; i < 2; ++i) {
     if (!has_input(n, i) || !model_.constant(n.input(i))) continue;
     const std::vector<double> c = constant_values(n, i);
-    if (c.size() > 1) return channel_scale(n, i);
+    if (c.size() > 1) return layer_scale(n, i);
     if (c.size() != 1 || !(c[0] > 0)) fail(n, "only a multiplication by one positive constant number is supported");
     OnnxValue v = activation(n, 1 - i);
     v.exponent += scale_within(n, std::log2(c[0]), -64, 64, "the factor");

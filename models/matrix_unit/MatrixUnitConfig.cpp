@@ -11,6 +11,21 @@ void add_bus_keys(std::vector<ConfigKey>& keys, const SectionFields<BusConfig>& 
   keys.push_back(latency(bus("latency", &BusConfig::latency), 2, what + " transfer delay", kMaxBlockLatency));
 }
 
+// The master's NRAM requests and the relay's register timing (models/matrix_unit/README.md,
+// "Requests"): assumptions, seed000 counts requests but gives no times.
+void add_read_keys(std::vector<ConfigKey>& keys, const SectionFields<MasterReadConfig>& read,
+                   const SectionFields<RelayTiming>& relay) {
+  keys.push_back(integer(read("request_bytes", &MasterReadConfig::request_bytes), 64, powers_of_two(1, 4096), "bytes",
+                         "widest NRAM read request of the master circuit; a contiguous read of more bytes takes "
+                         "several requests (seed000 ¶103: one request for Ws contiguous positions)"));
+  keys.push_back(latency(read("request_cycles", &MasterReadConfig::request_cycles), 1,
+                         "cycles the master's NRAM read port spends on one request, contiguous or strided", 1024));
+  keys.push_back(latency(relay("write_cycles", &RelayTiming::write_cycles), 1,
+                         "cycles to write one NRAM request's bytes into the relay's registers", 1024));
+  keys.push_back(latency(relay("read_cycles", &RelayTiming::read_cycles), 1,
+                         "cycles to read one data row (Ws strided Pci slices) out of the relay's registers", 1024));
+}
+
 std::vector<ConfigKey> matrix_keys() {
   using M = MatrixUnitConfig;
   EngineSectionKeys<M> mx("", 4, "matrix instructions waiting to issue");
@@ -53,6 +68,7 @@ std::vector<ConfigKey> matrix_keys() {
               "rows pass through the relay store, which inserts the Pci padding"));
   mx.add(integer(mx("relay_bytes", &M::relay_bytes), 256, within(1, 16 * MiB), "bytes",
                  "relay store capacity; >= row_bytes when the relay is enabled"));
+  add_read_keys(mx.keys, mx.nested("nram_read", &M::nram_read), mx.nested("relay", &M::relay));
   return mx.keys;
 }
 

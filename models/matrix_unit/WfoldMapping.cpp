@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/matrix_unit/MasterReads.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -180,14 +181,12 @@ void plan_tiles(WfoldPlan& p, const MatrixUnitConfig& cfg, bool requantize) {
                          std::to_string(cfg.third_buffer_bytes) + " (lower co_block)");
 }
 
-// Read requests to form `rows` data rows in each of the Bci Pci blocks (one first-buffer window per block).
-std::uint64_t piece_read_requests(const WfoldPlan& p, std::uint64_t rows) {
-  switch (p.reads.mode) {
-    case DataRowRead::Contiguous: return rows * p.bci;
-    case DataRowRead::Strided: return rows * p.ws * p.bci;
-    case DataRowRead::Relay: return rows * p.ws;  // only block 0 is read; later blocks come from the relay
-  }
-  return 0;
+// NRAM read requests to form `rows` data rows in each of the Bci Pci blocks (one first-buffer
+// window per block); in relay mode only block 0 reads NRAM, the later blocks come from the relay.
+std::uint64_t piece_read_requests(const WfoldPlan& p, const MatrixUnitConfig& cfg, std::uint64_t rows) {
+  std::uint64_t requests = 0;
+  for (std::uint32_t b = 0; b < p.bci; ++b) requests += window_reads(p, cfg, rows, b).ram_requests;
+  return requests;
 }
 
 MacBreakdown make_mac_breakdown(const WfoldPlan& p) {
@@ -243,7 +242,7 @@ void add_piece_traffic(WfoldPlan& p, const MatrixUnitConfig& cfg, const CoBlock&
   c.input_fill += fill * segments;
   c.weight_fill += weights * segments;
   p.data_rows += std::uint64_t(k.data_rows) * segments;
-  p.read_requests += piece_read_requests(p, k.data_rows) * p.nkh * times;
+  p.read_requests += piece_read_requests(p, cfg, k.data_rows) * p.nkh * times;
   p.weight_rows += std::uint64_t(k.length) * block.count * segments;
 }
 

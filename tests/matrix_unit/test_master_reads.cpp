@@ -1,0 +1,152 @@
+// Issue 33: the master's NRAM requests as seed000 §3.4 counts them (G6-G8 as timed request
+// sequences), the relay of §1.5 as a timed block, and the write-back requests of §3.7 in
+// cycles, under the fast model and the cycle-stepped reference alike.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "matrix_unit/ConvShapes.h"
+#include "matrix_unit/SeedMatrixConfig.h"
+#include "models/matrix_unit/MasterReads.h"
+#include "models/matrix_unit/WfoldMapping.h"
+#include "models/matrix_unit/stepped/CycleSteppedMatrixUnit.h"
+
+using namespace npusim;
+using npusim::test::conv;
+using npusim::test::seed_matrix_config;
+
+namespace {
+
+MatrixUnitConfig with_relay(MatrixUnitConfig cfg) {
+  cfg.relay_enabled = true;
+  cfg.relay_bytes = 1024;  // a whole first-buffer window: 4 rows x 4 w x 47 B
+  return cfg;
+}
+
+Cycles stepped_total(const MatrixUnitConfig& cfg, const ConvShape& layer) {
+  return run_cycle_stepped_conv(cfg, plan_wfold_conv(cfg, layer), ResultRequant{}).total;
+}
+
+void check_read(const TimedRead& r, TimedRead::Kind kind, std::uint64_t offset, std::uint32_t bytes,
+                std::uint32_t zeros, Cycles start) {
+  CHECK(r.kind == kind);
+  CHECK(r.offset == offset);
+  CHECK(r.bytes == bytes);
+  CHECK(r.zero_bytes == zeros);
+  CHECK(r.start == start);
+  CHECK(r.end == start + 1);
+}
+
+}  // namespace
+
+TEST_CASE("G6 timed: Fig 7a's W group is one request of 4 contiguous w in one cycle", "[matrix_unit][requests]") {
+  const MatrixUnitConfig cfg = seed_matrix_config();
+  const WfoldPlan plan = plan_wfold_conv(cfg, conv(4, 9, 14, 16, 1, 1));
+  const std::vector<TimedRead> reads = group_read_sequence(plan, cfg);
+  REQUIRE(reads.size() == 1);
+  check_read(reads[0], TimedRead::Kind::Ram, 0, 64, 4 * 2, 0);  // 56 B read, 2 B of zeros after each w
+  // A narrower NRAM port splits the one seed request ("or several", ¶103).
+  MatrixUnitConfig narrow = cfg;
+  narrow.nram_read.request_bytes = 32;
+  const std::vector<TimedRead> split = group_read_sequence(plan, narrow);
+  REQUIRE(split.size() == 2);
+  CHECK(split[0].bytes == 28);
+  CHECK(split[1].offset == 28);
+  CHECK(split[1].end == 2);
+}
+
+TEST_CASE("G7 timed: Fig 7b's W group is 12 requests of 16 B at a 47-B stride, 1 B of zeros in the last block",
+          "[matrix_unit][requests]") {
+  const MatrixUnitConfig cfg = seed_matrix_config();
+  const WfoldPlan plan = plan_wfold_conv(cfg, conv(4, 9, 47, 16, 1, 1));
+  const std::vector<TimedRead> reads = group_read_sequence(plan, cfg);
+  REQUIRE(reads.size() == 12);
+  for (std::uint32_t b = 0; b < 3; ++b)
+    for (std::uint32_t j = 0; j < 4; ++j) {
+      INFO("block " << b << ", w" << j);
+      const TimedRead& r = reads[b * 4 + j];
+      check_read(r, TimedRead::Kind::Ram, j * 47 + b * 16, 16, b == 2 ? 1 : 0, b * 4 + j);
+      CHECK(r.row == b);
+      CHECK_FALSE(r.into_relay);
+    }
+}
+
+TEST_CASE("G8 timed: Fig 7c's relay takes 4 requests of 47 B, then gives 3 rows out", "[matrix_unit][requests]") {
+  const MatrixUnitConfig cfg = with_relay(seed_matrix_config());
+  const WfoldPlan plan = plan_wfold_conv(cfg, conv(4, 9, 47, 16, 1, 1));
+  const std::vector<TimedRead> reads = group_read_sequence(plan, cfg);
+  REQUIRE(reads.size() == 7);
+  for (std::uint32_t j = 0; j < 4; ++j) {
+    check_read(reads[j], TimedRead::Kind::Ram, j * 47, 47, 0, j);
+    CHECK(reads[j].into_relay);
+  }
+  for (std::uint32_t b = 0; b < 3; ++b) {
+    check_read(reads[4 + b], TimedRead::Kind::RelayRow, 0, 64, b == 2 ? 4 : 0, 4 + b);
+    CHECK(reads[4 + b].row == b);
+  }
+  // Slower relay registers stretch only their own accesses.
+  MatrixUnitConfig slow = cfg;
+  slow.relay.write_cycles = 3;
+  slow.relay.read_cycles = 2;
+  CHECK(group_read_sequence(plan, slow).back().end == 4 * 3 + 3 * 2);
+}
+
+// One tile of 16 w (Ncu 4 x Ws 4), a 1x1 kernel, co 16 on 16 slaves (Nco 1), ci 47: three windows
+// of 4 data rows (one per Pci block), two first-buffer slots, 16 write requests of 64 B (int32).
+// Worked by hand from rules 1-10 of docs/fidelity.md (bus and latencies 2, MAC latency 4):
+// - requests free: windows on the bus [0,4) [4,8) [8,12), usable 6, 10, 14; computes 6, 10, 14;
+//   write-back 19-35, end 37;
+// - strided reads (16 requests of one cycle per window): reads [0,16) [16,32) [32,48), usable 18,
+//   34, 50; last compute 50; write-back 55-71, end 73;
+// - relay: window 0 is 16 requests into the relay and 4 rows out [0,20), windows 1 and 2 are
+//   4 rows out [20,24) [24,28); usable 22, 26, 30; write-back 35-51, end 53.
+TEST_CASE("requests in cycles: ci 47 takes 37 cycles with free reads, 73 strided, 53 with the relay",
+          "[matrix_unit][requests]") {
+  const ConvShape layer = conv(1, 16, 47, 16, 1, 1);
+  MatrixUnitConfig free_reads = seed_matrix_config();
+  free_reads.nram_read.request_cycles = 0;
+  const MatrixUnitConfig strided = seed_matrix_config();
+  const MatrixUnitConfig relay = with_relay(seed_matrix_config());
+  CHECK(plan_wfold_conv(free_reads, layer).cycles.total == 37);
+  CHECK(plan_wfold_conv(strided, layer).cycles.total == 73);
+  CHECK(plan_wfold_conv(relay, layer).cycles.total == 53);
+  CHECK(stepped_total(free_reads, layer) == 37);
+  CHECK(stepped_total(strided, layer) == 73);
+  CHECK(stepped_total(relay, layer) == 53);
+  // NRAM requests: 3 windows x 16 strided, or 16 into the relay.
+  CHECK(plan_wfold_conv(strided, layer).read_requests == 48);
+  CHECK(plan_wfold_conv(relay, layer).read_requests == 16);
+}
+
+TEST_CASE("requests in cycles: contiguous reads at the default request width cost what the bus costs",
+          "[matrix_unit][requests]") {
+  // ci 16: Bci 1, one 64-B request per data row, as fast as a 64 B/cycle bus: no window waits for reads.
+  MatrixUnitConfig free_reads = seed_matrix_config();
+  free_reads.nram_read.request_cycles = 0;
+  const ConvShape layer = conv(3, 34, 16, 64, 3, 3);
+  CHECK(plan_wfold_conv(seed_matrix_config(), layer).cycles.total == plan_wfold_conv(free_reads, layer).cycles.total);
+}
+
+// §3.7: a round holding every co of more than Pco bytes writes Wso * ceil(co / Pco) requests
+// per group of Wso positions, each ceil(Pco / write-back width) cycles.
+TEST_CASE("write-back requests in cycles: Wso x ceil(co / Pco) requests per group, contiguous when co <= Pco",
+          "[matrix_unit][requests]") {
+  MatrixUnitConfig cfg = seed_matrix_config();
+  cfg.co_block = 128;  // one round: every co of the layer
+  cfg.write_back.bytes_per_cycle = 16;
+  // co 96 requantized to int8: Pco 32 (Wso 2), 3 blocks per position; 16 w in one tile.
+  const WfoldPlan wide = plan_wfold_conv(cfg, conv(1, 16, 16, 96, 1, 1), true);
+  REQUIRE(wide.pco.bytes == 32);
+  REQUIRE(wide.pco.fold == 2);
+  CHECK(wide.write_requests == 8 * 2 * 3);  // 8 groups of Wso 2 positions x 3 Pco blocks
+  const TileTimes& t = wide.pipeline.tiles.at(0);
+  CHECK(t.write_end - t.write_start == 48 * 2 + cfg.write_back.latency);  // 32 B at 16 B/cycle
+  const SteppedTileTimes s = run_cycle_stepped_conv(cfg, wide, ResultRequant{true, 0, false}).tiles.at(0);
+  CHECK(s.write_end - s.write_start == 48 * 2 + cfg.write_back.latency);
+  // co 16 requantized: Pco 16, Wso 4, contiguous: one 64-B request per 4 w (¶152).
+  const WfoldPlan narrow = plan_wfold_conv(cfg, conv(1, 16, 16, 16, 1, 1), true);
+  REQUIRE(narrow.pco.fold == 4);
+  CHECK(narrow.write_requests == 4);
+  const TileTimes& n = narrow.pipeline.tiles.at(0);
+  CHECK(n.write_end - n.write_start == 4 * 4 + cfg.write_back.latency);
+}

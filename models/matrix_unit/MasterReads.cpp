@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "models/matrix_unit/WfoldMapping.h"
 
 namespace npusim {
 
@@ -12,21 +11,38 @@ std::uint64_t ram_requests_for(std::uint32_t bytes, const MatrixUnitConfig& cfg)
 }
 
 WindowReads window_reads(const WfoldPlan& p, const MatrixUnitConfig& cfg, std::uint64_t rows, std::uint32_t block) {
-  const DataRowReads& r = p.reads;
+  return window_reads_as(p.reads.mode, p, cfg, rows, block);
+}
+
+WindowReads window_reads_as(DataRowRead mode, const WfoldPlan& p, const MatrixUnitConfig& cfg, std::uint64_t rows,
+                            std::uint32_t block) {
+  const std::uint32_t position = p.reads.stride_bytes;  // ci' bytes
   WindowReads w;
-  switch (r.mode) {
+  switch (mode) {
     case DataRowRead::Contiguous:  // one (or a few) requests per row of Ws positions (¶103)
-      w.ram_requests = rows * ram_requests_for(r.bytes_per_request, cfg);
+      w.ram_requests = rows * ram_requests_for(p.ws * position, cfg);
       break;
     case DataRowRead::Strided:  // Ws requests of Pci per row (¶107)
-      w.ram_requests = rows * p.ws * ram_requests_for(r.bytes_per_request, cfg);
+      w.ram_requests = rows * p.ws * ram_requests_for(p.pci.bytes, cfg);
       break;
     case DataRowRead::Relay:  // whole positions into the relay with block 0, rows out of it for every block (¶111)
-      if (block == 0) w.ram_requests = w.relay_writes = rows * p.ws * ram_requests_for(r.bytes_per_request, cfg);
+      if (block == 0) w.ram_requests = w.relay_writes = rows * p.ws * ram_requests_for(position, cfg);
       w.relay_rows = rows;
       break;
   }
   return w;
+}
+
+TileReads tile_reads_as(DataRowRead mode, const WfoldPlan& p, const MatrixUnitConfig& cfg) {
+  TileReads t;
+  for (const KwPiece& k : p.kw_pieces)
+    for (std::uint32_t b = 0; b < p.bci; ++b) {
+      const WindowReads w = window_reads_as(mode, p, cfg, k.data_rows, b);
+      t.ram_requests += w.ram_requests * p.nkh;
+      t.relay_rows += w.relay_rows * p.nkh;
+      t.cycles += window_read_cycles(w, cfg) * p.nkh;
+    }
+  return t;
 }
 
 Cycles window_read_cycles(const WindowReads& r, const MatrixUnitConfig& cfg) {

@@ -3,11 +3,10 @@
 #include <vector>
 
 #include "models/matrix_unit/MatrixUnitConfig.h"
+#include "models/matrix_unit/WfoldMapping.h"
 #include "sim/common/Cycles.h"
 
 namespace npusim {
-
-struct WfoldPlan;
 
 // How the master circuit reads the first storage circuit (NRAM) to form data rows, counted in
 // requests as seed000 §3.4 counts them, and what that costs on its read port (rule 1a of
@@ -25,6 +24,9 @@ struct WindowReads {
   std::uint64_t relay_rows = 0;    // data rows read out of the relay's registers
 };
 WindowReads window_reads(const WfoldPlan& p, const MatrixUnitConfig& cfg, std::uint64_t rows, std::uint32_t block);
+// The same window read another way (`explain` compares strided reads with the relay).
+WindowReads window_reads_as(DataRowRead mode, const WfoldPlan& p, const MatrixUnitConfig& cfg, std::uint64_t rows,
+                            std::uint32_t block);
 
 // Cycles the master's read port spends on them: a request takes request_cycles (the slower of
 // that and the relay write when it goes into the relay), then each relay row read_cycles.
@@ -44,5 +46,13 @@ struct TimedRead {
   Cycles start = 0, end = 0;     // on the master's read port, from the group's start
 };
 std::vector<TimedRead> group_read_sequence(const WfoldPlan& p, const MatrixUnitConfig& cfg);
+
+// One tile's load path read `mode`'s way: its windows' NRAM requests, relay rows and read-port
+// cycles (every tile reads alike: the reads do not depend on the co round).
+struct TileReads {
+  std::uint64_t ram_requests = 0, relay_rows = 0;
+  Cycles cycles = 0;
+};
+TileReads tile_reads_as(DataRowRead mode, const WfoldPlan& p, const MatrixUnitConfig& cfg);
 
 }  // namespace npusim

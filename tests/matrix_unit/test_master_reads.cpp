@@ -7,9 +7,11 @@
 
 #include "matrix_unit/ConvShapes.h"
 #include "matrix_unit/SeedMatrixConfig.h"
+#include "models/matrix_unit/Explain.h"
 #include "models/matrix_unit/MasterReads.h"
 #include "models/matrix_unit/WfoldMapping.h"
 #include "models/matrix_unit/stepped/CycleSteppedMatrixUnit.h"
+#include "sim/config/ConfigLoader.h"
 
 using namespace npusim;
 using npusim::test::conv;
@@ -149,4 +151,25 @@ TEST_CASE("write-back requests in cycles: Wso x ceil(co / Pco) requests per grou
   CHECK(narrow.write_requests == 4);
   const TileTimes& n = narrow.pipeline.tiles.at(0);
   CHECK(n.write_end - n.write_start == 4 * 4 + cfg.write_back.latency);
+}
+
+// Fig. 7's layer as one tile: 3 windows (Pci blocks) of 4 data rows. Strided: 3 x 4 x 4 = 48
+// requests of one cycle; relay: 4 x 4 = 16 requests into it, then 3 x 4 = 12 rows out, 28 cycles.
+// The relay needs Ws x ci' = 4 x 47 = 188 B per group and 4 x 188 = 752 B to keep a window.
+TEST_CASE("explain: requests per tile on the load path with and without the relay, and the relay's size",
+          "[matrix_unit][requests][explain]") {
+  HardwareConfig hw = default_hardware_config();
+  hw.core.block<MatrixUnitConfig>("matrix") = seed_matrix_config();
+  const std::string strided = explain_conv_layer(hw, conv(1, 16, 47, 16, 1, 1));
+  INFO(strided);
+  CHECK_THAT(strided, Catch::Contains("load path: strided: 48 NRAM requests, 48 read-port cycles; instead relay: 16 NRAM "
+                                      "requests, 28 read-port cycles, 12 relay rows"));
+  // Requantized to int8 on the result path: co 16 is one Pco of 16 B, Wso 4: 4 requests of 64 B.
+  CHECK_THAT(strided, Catch::Contains("write-back: 4 requests, 4 port cycles"));
+  CHECK_THAT(strided, Catch::Contains("needs at least Ws*ci' = 188 B for one group (¶111), 752 B to keep a window"));
+  hw.core.block<MatrixUnitConfig>("matrix") = with_relay(seed_matrix_config());
+  const std::string relay = explain_conv_layer(hw, conv(1, 16, 47, 16, 1, 1));
+  CHECK_THAT(relay, Catch::Contains("load path: relay: 16 NRAM requests, 28 read-port cycles, 12 relay rows; instead "
+                                    "strided: 48 NRAM requests"));
+  CHECK_THAT(explain_conv_layer(hw, conv(1, 16, 16, 16, 1, 1)), Catch::Contains("relay      not needed: Bci = 1"));
 }

@@ -143,9 +143,10 @@ Engine::Work MatrixUnit::execute(const Instruction& inst) {
   const WfoldPlan& plan = plan_for(inst);
   bool computed = false;
   const std::vector<TileTimes>& times = tile_times(plan, inst, computed);
+  const std::uint64_t conflicts_before = nram_->bank_conflicts();
   Schedule schedule = stream_tiles(plan, times, inst);
   const Cycles done = schedule.done;
-  layer_stats_.add(plan, done - now_cycles());
+  layer_stats_.add(plan, done - now_cycles(), nram_->bank_conflicts() - conflicts_before);
   count(plan);
   account_slaves(plan, done - now_cycles());
   publish(inst, std::move(schedule));
@@ -231,7 +232,7 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
     const Cycles begin = std::max(start + planned.fill_start + shift, step_gate(i));
     shift = begin - (start + planned.fill_start);
     const std::uint64_t rows = share(plan.broadcast_bytes, tiles, i);
-    const Cycles inputs = std::max(nram_->access(now, begin, ifmap.offset, rows, false),
+    const Cycles inputs = std::max(read_inputs(plan, ifmap, now, begin, share(plan.read_requests, tiles, i), rows),
                                    broadcast_bus_.send(now, begin, rows));
     // Each slave reads its own WRAM region (seed000 ¶72) over its own link, so weight
     // distribution is limited by the distribution links, not by the DMA-facing WRAM port.
@@ -260,6 +261,15 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
   if (schedule.written.empty() || schedule.written.back().bytes != ofmap.bytes())
     schedule.written.push_back({schedule.done, ofmap.bytes()});
   return schedule;
+}
+
+// A tile's reads of its data rows on NRAM. Banked NRAM sees strided reads as what they are:
+// `requests` reads of Pci bytes one position (ci') apart, each on its own bank (§3.4).
+Cycles MatrixUnit::read_inputs(const WfoldPlan& plan, const TensorOperand& ifmap, Cycles now, Cycles begin,
+                               std::uint64_t requests, std::uint64_t bytes) {
+  if (!nram_->banked() || plan.reads.mode != DataRowRead::Strided)
+    return nram_->access(now, begin, ifmap.offset, bytes, false);
+  return nram_->access_strided(now, begin, ifmap.offset, requests, plan.pci.bytes, plan.reads.stride_bytes, false);
 }
 
 // The tiles' contention-free times under the configured model. The cycle-stepped reference

@@ -43,6 +43,8 @@ class MatrixUnit : public Engine {
   static TilePlace place_of(const WfoldPlan& plan, std::uint64_t tile);
   const std::vector<TileTimes>& tile_times(const WfoldPlan& plan, const Instruction& inst, bool& computed);
   Schedule stream_tiles(const WfoldPlan& plan, const std::vector<TileTimes>& times, const Instruction& inst);
+  Cycles read_inputs(const WfoldPlan& plan, const TensorOperand& ifmap, Cycles now, Cycles begin,
+                     std::uint64_t requests, std::uint64_t bytes);
   // Sends a tile's weight rows of co round `round` to the slaves; returns when all have them.
   Cycles distribute_weights(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes, Cycles now,
                             Cycles earliest);

@@ -181,12 +181,16 @@ void plan_tiles(WfoldPlan& p, const MatrixUnitConfig& cfg, bool requantize) {
                          std::to_string(cfg.third_buffer_bytes) + " (lower co_block)");
 }
 
-// NRAM read requests to form `rows` data rows in each of the Bci Pci blocks (one first-buffer
+// NRAM requests and relay rows to form `rows` data rows in each of the Bci Pci blocks (one first-buffer
 // window per block); in relay mode only block 0 reads NRAM, the later blocks come from the relay.
-std::uint64_t piece_read_requests(const WfoldPlan& p, const MatrixUnitConfig& cfg, std::uint64_t rows) {
-  std::uint64_t requests = 0;
-  for (std::uint32_t b = 0; b < p.bci; ++b) requests += window_reads(p, cfg, rows, b).ram_requests;
-  return requests;
+WindowReads piece_reads(const WfoldPlan& p, const MatrixUnitConfig& cfg, std::uint64_t rows) {
+  WindowReads all;
+  for (std::uint32_t b = 0; b < p.bci; ++b) {
+    const WindowReads w = window_reads(p, cfg, rows, b);
+    all.ram_requests += w.ram_requests;
+    all.relay_rows += w.relay_rows;
+  }
+  return all;
 }
 
 MacBreakdown make_mac_breakdown(const WfoldPlan& p) {
@@ -242,7 +246,9 @@ void add_piece_traffic(WfoldPlan& p, const MatrixUnitConfig& cfg, const CoBlock&
   c.input_fill += fill * segments;
   c.weight_fill += weights * segments;
   p.data_rows += std::uint64_t(k.data_rows) * segments;
-  p.read_requests += piece_read_requests(p, cfg, k.data_rows) * p.nkh * times;
+  const WindowReads reads = piece_reads(p, cfg, k.data_rows);
+  p.read_requests += reads.ram_requests * p.nkh * times;
+  p.relay_rows += reads.relay_rows * p.nkh * times;
   p.weight_rows += std::uint64_t(k.length) * block.count * segments;
 }
 

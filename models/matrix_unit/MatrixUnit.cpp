@@ -68,6 +68,13 @@ void MatrixUnit::register_counters() {
   counters_.output_bytes = &g.counter("output_bytes", "bytes", "valid results written back");
   counters_.requantized_results = &g.counter("requantized_results", "results",
                                              "int32 accumulators requantized to int8 on the result path");
+  counters_.nram_read_requests = &g.counter("nram_read_requests", "requests",
+                                            "NRAM requests of the master forming data rows (seed000 §3.4)");
+  counters_.write_requests = &g.counter("write_requests", "requests", "write-back requests to NRAM (§3.7)");
+  counters_.relay_bytes_written = &g.counter("relay_bytes_written", "bytes", "whole positions written into the relay");
+  counters_.relay_bytes_read = &g.counter("relay_bytes_read", "bytes", "data rows read out of the relay");
+  counters_.third_buffer_bytes = &g.counter("third_buffer_bytes", "bytes",
+                                            "accumulator bytes read and written in the third buffer, each way");
 }
 
 void MatrixUnit::count(const WfoldPlan& plan) {
@@ -79,6 +86,11 @@ void MatrixUnit::count(const WfoldPlan& plan) {
   *counters_.distribution_bytes += plan.distribution_bytes;
   *counters_.output_bytes += plan.output_bytes;
   if (plan.requantized) *counters_.requantized_results += plan.output_bytes / plan.output_element_bytes;
+  *counters_.nram_read_requests += plan.read_requests;
+  *counters_.write_requests += plan.write_requests;
+  *counters_.relay_bytes_written += plan.relay_bytes_written;
+  *counters_.relay_bytes_read += plan.relay_rows * plan.m_bytes;
+  *counters_.third_buffer_bytes += plan.third_buffer_bytes;
 }
 
 void MatrixUnit::connect(CoreWiring& wiring) {

@@ -69,6 +69,11 @@ class MatrixUnit : public Engine {
     std::uint64_t* distribution_bytes;
     std::uint64_t* output_bytes;
     std::uint64_t* requantized_results;
+    std::uint64_t* nram_read_requests;
+    std::uint64_t* write_requests;
+    std::uint64_t* relay_bytes_written;
+    std::uint64_t* relay_bytes_read;
+    std::uint64_t* third_buffer_bytes;
   } counters_;
   void register_counters();
   void count(const WfoldPlan& plan);

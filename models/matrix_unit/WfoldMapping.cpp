@@ -249,6 +249,8 @@ void add_piece_traffic(WfoldPlan& p, const MatrixUnitConfig& cfg, const CoBlock&
   const WindowReads reads = piece_reads(p, cfg, k.data_rows);
   p.read_requests += reads.ram_requests * p.nkh * times;
   p.relay_rows += reads.relay_rows * p.nkh * times;
+  if (p.reads.mode == DataRowRead::Relay)  // block 0 of each window fills the relay with whole positions
+    p.relay_bytes_written += std::uint64_t(k.data_rows) * p.ws * p.reads.stride_bytes * p.nkh * times;
   p.weight_rows += std::uint64_t(k.length) * block.count * segments;
 }
 
@@ -269,6 +271,8 @@ void estimate_traffic(WfoldPlan& p, const MatrixUnitConfig& cfg) {
     }
   }
   p.broadcast_bytes = p.data_rows * p.m_bytes;
+  // Every compute cycle each CU of each slave updates its Ws accumulators of the co slot.
+  p.third_buffer_bytes = p.cycles.compute * p.ns * p.ncu * p.ws * WfoldPlan::kAccumulatorBytes;
   p.distribution_bytes = p.weight_rows * p.pci.bytes;
   p.output_bytes = std::uint64_t(p.layer.n) * p.ho * p.wo * p.layer.co * p.output_element_bytes;
   p.cycles.busiest = busiest_resource(p, cfg);

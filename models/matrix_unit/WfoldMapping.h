@@ -177,6 +177,8 @@ struct WfoldPlan {
   std::uint64_t data_rows = 0;            // data rows formed and broadcast
   std::uint64_t read_requests = 0;        // first storage circuit (NRAM) requests to form them
   std::uint64_t relay_rows = 0;           // data rows read out of the relay's registers (relay hits)
+  std::uint64_t relay_bytes_written = 0;  // whole positions written into the relay
+  std::uint64_t third_buffer_bytes = 0;   // accumulator bytes the CUs read and write back each compute cycle
   std::uint64_t broadcast_bytes = 0;      // data_rows * M
   std::uint64_t weight_rows = 0;          // extended weight rows loaded (real co only)
   std::uint64_t distribution_bytes = 0;   // weight_rows * Pci (replicated at the slave)

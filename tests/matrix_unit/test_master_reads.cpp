@@ -173,3 +173,16 @@ TEST_CASE("explain: requests per tile on the load path with and without the rela
                                     "strided: 48 NRAM requests"));
   CHECK_THAT(explain_conv_layer(hw, conv(1, 16, 16, 16, 1, 1)), Catch::Contains("relay      not needed: Bci = 1"));
 }
+
+// The relay and the third buffer are priced per access (register_file actions of the matrix
+// engine): Fig. 7's layer writes 16 x 47 B of whole positions into the relay and reads 12 rows of
+// 64 B out; each of its 3 compute cycles updates Ncu 4 x Ws 4 accumulators of 4 B in 16 slaves.
+TEST_CASE("energy counts: relay bytes written and read, third-buffer accumulator bytes", "[matrix_unit][requests][energy]") {
+  const WfoldPlan relay = plan_wfold_conv(with_relay(seed_matrix_config()), conv(1, 16, 47, 16, 1, 1));
+  CHECK(relay.relay_bytes_written == 16 * 47);
+  CHECK(relay.relay_rows * relay.m_bytes == 12 * 64);
+  CHECK(relay.third_buffer_bytes == 3 * 16 * 4 * 4 * 4);
+  const WfoldPlan strided = plan_wfold_conv(seed_matrix_config(), conv(1, 16, 47, 16, 1, 1));
+  CHECK(strided.relay_bytes_written == 0);
+  CHECK(strided.relay_rows == 0);
+}

@@ -58,6 +58,10 @@ std::vector<ConfigKey> matrix_keys() {
                "weight distribution bus (master to one slave):");
   add_bus_keys(mx.keys, mx.nested("write_back", &M::write_back),
                "result write-back (third buffer to NRAM, one output data row per request):");
+  mx.add(bandwidth(mx("readout_bytes_per_cycle", &M::readout_bytes_per_cycle), 64,
+                   "readout of each slave's third buffer (cw -> wc reorder and padding filter, ¶147-¶150): "
+                   "accumulator bytes per cycle, padding slots and positions included; a tile's write-back "
+                   "takes at least its result set at this rate"));
   mx.add(flag(mx("result_requantize", &M::result_requantize), true,
               "the readout path requantizes int32 results to int8 (shift, ReLU) before write-back, so a "
               "conv with a shift writes int8 and skips the vector unit's requant"));

@@ -53,6 +53,7 @@ struct MatrixUnitConfig {
   BusConfig broadcast_bus;
   BusConfig distribution_bus;
   BusConfig write_back;                       // third buffer -> NRAM (the result-storage path)
+  double readout_bytes_per_cycle = 64;        // per slave: third-buffer bytes the readout (cw -> wc, filter) reads
   bool result_requantize;                     // the readout path can requantize int32 -> int8
   MatrixTimingModel timing_model;
   bool relay_enabled;

@@ -187,7 +187,9 @@ TilePipeline schedule_tiles(const WfoldPlan& p, const MatrixUnitConfig& cfg) {
           TileTimes t = r.run_tile(block.nco, start_gate, set_gate, window);
           const std::uint32_t wo_valid = std::min(p.wo_per_tile, p.wo - w * p.wo_per_tile);
           t.write_start = std::max(t.compute_end + cfg.mac_latency, write_free);
-          write_free = t.write_start + tile_writes(p, wo_valid, block.count, cfg.write_back.bytes_per_cycle).cycles;
+          // The port is held by the tile's requests, or by its readout if that is slower (rule 8).
+          const Cycles requests = tile_writes(p, wo_valid, block.count, cfg.write_back.bytes_per_cycle).cycles;
+          write_free = t.write_start + std::max(requests, readout_cycles(p, block, cfg));
           t.write_end = write_free + cfg.write_back.latency;
           out.tiles.push_back(t);
         }

@@ -312,6 +312,11 @@ TileWrites tile_writes(const WfoldPlan& p, std::uint32_t wo_valid, std::uint32_t
   return w;
 }
 
+Cycles readout_cycles(const WfoldPlan& p, const CoBlock& round, const MatrixUnitConfig& cfg) {
+  const double bytes = double(round.nco) * p.wo_per_tile * WfoldPlan::kAccumulatorBytes;
+  return static_cast<Cycles>(std::ceil(bytes / cfg.readout_bytes_per_cycle - 1e-9));
+}
+
 std::vector<CoRoundKind> co_round_kinds(const WfoldPlan& p) {
   const CoBlock& first = p.co_blocks.front();
   const CoBlock& last = p.co_blocks.back();

@@ -252,6 +252,10 @@ struct WoTileKind {
 };
 std::vector<WoTileKind> wo_tile_kinds(const WfoldPlan& plan);
 
+// The readout of one tile's result set in co round `round` (¶147-¶150): each slave reads its Nco
+// slots x Ncu*Ws accumulators, padding included, reorders them cw -> wc and drops the padding.
+Cycles readout_cycles(const WfoldPlan& p, const CoBlock& round, const MatrixUnitConfig& cfg);
+
 // Tile `wo_valid` positions x `co_count` channels: its write requests and their port cycles.
 TileWrites tile_writes(const WfoldPlan& p, std::uint32_t wo_valid, std::uint32_t co_count, double bytes_per_cycle);
 

@@ -186,3 +186,23 @@ TEST_CASE("energy counts: relay bytes written and read, third-buffer accumulator
   CHECK(strided.relay_bytes_written == 0);
   CHECK(strided.relay_rows == 0);
 }
+
+// The readout reads each slave's result set (Nco slots x Ncu*Ws accumulators of 4 B, padding
+// included) to reorder and filter it; the write-back port is held until both it and the
+// requests are through. co 16 on 16 slaves: Nco 1, 16 w: 64 B per slave.
+TEST_CASE("readout in cycles: a slow readout holds the write-back port longer than its requests",
+          "[matrix_unit][requests]") {
+  MatrixUnitConfig cfg = seed_matrix_config();
+  cfg.write_back.bytes_per_cycle = 16;  // 4 requests of 64 B (int8, Wso 4): 16 cycles
+  const ConvShape layer = conv(1, 16, 16, 16, 1, 1);
+  for (const double rate : {64.0, 8.0, 2.0}) {
+    cfg.readout_bytes_per_cycle = rate;
+    const Cycles held = std::max<Cycles>(16, Cycles(64 / rate));  // 1, 8 or 32 cycles of readout
+    INFO("readout " << rate << " B/cycle per slave");
+    const WfoldPlan plan = plan_wfold_conv(cfg, layer, true);
+    const TileTimes& t = plan.pipeline.tiles.at(0);
+    CHECK(t.write_end - t.write_start == held + cfg.write_back.latency);
+    const SteppedTileTimes s = run_cycle_stepped_conv(cfg, plan, ResultRequant{true, 0, false}).tiles.at(0);
+    CHECK(s.write_end - s.write_start == held + cfg.write_back.latency);
+  }
+}

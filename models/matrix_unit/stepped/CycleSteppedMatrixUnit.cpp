@@ -33,7 +33,7 @@ class CycleSteppedMatrixUnit {
         reads_(cfg, order_, first_buffer_, master_, arrivals_),
         bus_(cfg.broadcast_bus, order_, first_buffer_, master_, tiles_, arrivals_),
         cus_(order_, first_buffer_, rings_, third_buffer_, tiles_, cfg.mac_latency, data.out != nullptr),
-        port_(cfg.write_back, order_, third_buffer_, tiles_, requant, data.out),
+        port_(cfg, order_, third_buffer_, tiles_, requant, data.out),
         // The longest a correct unit can go without moving anything is one latency of each kind.
         idle_limit_(cfg.broadcast_bus.latency + cfg.distribution_bus.latency + cfg.mac_latency +
                     cfg.write_back.latency + 4) {

@@ -34,6 +34,10 @@ class Scratchpad : public sc_core::sc_module {
   Cycles access_strided(Cycles now, Cycles earliest, std::uint64_t offset, std::uint64_t count, std::uint64_t bytes,
                         std::uint64_t stride, bool write);
   bool banked() const { return banks_ != nullptr; }
+  // Banked: the banks' queues go on the timeline (BlockSpans tracks <name>.bank<b>).
+  void trace_to(const BlockSpans& spans) {
+    if (banks_) banks_->trace_to(spans);
+  }
   std::uint64_t bank_conflicts() const { return banks_ ? banks_->counts().conflicts : 0; }
   // Banked scratchpads publish their requests and bank conflicts (StatRegistry, report "registered").
   void register_stats(StatRegistry& registry);

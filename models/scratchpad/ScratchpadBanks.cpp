@@ -6,7 +6,7 @@
 namespace npusim {
 
 ScratchpadBanks::ScratchpadBanks(const std::string& name, const BankConfig& cfg)
-    : cfg_(cfg), next_port_(cfg.count, 0) {
+    : name_(name), cfg_(cfg), next_port_(cfg.count, 0) {
   for (std::uint32_t b = 0; b < cfg.count; ++b)
     for (std::uint32_t p = 0; p < cfg.ports; ++p)
       ports_.emplace_back(name + ".bank" + std::to_string(b) + "." + std::to_string(p), "sram_bank",
@@ -64,7 +64,10 @@ Cycles ScratchpadBanks::book(Cycles now, Cycles earliest, const std::vector<std:
       const Cycles hold = mine * cfg_.request_cycles;
       const Cycles end = ports_[b * cfg_.ports + p].reserve_cycles(now, earliest, mine * cfg_.request_bytes, hold, write);
       const Cycles waited = end - std::max(now, earliest) - hold;
-      if (waited > 0) ++counts_.conflicts, counts_.wait_cycles += waited;
+      if (waited > 0) {
+        ++counts_.conflicts, counts_.wait_cycles += waited;
+        if (spans_) spans_->add(name_ + ".bank" + std::to_string(b), "queued", end - hold - waited, end - hold);
+      }
       done = std::max(done, end);
     }
   return done;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "models/timing/BandwidthPort.h"
+#include "sim/report/BlockSpans.h"
 #include "sim/config/HardwareConfig.h"
 
 namespace npusim {
@@ -34,11 +35,15 @@ class ScratchpadBanks {
     std::uint64_t wait_cycles = 0;   // Σ of those waits
   };
   const Counts& counts() const { return counts_; }
+  // Bank queues on the timeline: a booking that waited shows as "queued" on track <name>.bank<b>.
+  void trace_to(const BlockSpans& spans) { spans_ = &spans; }
 
  private:
   Cycles book(Cycles now, Cycles earliest, const std::vector<std::uint64_t>& per_bank, bool write);
   void add_request(std::uint64_t request, std::uint64_t times, std::vector<std::uint64_t>& per_bank) const;
 
+  std::string name_;
+  const BlockSpans* spans_ = nullptr;
   BankConfig cfg_;
   std::vector<BandwidthPort> ports_;  // bank b, port p at b * ports + p
   std::vector<std::uint32_t> next_port_;  // per bank: the port its next access starts on

@@ -91,3 +91,26 @@ TEST_CASE("banks: per-bank request counts match a request-by-request reference",
     CHECK(counted == reference_counts(b, offset, bytes));
   }
 }
+
+TEST_CASE("banks: a queued booking shows on its bank's timeline track", "[scratchpad][banks]") {
+  struct Span {
+    std::string track, name;
+    Cycles start, end;
+  };
+  std::vector<Span> spans;
+  BlockSpans sink;
+  sink.connect([&](const std::string& track, const std::string& name, Cycles start, Cycles end) {
+    spans.push_back({track, name, start, end});
+  });
+  ScratchpadBanks banks("core0.nram", four_banks());
+  banks.trace_to(sink);
+  banks.access(0, 0, 0, 256, false);   // one request on each bank, cycle 0
+  banks.access(0, 0, 128, 64, true);   // bank 2 again: queued during cycle 0
+  banks.access(0, 0, 64, 64, false);   // bank 1 again: queued during cycle 0
+  REQUIRE(spans.size() == 2);
+  CHECK(spans[0].track == "core0.nram.bank2");
+  CHECK(spans[0].name == "queued");
+  CHECK(spans[0].start == 0);
+  CHECK(spans[0].end == 1);
+  CHECK(spans[1].track == "core0.nram.bank1");
+}

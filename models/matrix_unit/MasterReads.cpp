@@ -45,10 +45,16 @@ TileReads tile_reads_as(DataRowRead mode, const WfoldPlan& p, const MatrixUnitCo
   return t;
 }
 
-Cycles window_read_cycles(const WindowReads& r, const MatrixUnitConfig& cfg) {
+Cycles nram_read_cycles(const WindowReads& r, const MatrixUnitConfig& cfg) {
   const Cycles request = cfg.nram_read.request_cycles;
   const Cycles into_relay = std::max(request, cfg.relay.write_cycles);
-  return (r.ram_requests - r.relay_writes) * request + r.relay_writes * into_relay + r.relay_rows * cfg.relay.read_cycles;
+  return (r.ram_requests - r.relay_writes) * request + r.relay_writes * into_relay;
+}
+
+Cycles relay_read_cycles(const WindowReads& r, const MatrixUnitConfig& cfg) { return r.relay_rows * cfg.relay.read_cycles; }
+
+Cycles window_read_cycles(const WindowReads& r, const MatrixUnitConfig& cfg) {
+  return nram_read_cycles(r, cfg) + relay_read_cycles(r, cfg);
 }
 
 namespace {

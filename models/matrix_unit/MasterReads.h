@@ -28,9 +28,13 @@ WindowReads window_reads(const WfoldPlan& p, const MatrixUnitConfig& cfg, std::u
 WindowReads window_reads_as(DataRowRead mode, const WfoldPlan& p, const MatrixUnitConfig& cfg, std::uint64_t rows,
                             std::uint32_t block);
 
-// Cycles the master's read port spends on them: a request takes request_cycles (the slower of
-// that and the relay write when it goes into the relay), then each relay row read_cycles.
-// Requests and relay reads share the port one after another (assumption, README "Requests").
+// Cycles the master's NRAM read port spends on them: a request takes request_cycles (the slower
+// of that and the relay write when it goes into the relay).
+Cycles nram_read_cycles(const WindowReads& r, const MatrixUnitConfig& cfg);
+// Cycles the relay's own read port spends on them: read_cycles per data row. It reads a window's
+// rows after that window's NRAM requests into it, while the NRAM port goes on (README "Requests").
+Cycles relay_read_cycles(const WindowReads& r, const MatrixUnitConfig& cfg);
+// Both, for `explain` and the golden tests' sequences (the accesses one after another).
 Cycles window_read_cycles(const WindowReads& r, const MatrixUnitConfig& cfg);
 
 // One access of the master's read port while forming one W group (Ws positions, all Bci data

@@ -22,8 +22,9 @@ void add_read_keys(std::vector<ConfigKey>& keys, const SectionFields<MasterReadC
                          "cycles the master's NRAM read port spends on one request, contiguous or strided", 1024));
   keys.push_back(latency(relay("write_cycles", &RelayTiming::write_cycles), 1,
                          "cycles to write one NRAM request's bytes into the relay's registers", 1024));
-  keys.push_back(latency(relay("read_cycles", &RelayTiming::read_cycles), 1,
-                         "cycles to read one data row (Ws strided Pci slices) out of the relay's registers", 1024));
+  keys.push_back(integer(relay("read_cycles", &RelayTiming::read_cycles), 1, within(1, 1024), "cycles",
+                         "cycles to read one data row (Ws strided Pci slices) out of the relay's registers, on the "
+                         "relay's own read port"));
 }
 
 std::vector<ConfigKey> matrix_keys() {

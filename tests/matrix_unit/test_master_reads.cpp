@@ -206,3 +206,19 @@ TEST_CASE("readout in cycles: a slow readout holds the write-back port longer th
     CHECK(s.write_end - s.write_start == held + cfg.write_back.latency);
   }
 }
+
+// Two output rows of Fig. 7's layer through the relay, two first-buffer slots. By hand:
+// row 0: w0 NRAM [0,16), relay [16,20), usable 22; w1 relay [20,24), usable 26; w2 (slot 0 free
+// at 23) relay [24,28), usable 30; row 1: w3 (slot 1 free at 27) NRAM [27,43) while the relay is
+// still busy with w2, relay [43,47), usable 49; w4 relay [47,51), usable 53; w5 (slot 1 free at
+// 50) relay [51,55), usable 57; last compute 57, write-back 62-78, end 80. Were the relay's reads
+// on the NRAM port, w3 could start its requests only at 28 and the layer would end at 81.
+TEST_CASE("relay timing: its own read port overlaps the next window's NRAM requests", "[matrix_unit][requests]") {
+  const MatrixUnitConfig cfg = with_relay(seed_matrix_config());
+  const ConvShape layer = conv(2, 16, 47, 16, 1, 1);
+  const WfoldPlan plan = plan_wfold_conv(cfg, layer);
+  REQUIRE(plan.pipeline.window_slots == 2);
+  CHECK(plan.pipeline.tiles.at(1).first_compute == 49);
+  CHECK(plan.cycles.total == 80);
+  CHECK(stepped_total(cfg, layer) == 80);
+}

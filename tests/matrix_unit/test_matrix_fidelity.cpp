@@ -64,7 +64,7 @@ MatrixUnitConfig random_config(std::mt19937& rng) {
   c.nram_read.request_bytes = 8u << (rng() % 6);
   c.nram_read.request_cycles = rng() % 4;
   c.relay.write_cycles = rng() % 3;
-  c.relay.read_cycles = rng() % 3;
+  c.relay.read_cycles = 1 + rng() % 3;
   const double readout[] = {2, 8, 24, 64};  // per slave; 2 and 8 often hold the write-back port
   c.readout_bytes_per_cycle = readout[rng() % 4];
   return c;

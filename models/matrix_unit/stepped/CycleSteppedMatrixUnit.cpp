@@ -29,8 +29,9 @@ class CycleSteppedMatrixUnit {
         master_(order_, data, tiles_, third_buffer_.sets()),
         first_buffer_(first_buffer_slots(plan), data.out ? std::size_t(largest_window_rows(plan)) * plan.m_bytes : 0),
         rings_(plan.ns, SecondBufferRing(plan.second_buffer_ring, data.out ? plan.m_bytes : 0)),
-        arrivals_(first_buffer_, cfg.broadcast_bus.latency),
+        arrivals_(first_buffer_, cfg.broadcast_bus.latency, plan.reads.mode == DataRowRead::Relay ? 3 : 2),
         reads_(cfg, order_, first_buffer_, master_, arrivals_),
+        relay_(cfg, order_, first_buffer_, master_, reads_, arrivals_),
         bus_(cfg.broadcast_bus, order_, first_buffer_, master_, tiles_, arrivals_),
         cus_(order_, first_buffer_, rings_, third_buffer_, tiles_, cfg.mac_latency, data.out != nullptr),
         port_(cfg, order_, third_buffer_, tiles_, requant, data.out),
@@ -46,6 +47,7 @@ class CycleSteppedMatrixUnit {
 
   void step() {
     bool active = reads_.step(now_);
+    if (order_.plan().reads.mode == DataRowRead::Relay) active |= relay_.step(now_);
     active |= bus_.step(now_);
     for (SteppedDistributionLink& link : links_) active |= link.step(now_);
     active |= count(cus_.step(now_));
@@ -87,6 +89,7 @@ class CycleSteppedMatrixUnit {
   std::vector<SecondBufferRing> rings_;
   WindowArrivals arrivals_;
   SteppedReadPort reads_;
+  SteppedRelayPort relay_;
   SteppedBroadcastBus bus_;
   std::vector<SteppedDistributionLink> links_;
   CuArray cus_;

@@ -169,9 +169,10 @@ void describe_cost(const WfoldPlan& p, double steps, std::string& o) {
 
 std::string tile_reads_text(DataRowRead mode, const WfoldPlan& p, const MatrixUnitConfig& cfg) {
   const TileReads t = tile_reads_as(mode, p, cfg);
-  std::string text = fmt::format("{}: {} NRAM requests, {} read-port cycles", data_row_read_name(mode), t.ram_requests,
-                                 t.cycles);
-  if (mode == DataRowRead::Relay) text += fmt::format(", {} relay rows", t.relay_rows);
+  std::string text = fmt::format("{}: {} NRAM requests, {} NRAM-port cycles", data_row_read_name(mode), t.ram_requests,
+                                 t.nram_cycles);
+  if (mode == DataRowRead::Relay)
+    text += fmt::format(", {} relay rows, {} relay-port cycles", t.relay_rows, t.relay_cycles);
   return text;
 }
 

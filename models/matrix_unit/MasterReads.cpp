@@ -40,7 +40,8 @@ TileReads tile_reads_as(DataRowRead mode, const WfoldPlan& p, const MatrixUnitCo
       const WindowReads w = window_reads_as(mode, p, cfg, k.data_rows, b);
       t.ram_requests += w.ram_requests * p.nkh;
       t.relay_rows += w.relay_rows * p.nkh;
-      t.cycles += window_read_cycles(w, cfg) * p.nkh;
+      t.nram_cycles += nram_read_cycles(w, cfg) * p.nkh;
+      t.relay_cycles += relay_read_cycles(w, cfg) * p.nkh;
     }
   return t;
 }

@@ -55,7 +55,7 @@ std::vector<TimedRead> group_read_sequence(const WfoldPlan& p, const MatrixUnitC
 // cycles (every tile reads alike: the reads do not depend on the co round).
 struct TileReads {
   std::uint64_t ram_requests = 0, relay_rows = 0;
-  Cycles cycles = 0;
+  Cycles nram_cycles = 0, relay_cycles = 0;  // on the NRAM read port and on the relay's read port
 };
 TileReads tile_reads_as(DataRowRead mode, const WfoldPlan& p, const MatrixUnitConfig& cfg);
 

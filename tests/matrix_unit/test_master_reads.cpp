@@ -154,7 +154,7 @@ TEST_CASE("write-back requests in cycles: Wso x ceil(co / Pco) requests per grou
 }
 
 // Fig. 7's layer as one tile: 3 windows (Pci blocks) of 4 data rows. Strided: 3 x 4 x 4 = 48
-// requests of one cycle; relay: 4 x 4 = 16 requests into it, then 3 x 4 = 12 rows out, 28 cycles.
+// requests of one cycle; relay: 4 x 4 = 16 requests into it, then 3 x 4 = 12 rows out of it.
 // The relay needs Ws x ci' = 4 x 47 = 188 B per group and 4 x 188 = 752 B to keep a window.
 TEST_CASE("explain: requests per tile on the load path with and without the relay, and the relay's size",
           "[matrix_unit][requests][explain]") {
@@ -162,15 +162,15 @@ TEST_CASE("explain: requests per tile on the load path with and without the rela
   hw.core.block<MatrixUnitConfig>("matrix") = seed_matrix_config();
   const std::string strided = explain_conv_layer(hw, conv(1, 16, 47, 16, 1, 1));
   INFO(strided);
-  CHECK_THAT(strided, Catch::Contains("load path: strided: 48 NRAM requests, 48 read-port cycles; instead relay: 16 NRAM "
-                                      "requests, 28 read-port cycles, 12 relay rows"));
+  CHECK_THAT(strided, Catch::Contains("load path: strided: 48 NRAM requests, 48 NRAM-port cycles; instead relay: 16 NRAM "
+                                      "requests, 16 NRAM-port cycles, 12 relay rows, 12 relay-port cycles"));
   // Requantized to int8 on the result path: co 16 is one Pco of 16 B, Wso 4: 4 requests of 64 B.
   CHECK_THAT(strided, Catch::Contains("write-back: 4 requests, 4 port cycles"));
   CHECK_THAT(strided, Catch::Contains("needs at least Ws*ci' = 188 B for one group (¶111), 752 B to keep a window"));
   hw.core.block<MatrixUnitConfig>("matrix") = with_relay(seed_matrix_config());
   const std::string relay = explain_conv_layer(hw, conv(1, 16, 47, 16, 1, 1));
-  CHECK_THAT(relay, Catch::Contains("load path: relay: 16 NRAM requests, 28 read-port cycles, 12 relay rows; instead "
-                                    "strided: 48 NRAM requests"));
+  CHECK_THAT(relay, Catch::Contains("load path: relay: 16 NRAM requests, 16 NRAM-port cycles, 12 relay rows, 12 "
+                                    "relay-port cycles; instead strided: 48 NRAM requests"));
   CHECK_THAT(explain_conv_layer(hw, conv(1, 16, 16, 16, 1, 1)), Catch::Contains("relay      not needed: Bci = 1"));
 }
 

@@ -15,6 +15,10 @@ Core::Core(sc_core::sc_module_name name, std::uint32_t index, std::uint32_t clus
   const CoreConfig& kind_config = hw.core_of(index);
   nram_ = std::make_unique<Scratchpad>("nram", prefix + "nram", kind_config.nram, functional);
   wram_ = std::make_unique<Scratchpad>("wram", prefix + "wram", kind_config.wram, functional);
+  nram_->register_stats(stats);  // banked scratchpads only
+  wram_->register_stats(stats);
+  nram_->trace_to(spans);
+  wram_->trace_to(spans);
   if (kind_config.register_file.capacity_bytes > 0)
     register_file_ = std::make_unique<Scratchpad>("register_file", prefix + "register_file", kind_config.register_file,
                                                   functional, "register_file");

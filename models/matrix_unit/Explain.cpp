@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "models/matrix_unit/MasterReads.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -115,8 +116,6 @@ void describe_traffic(const WfoldPlan& p, std::string& o) {
                    data_row_read_name(r.mode), r.requests_per_group, r.bytes_per_request, p.ws,
                    r.rows_per_group, r.zero_bytes_per_position, p.data_rows, p.read_requests,
                    p.broadcast_bytes);
-  if (p.bci > 1 && r.mode != DataRowRead::Relay)
-    o += fmt::format("           relay not used: a window needs {} B of relay store\n", r.relay_bytes_needed);
   o += fmt::format("weights    {} extended weight rows, {} B distributed\n", p.weight_rows,
                    p.distribution_bytes);
   describe_split("Pco", "Wso", p.pco, o);
@@ -168,6 +167,34 @@ void describe_cost(const WfoldPlan& p, double steps, std::string& o) {
                    percent(p.distribution_utilization));
 }
 
+std::string tile_reads_text(DataRowRead mode, const WfoldPlan& p, const MatrixUnitConfig& cfg) {
+  const TileReads t = tile_reads_as(mode, p, cfg);
+  std::string text = fmt::format("{}: {} NRAM requests, {} NRAM-port cycles", data_row_read_name(mode), t.ram_requests,
+                                 t.nram_cycles);
+  if (mode == DataRowRead::Relay)
+    text += fmt::format(", {} relay rows, {} relay-port cycles", t.relay_rows, t.relay_cycles);
+  return text;
+}
+
+// The §3.4 and §3.7 requests of one tile (the first co round, a full wo tile) on the load path,
+// both ways when Bci > 1, and on the write-back path; the relay's size against what it needs.
+void describe_requests(const WfoldPlan& p, const MatrixUnitConfig& cfg, std::string& o) {
+  const DataRowRead other = p.reads.mode == DataRowRead::Relay ? DataRowRead::Strided : DataRowRead::Relay;
+  o += fmt::format("requests   per tile, load path: {}", tile_reads_text(p.reads.mode, p, cfg));
+  if (p.bci > 1) o += fmt::format("; instead {}", tile_reads_text(other, p, cfg));
+  const TileWrites w = tile_writes(p, std::min(p.wo_per_tile, p.wo), p.co_blocks.front().count,
+                                   cfg.write_back.bytes_per_cycle);
+  o += fmt::format("\n           write-back: {} requests, {} port cycles\n", w.requests, w.cycles);
+  const std::uint64_t group = std::uint64_t(p.ws) * p.reads.stride_bytes;
+  if (p.bci == 1) {
+    o += "relay      not needed: Bci = 1, rows are read contiguously\n";
+    return;
+  }
+  o += fmt::format("relay      needs at least Ws*ci' = {} B for one group (¶111), {} B to keep a window for all {} "
+                   "blocks; has {} B{}\n",
+                   group, p.reads.relay_bytes_needed, p.bci, cfg.relay_bytes, cfg.relay_enabled ? "" : " (disabled)");
+}
+
 }  // namespace
 
 std::string explain_wfold_plan(const WfoldPlan& p, double steps) {
@@ -201,7 +228,9 @@ std::string explain_conv_layer(const HardwareConfig& cfg, const ConvShape& layer
   WfoldPlan plan = map_wfold_conv(mx, layer, result_path_requantizes(mx, layer));
   const double steps = pipeline_steps(plan, mx);
   if (steps <= double(kExplainPipelineSteps)) follow_tile_pipeline(plan, mx);
-  return explain_wfold_plan(plan, steps);
+  std::string text = explain_wfold_plan(plan, steps);
+  describe_requests(plan, mx, text);
+  return text;
 }
 
 }  // namespace npusim

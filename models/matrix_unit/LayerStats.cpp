@@ -5,7 +5,7 @@
 
 namespace npusim {
 
-void LayerStats::add(const WfoldPlan& plan, Cycles cycles) {
+void LayerStats::add(const WfoldPlan& plan, Cycles cycles, std::uint64_t bank_conflicts) {
   Layer& layer = layers_[wfold_plan_key(plan.layer, plan.requantized)];
   if (layer.instructions == 0) {
     layer.plan = &plan;
@@ -13,6 +13,7 @@ void LayerStats::add(const WfoldPlan& plan, Cycles cycles) {
   }
   layer.instructions += 1;
   layer.cycles += cycles;
+  layer.bank_conflicts += bank_conflicts;
 }
 
 namespace {
@@ -48,6 +49,13 @@ nlohmann::json LayerStats::rows(std::uint32_t core, const MatrixUnitConfig& cfg)
         ratio(n * double(p.broadcast_bytes), cycles * cfg.broadcast_bus.bytes_per_cycle);
     row["distribution_bus_utilization"] =
         ratio(n * double(p.distribution_bytes), cycles * cfg.distribution_bus.bytes_per_cycle * p.ns);
+    // The §3.4 / §3.7 requests (issue 33): NRAM reads of the data rows, rows served by the relay,
+    // write-back requests, and NRAM bank conflicts of the unit's bookings (0 unbanked).
+    row["requests"] = {{"data_row_read", data_row_read_name(p.reads.mode)},
+                       {"nram_reads", p.read_requests * layer->instructions},
+                       {"relay_hits", p.relay_rows * layer->instructions},
+                       {"write_backs", p.write_requests * layer->instructions},
+                       {"bank_conflicts", layer->bank_conflicts}};
     row["mapping"] = {{"pci_bytes", p.pci.bytes}, {"ws", p.ws},   {"bci", p.bci},
                       {"aco", p.aco},             {"kmax", p.kmax}, {"ncycle", p.ncycle}};
     row["reuse"] = {{"input_in_slave", p.input_reuse_in_slave},

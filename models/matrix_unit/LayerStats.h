@@ -16,7 +16,8 @@ namespace npusim {
 // bounded by the number of distinct layers, not by the trace length.
 class LayerStats {
  public:
-  void add(const WfoldPlan& plan, Cycles cycles);
+  // `bank_conflicts`: of the unit's NRAM bookings for the instruction, those that queued on a bank.
+  void add(const WfoldPlan& plan, Cycles cycles, std::uint64_t bank_conflicts = 0);
   // One JSON row per layer shape, in first-seen order.
   nlohmann::json rows(std::uint32_t core, const MatrixUnitConfig& cfg) const;
 
@@ -26,6 +27,7 @@ class LayerStats {
     std::uint64_t order = 0;
     std::uint64_t instructions = 0;
     Cycles cycles = 0;
+    std::uint64_t bank_conflicts = 0;
   };
   std::map<std::string, Layer> layers_;
 };

@@ -69,6 +69,13 @@ void MatrixUnit::register_counters() {
   counters_.output_bytes = &g.counter("output_bytes", "bytes", "valid results written back");
   counters_.requantized_results = &g.counter("requantized_results", "results",
                                              "int32 accumulators requantized to int8 on the result path");
+  counters_.nram_read_requests = &g.counter("nram_read_requests", "requests",
+                                            "NRAM requests of the master forming data rows (seed000 §3.4)");
+  counters_.write_requests = &g.counter("write_requests", "requests", "write-back requests to NRAM (§3.7)");
+  counters_.relay_bytes_written = &g.counter("relay_bytes_written", "bytes", "whole positions written into the relay");
+  counters_.relay_bytes_read = &g.counter("relay_bytes_read", "bytes", "data rows read out of the relay");
+  counters_.third_buffer_bytes = &g.counter("third_buffer_bytes", "bytes",
+                                            "accumulator bytes read and written in the third buffer, each way");
 }
 
 void MatrixUnit::count(const WfoldPlan& plan, bool biased) {
@@ -83,6 +90,11 @@ void MatrixUnit::count(const WfoldPlan& plan, bool biased) {
   // requantization (docs/energy.md prices each as 4 vector lane ops); the readout pipelines it.
   const std::uint64_t passes = plan.requantized ? (biased ? 2 : 1) : 0;
   *counters_.requantized_results += passes * (plan.output_bytes / plan.output_element_bytes);
+  *counters_.nram_read_requests += plan.read_requests;
+  *counters_.write_requests += plan.write_requests;
+  *counters_.relay_bytes_written += plan.relay_bytes_written;
+  *counters_.relay_bytes_read += plan.relay_rows * plan.m_bytes;
+  *counters_.third_buffer_bytes += plan.third_buffer_bytes;
 }
 
 void MatrixUnit::connect(CoreWiring& wiring) {
@@ -147,9 +159,10 @@ Engine::Work MatrixUnit::execute(const Instruction& inst) {
   const WfoldPlan& plan = plan_for(inst);
   bool computed = false;
   const std::vector<TileTimes>& times = tile_times(plan, inst, computed);
+  const std::uint64_t conflicts_before = nram_->bank_conflicts();
   Schedule schedule = stream_tiles(plan, times, inst);
   const Cycles done = schedule.done;
-  layer_stats_.add(plan, done - now_cycles());
+  layer_stats_.add(plan, done - now_cycles(), nram_->bank_conflicts() - conflicts_before);
   count(plan, inst.params.contains("bias"));
   account_slaves(plan, done - now_cycles());
   publish(inst, std::move(schedule));
@@ -235,7 +248,7 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
     const Cycles begin = std::max(start + planned.fill_start + shift, step_gate(i));
     shift = begin - (start + planned.fill_start);
     const std::uint64_t rows = share(plan.broadcast_bytes, tiles, i);
-    const Cycles inputs = std::max(nram_->access(now, begin, ifmap.offset, rows, false),
+    const Cycles inputs = std::max(read_inputs(plan, ifmap, now, begin, share(plan.read_requests, tiles, i), rows),
                                    broadcast_bus_.send(now, begin, rows));
     // Each slave reads its own WRAM region (seed000 ¶72) over its own link, so weight
     // distribution is limited by the distribution links, not by the DMA-facing WRAM port.
@@ -264,6 +277,15 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
   if (schedule.written.empty() || schedule.written.back().bytes != ofmap.bytes())
     schedule.written.push_back({schedule.done, ofmap.bytes()});
   return schedule;
+}
+
+// A tile's reads of its data rows on NRAM. Banked NRAM sees strided reads as what they are:
+// `requests` reads of Pci bytes one position (ci') apart, each on its own bank (§3.4).
+Cycles MatrixUnit::read_inputs(const WfoldPlan& plan, const TensorOperand& ifmap, Cycles now, Cycles begin,
+                               std::uint64_t requests, std::uint64_t bytes) {
+  if (!nram_->banked() || plan.reads.mode != DataRowRead::Strided)
+    return nram_->access(now, begin, ifmap.offset, bytes, false);
+  return nram_->access_strided(now, begin, ifmap.offset, requests, plan.pci.bytes, plan.reads.stride_bytes, false);
 }
 
 // The tiles' contention-free times under the configured model. The cycle-stepped reference

@@ -43,6 +43,8 @@ class MatrixUnit : public Engine {
   static TilePlace place_of(const WfoldPlan& plan, std::uint64_t tile);
   const std::vector<TileTimes>& tile_times(const WfoldPlan& plan, const Instruction& inst, bool& computed);
   Schedule stream_tiles(const WfoldPlan& plan, const std::vector<TileTimes>& times, const Instruction& inst);
+  Cycles read_inputs(const WfoldPlan& plan, const TensorOperand& ifmap, Cycles now, Cycles begin,
+                     std::uint64_t requests, std::uint64_t bytes);
   // Sends a tile's weight rows of co round `round` to the slaves; returns when all have them.
   Cycles distribute_weights(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes, Cycles now,
                             Cycles earliest);
@@ -67,6 +69,11 @@ class MatrixUnit : public Engine {
     std::uint64_t* distribution_bytes;
     std::uint64_t* output_bytes;
     std::uint64_t* requantized_results;
+    std::uint64_t* nram_read_requests;
+    std::uint64_t* write_requests;
+    std::uint64_t* relay_bytes_written;
+    std::uint64_t* relay_bytes_read;
+    std::uint64_t* third_buffer_bytes;
   } counters_;
   void register_counters();
   void count(const WfoldPlan& plan, bool biased);

@@ -11,6 +11,22 @@ void add_bus_keys(std::vector<ConfigKey>& keys, const SectionFields<BusConfig>& 
   keys.push_back(latency(bus("latency", &BusConfig::latency), 2, what + " transfer delay", kMaxBlockLatency));
 }
 
+// The master's NRAM requests and the relay's register timing (models/matrix_unit/README.md,
+// "Requests"): assumptions, seed000 counts requests but gives no times.
+void add_read_keys(std::vector<ConfigKey>& keys, const SectionFields<MasterReadConfig>& read,
+                   const SectionFields<RelayTiming>& relay) {
+  keys.push_back(integer(read("request_bytes", &MasterReadConfig::request_bytes), 64, powers_of_two(1, 4096), "bytes",
+                         "widest NRAM read request of the master circuit; a contiguous read of more bytes takes "
+                         "several requests (seed000 ¶103: one request for Ws contiguous positions)"));
+  keys.push_back(latency(read("request_cycles", &MasterReadConfig::request_cycles), 1,
+                         "cycles the master's NRAM read port spends on one request, contiguous or strided", 1024));
+  keys.push_back(latency(relay("write_cycles", &RelayTiming::write_cycles), 1,
+                         "cycles to write one NRAM request's bytes into the relay's registers", 1024));
+  keys.push_back(integer(relay("read_cycles", &RelayTiming::read_cycles), 1, within(1, 1024), "cycles",
+                         "cycles to read one data row (Ws strided Pci slices) out of the relay's registers, on the "
+                         "relay's own read port"));
+}
+
 std::vector<ConfigKey> matrix_keys() {
   using M = MatrixUnitConfig;
   EngineSectionKeys<M> mx("", 4, "matrix instructions waiting to issue");
@@ -43,6 +59,10 @@ std::vector<ConfigKey> matrix_keys() {
                "weight distribution bus (master to one slave):");
   add_bus_keys(mx.keys, mx.nested("write_back", &M::write_back),
                "result write-back (third buffer to NRAM, one output data row per request):");
+  mx.add(bandwidth(mx("readout_bytes_per_cycle", &M::readout_bytes_per_cycle), 64,
+                   "readout of each slave's third buffer (cw -> wc reorder and padding filter, ¶147-¶150): "
+                   "accumulator bytes per cycle, padding slots and positions included; a tile's write-back "
+                   "takes at least its result set at this rate"));
   mx.add(flag(mx("result_requantize", &M::result_requantize), true,
               "the readout path requantizes int32 results to int8 (shift, ReLU) before write-back, so a "
               "conv with a shift writes int8 and skips the vector unit's requant"));
@@ -53,6 +73,7 @@ std::vector<ConfigKey> matrix_keys() {
               "rows pass through the relay store, which inserts the Pci padding"));
   mx.add(integer(mx("relay_bytes", &M::relay_bytes), 256, within(1, 16 * MiB), "bytes",
                  "relay store capacity; >= row_bytes when the relay is enabled"));
+  add_read_keys(mx.keys, mx.nested("nram_read", &M::nram_read), mx.nested("relay", &M::relay));
   return mx.keys;
 }
 

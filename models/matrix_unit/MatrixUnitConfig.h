@@ -20,6 +20,21 @@ struct BusConfig {
   Cycles latency;
 };
 
+// The master circuit's read port on the first storage circuit (NRAM), counted in requests as
+// seed000 §3.4 counts them (¶103, ¶107, ¶109): a request carries at most `request_bytes`
+// contiguous bytes and takes `request_cycles`. The defaults are assumptions (README.md).
+struct MasterReadConfig {
+  std::uint32_t request_bytes = 64;
+  Cycles request_cycles = 1;
+};
+
+// The relay store of §1.5 (registers between NRAM and the first buffer, ¶111): a RAM request
+// is written into it in `write_cycles`, and a data row is read out of it in `read_cycles`.
+struct RelayTiming {
+  Cycles write_cycles = 1;
+  Cycles read_cycles = 1;
+};
+
 // The "matrix" section of a core (keys: MatrixUnitConfig.cpp).
 struct MatrixUnitConfig {
   static constexpr const char* kSection = "matrix";
@@ -38,10 +53,13 @@ struct MatrixUnitConfig {
   BusConfig broadcast_bus;
   BusConfig distribution_bus;
   BusConfig write_back;                       // third buffer -> NRAM (the result-storage path)
+  double readout_bytes_per_cycle = 64;        // per slave: third-buffer bytes the readout (cw -> wc, filter) reads
   bool result_requantize;                     // the readout path can requantize int32 -> int8
   MatrixTimingModel timing_model;
   bool relay_enabled;
   std::uint32_t relay_bytes;
+  MasterReadConfig nram_read;                 // the master's requests that form data rows
+  RelayTiming relay;
 };
 
 // MACs per cycle with every CU busy on full data rows of `element_bytes` elements:

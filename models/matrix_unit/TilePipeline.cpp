@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "models/matrix_unit/MasterReads.h"
 #include "models/matrix_unit/WfoldMapping.h"
 
 namespace npusim {
@@ -90,6 +91,20 @@ struct Recurrence {
   TilePipeline& out;
   WeightStream weights;
   double bus_free = 0;  // the broadcast bus streams windows back to back (rule 1)
+  Cycles read_free = 0;   // the master's NRAM read port forms them back to back (rule 1a)
+  Cycles relay_free = 0;  // the relay's read port gives their rows out back to back
+
+  // Rule 1a: the NRAM reads start the window under the same gates as the bus; with the relay,
+  // its rows come out once the window's requests into it are through and the relay's read port
+  // is free. Returns when the window's reads are through.
+  Cycles read_window(const KwPiece& k, std::uint64_t segment, Cycles slot, Cycles gate) {
+    const WindowReads reads = window_reads(p, cfg, k.data_rows, std::uint32_t(segment % p.bci));
+    read_free = std::max({read_free, slot, gate}) + nram_read_cycles(reads, cfg);
+    if (reads.relay_rows == 0) return read_free;
+    relay_free = std::max({relay_free, slot, gate, reads.relay_writes > 0 ? read_free : Cycles(0)}) +
+                 relay_read_cycles(reads, cfg);
+    return relay_free;
+  }
   Cycles last_end = 0;
   std::vector<Cycles> slot_free;  // per first-buffer window slot: when its segment's compute ends
 
@@ -106,7 +121,8 @@ struct Recurrence {
         Cycles& slot = slot_free[window % slot_free.size()];
         const double send = std::max({bus_free, double(slot), first ? double(start_gate) : 0.0});
         bus_free = send + fill;
-        const Cycles window_ready = ceil_cycles(bus_free) + cfg.broadcast_bus.latency;
+        const Cycles window_ready = std::max(ceil_cycles(bus_free), read_window(k, s, slot, first ? start_gate : 0)) +
+                                    cfg.broadcast_bus.latency;
         const Cycles weights_ready = weights.first_row_ready();
         const Cycles gate = first ? std::max(set_gate, start_gate) : Cycles(0);
         const Cycles begin = std::max({last_end, window_ready, weights_ready, gate});
@@ -167,7 +183,7 @@ TilePipeline schedule_tiles(const WfoldPlan& p, const MatrixUnitConfig& cfg) {
   out.window_slots = p.cycles.inputs_overlap ? 2 : 1;
   out.result_sets = third_buffer_sets(p, cfg);
   const bool serial = out.result_sets == 1;
-  Recurrence r{p, cfg, out, weight_stream(p, cfg), 0, 0, std::vector<Cycles>(out.window_slots, 0)};
+  Recurrence r{p, cfg, out, weight_stream(p, cfg), 0, 0, 0, 0, std::vector<Cycles>(out.window_slots, 0)};
   out.tiles.reserve(p.tiles);
   std::size_t window = 0;
   Cycles write_free = 0;  // when the write-back port has issued the last request so far
@@ -181,7 +197,9 @@ TilePipeline schedule_tiles(const WfoldPlan& p, const MatrixUnitConfig& cfg) {
           TileTimes t = r.run_tile(block.nco, start_gate, set_gate, window);
           const std::uint32_t wo_valid = std::min(p.wo_per_tile, p.wo - w * p.wo_per_tile);
           t.write_start = std::max(t.compute_end + cfg.mac_latency, write_free);
-          write_free = t.write_start + tile_writes(p, wo_valid, block.count, cfg.write_back.bytes_per_cycle).cycles;
+          // The port is held by the tile's requests, or by its readout if that is slower (rule 8).
+          const Cycles requests = tile_writes(p, wo_valid, block.count, cfg.write_back.bytes_per_cycle).cycles;
+          write_free = t.write_start + std::max(requests, readout_cycles(p, block, cfg));
           t.write_end = write_free + cfg.write_back.latency;
           out.tiles.push_back(t);
         }

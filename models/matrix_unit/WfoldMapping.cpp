@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/matrix_unit/MasterReads.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -180,14 +181,16 @@ void plan_tiles(WfoldPlan& p, const MatrixUnitConfig& cfg, bool requantize) {
                          std::to_string(cfg.third_buffer_bytes) + " (lower co_block)");
 }
 
-// Read requests to form `rows` data rows in each of the Bci Pci blocks (one first-buffer window per block).
-std::uint64_t piece_read_requests(const WfoldPlan& p, std::uint64_t rows) {
-  switch (p.reads.mode) {
-    case DataRowRead::Contiguous: return rows * p.bci;
-    case DataRowRead::Strided: return rows * p.ws * p.bci;
-    case DataRowRead::Relay: return rows * p.ws;  // only block 0 is read; later blocks come from the relay
+// NRAM requests and relay rows to form `rows` data rows in each of the Bci Pci blocks (one first-buffer
+// window per block); in relay mode only block 0 reads NRAM, the later blocks come from the relay.
+WindowReads piece_reads(const WfoldPlan& p, const MatrixUnitConfig& cfg, std::uint64_t rows) {
+  WindowReads all;
+  for (std::uint32_t b = 0; b < p.bci; ++b) {
+    const WindowReads w = window_reads(p, cfg, rows, b);
+    all.ram_requests += w.ram_requests;
+    all.relay_rows += w.relay_rows;
   }
-  return 0;
+  return all;
 }
 
 MacBreakdown make_mac_breakdown(const WfoldPlan& p) {
@@ -243,7 +246,11 @@ void add_piece_traffic(WfoldPlan& p, const MatrixUnitConfig& cfg, const CoBlock&
   c.input_fill += fill * segments;
   c.weight_fill += weights * segments;
   p.data_rows += std::uint64_t(k.data_rows) * segments;
-  p.read_requests += piece_read_requests(p, k.data_rows) * p.nkh * times;
+  const WindowReads reads = piece_reads(p, cfg, k.data_rows);
+  p.read_requests += reads.ram_requests * p.nkh * times;
+  p.relay_rows += reads.relay_rows * p.nkh * times;
+  if (p.reads.mode == DataRowRead::Relay)  // block 0 of each window fills the relay with whole positions
+    p.relay_bytes_written += std::uint64_t(k.data_rows) * p.ws * p.reads.stride_bytes * p.nkh * times;
   p.weight_rows += std::uint64_t(k.length) * block.count * segments;
 }
 
@@ -264,6 +271,8 @@ void estimate_traffic(WfoldPlan& p, const MatrixUnitConfig& cfg) {
     }
   }
   p.broadcast_bytes = p.data_rows * p.m_bytes;
+  // Every compute cycle each CU of each slave updates its Ws accumulators of the co slot.
+  p.third_buffer_bytes = p.cycles.compute * p.ns * p.ncu * p.ws * WfoldPlan::kAccumulatorBytes;
   p.distribution_bytes = p.weight_rows * p.pci.bytes;
   p.output_bytes = std::uint64_t(p.layer.n) * p.ho * p.wo * p.layer.co * p.output_element_bytes;
   p.cycles.busiest = busiest_resource(p, cfg);
@@ -301,6 +310,11 @@ TileWrites tile_writes(const WfoldPlan& p, std::uint32_t wo_valid, std::uint32_t
   w.requests = std::uint64_t(wo_valid) * (blocks + (rest > 0 ? 1 : 0));
   w.cycles = wo_valid * (blocks * port_cycles(p.pco.bytes) + (rest > 0 ? port_cycles(rest) : 0));
   return w;
+}
+
+Cycles readout_cycles(const WfoldPlan& p, const CoBlock& round, const MatrixUnitConfig& cfg) {
+  const double bytes = double(round.nco) * p.wo_per_tile * WfoldPlan::kAccumulatorBytes;
+  return static_cast<Cycles>(std::ceil(bytes / cfg.readout_bytes_per_cycle - 1e-9));
 }
 
 std::vector<CoRoundKind> co_round_kinds(const WfoldPlan& p) {

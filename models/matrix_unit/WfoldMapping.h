@@ -175,7 +175,10 @@ struct WfoldPlan {
 
   // Traffic and cost.
   std::uint64_t data_rows = 0;            // data rows formed and broadcast
-  std::uint64_t read_requests = 0;        // first storage circuit reads to form them
+  std::uint64_t read_requests = 0;        // first storage circuit (NRAM) requests to form them
+  std::uint64_t relay_rows = 0;           // data rows read out of the relay's registers (relay hits)
+  std::uint64_t relay_bytes_written = 0;  // whole positions written into the relay
+  std::uint64_t third_buffer_bytes = 0;   // accumulator bytes the CUs read and write back each compute cycle
   std::uint64_t broadcast_bytes = 0;      // data_rows * M
   std::uint64_t weight_rows = 0;          // extended weight rows loaded (real co only)
   std::uint64_t distribution_bytes = 0;   // weight_rows * Pci (replicated at the slave)
@@ -248,6 +251,10 @@ struct WoTileKind {
   std::uint64_t tiles = 0;  // per image row and co round
 };
 std::vector<WoTileKind> wo_tile_kinds(const WfoldPlan& plan);
+
+// The readout of one tile's result set in co round `round` (¶147-¶150): each slave reads its Nco
+// slots x Ncu*Ws accumulators, padding included, reorders them cw -> wc and drops the padding.
+Cycles readout_cycles(const WfoldPlan& p, const CoBlock& round, const MatrixUnitConfig& cfg);
 
 // Tile `wo_valid` positions x `co_count` channels: its write requests and their port cycles.
 TileWrites tile_writes(const WfoldPlan& p, std::uint32_t wo_valid, std::uint32_t co_count, double bytes_per_cycle);

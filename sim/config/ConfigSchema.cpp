@@ -71,6 +71,22 @@ void add_chip_keys(std::vector<ConfigKey>& keys) {
                       "configs/energy/, or a .json file, relative to the config file that names it"));
 }
 
+// SRAM banks of NRAM/WRAM (issue 33; assumptions, models/scratchpad/README.md).
+void add_bank_keys(std::vector<ConfigKey>& keys, const SectionFields<BankConfig>& banks, const std::string& what) {
+  using B = BankConfig;
+  keys.push_back(integer(banks("count", &B::count), 0, off_or(within(1, 1024)), "count",
+                         what + " SRAM banks that serve requests side by side; 0 = no banks, one port of "
+                                "port_bytes_per_cycle shared by every requester"));
+  keys.push_back(integer(banks("request_bytes", &B::request_bytes), 64, powers_of_two(1, 4096), "bytes",
+                         what + " one bank request: an aligned chunk of this many bytes"));
+  keys.push_back(integer(banks("interleave_bytes", &B::interleave_bytes), 64, powers_of_two(1, 1 << 20), "bytes",
+                         what + " address interleaving: consecutive chunks of this size go to consecutive banks"));
+  keys.push_back(integer(banks("ports", &B::ports), 1, within(1, 8), "count",
+                         what + " requests one bank serves at once (1 = single-ported SRAM)"));
+  keys.push_back(integer(banks("request_cycles", &B::request_cycles), 1, within(1, 1024), "cycles",
+                         what + " cycles a request holds its bank port"));
+}
+
 void add_scratchpad_keys(std::vector<ConfigKey>& keys, const SectionFields<ScratchpadConfig>& ram,
                          const std::string& what) {
   keys.push_back(integer(ram("capacity_bytes", &ScratchpadConfig::capacity_bytes), 512 * 1024, within(KiB, 4 * GiB),
@@ -79,6 +95,7 @@ void add_scratchpad_keys(std::vector<ConfigKey>& keys, const SectionFields<Scrat
                            what + " port bandwidth"));
   keys.push_back(latency(ram("access_latency", &ScratchpadConfig::access_latency), 2, what + " delay of one access",
                          kMaxBlockLatency));
+  add_bank_keys(keys, ram.nested("banks", &ScratchpadConfig::banks), what);
 }
 
 // The shader core's register file (seed003 201) is a core memory like NRAM, in trace space "rf".

@@ -89,10 +89,20 @@ struct ClusterCacheConfig {
   std::uint32_t remote_hops;  // routing nodes from a core to another cluster's cache
 };
 
+// A scratchpad's SRAM banks (models/scratchpad/README.md): count 0 keeps the one shared port.
+struct BankConfig {
+  std::uint32_t count = 0;
+  std::uint32_t request_bytes = 64;     // one request: an aligned chunk of this many bytes
+  std::uint32_t interleave_bytes = 64;  // consecutive chunks of this many bytes go to consecutive banks
+  std::uint32_t ports = 1;              // requests a bank serves at once
+  Cycles request_cycles = 1;            // a request holds its bank port this long
+};
+
 struct ScratchpadConfig {
   std::uint64_t capacity_bytes;
   double port_bytes_per_cycle;
   Cycles access_latency;
+  BankConfig banks;
 };
 
 struct ControllerConfig {

@@ -114,3 +114,34 @@ TEST_CASE("matrix model: a trace that requantizes on the result path, on a chip 
   CHECK(r.output.find("result_requantize") != std::string::npos);
   CHECK_FALSE(fs::exists(dir + "/run"));
 }
+
+// Issue 33: with the master's requests timed, strided reads (ci 47) and banked NRAM and WRAM,
+// both models still agree; the banks queue the unit's bookings behind the DMAs'.
+TEST_CASE("matrix model cycle-stepped with strided reads, the relay and banked NRAM: tensors identical, convs agree",
+          "[e2e][matrix_unit][fidelity][banks]") {
+  const std::string dir = scratch_dir("matrix-models-banked");
+  for (const char* relay : {"false", "true"}) {
+    INFO("relay " << relay);
+    const std::string config = dir + "/config-" + relay + ".json";
+    write_text(config, "{\"extends\": \"" + source_path("configs/default.json") +
+                           "\", \"core\": {\"nram\": {\"banks\": {\"count\": 8}}, \"wram\": {\"banks\": {\"count\": 4}}, "
+                           "\"matrix\": {\"relay_enabled\": " + relay + ", \"relay_bytes\": 4096}}}");
+    const std::vector<std::string> args = {"--functional", "--config", config, "--workload",
+                                           source_path("configs/sweeps/sram-ci.workload.json")};
+    const std::string fast = run_model(dir + "/" + relay, "fast", args);
+    const std::string stepped = run_model(dir + "/" + relay, "cycle-stepped", args);
+    for (const auto& entry : fs::directory_iterator(fast + "/tensors"))
+      CHECK(read_text(entry.path().string()) == read_text(stepped + "/tensors/" + entry.path().filename().string()));
+    const auto a = conv_cycles(fast), b = conv_cycles(stepped);
+    REQUIRE(!a.empty());
+    for (const auto& [id, cycles] : a) {
+      INFO("conv instruction " << id << ": fast " << cycles << ", stepped " << b.at(id));
+      CHECK(relative(cycles, b.at(id)) <= kMaxError);
+    }
+    const auto report = nlohmann::json::parse(read_text(fast + "/report.json"));
+    CHECK(report.at("stats").at("core0.nram").at("bank_requests").get<double>() > 0);
+    const auto& layer = report.at("matrix_unit_layers").at(0).at("requests");
+    CHECK(layer.at("data_row_read") == (std::string(relay) == "true" ? "relay" : "strided"));
+    CHECK((layer.at("relay_hits").get<double>() > 0) == (std::string(relay) == "true"));
+  }
+}

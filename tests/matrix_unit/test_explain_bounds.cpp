@@ -34,9 +34,14 @@ void add_window(const WfoldPlan& p, const MatrixUnitConfig& cfg, const CoBlock& 
   t.input_fill += on_bus(std::uint64_t(k.data_rows) * p.m_bytes, cfg.broadcast_bus);
   t.weight_fill += Cycles(k.length) * on_bus(std::uint64_t(round.nco) * p.pci.bytes, cfg.distribution_bus);
   t.data_rows += k.data_rows;
-  if (p.reads.mode == DataRowRead::Contiguous) t.read_requests += k.data_rows;
-  if (p.reads.mode == DataRowRead::Strided) t.read_requests += std::uint64_t(k.data_rows) * p.ws;
-  if (p.reads.mode == DataRowRead::Relay && b == 0) t.read_requests += std::uint64_t(k.data_rows) * p.ws;
+  // A seed request wider than the master's NRAM request width takes several NRAM requests.
+  const std::uint64_t ci_bytes = std::uint64_t(p.stride.folded_ci) * p.element_bytes;
+  const auto nram = [&](std::uint64_t bytes) {
+    return (bytes + cfg.nram_read.request_bytes - 1) / cfg.nram_read.request_bytes;
+  };
+  if (p.reads.mode == DataRowRead::Contiguous) t.read_requests += k.data_rows * nram(p.ws * ci_bytes);
+  if (p.reads.mode == DataRowRead::Strided) t.read_requests += std::uint64_t(k.data_rows) * p.ws * nram(p.pci.bytes);
+  if (p.reads.mode == DataRowRead::Relay && b == 0) t.read_requests += std::uint64_t(k.data_rows) * p.ws * nram(ci_bytes);
   t.weight_rows += std::uint64_t(k.length) * round.count;
 }
 

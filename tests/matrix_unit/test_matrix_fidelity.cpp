@@ -60,6 +60,13 @@ MatrixUnitConfig random_config(std::mt19937& rng) {
   c.third_buffer_bytes = 1u << 16;  // draw_case shrinks it now and then
   c.relay_enabled = rng() % 2;
   c.relay_bytes = 1024;
+  // The master's NRAM requests (rule 1a): narrow to wide, free to slow, and the relay's registers.
+  c.nram_read.request_bytes = 8u << (rng() % 6);
+  c.nram_read.request_cycles = rng() % 4;
+  c.relay.write_cycles = rng() % 3;
+  c.relay.read_cycles = 1 + rng() % 3;
+  const double readout[] = {2, 8, 24, 64};  // per slave; 2 and 8 often hold the write-back port
+  c.readout_bytes_per_cycle = readout[rng() % 4];
   return c;
 }
 
@@ -161,7 +168,9 @@ std::string describe(const FidelityCase& c) {
     << " co_block " << m.co_block << " depth " << m.third_buffer_depth << " mac_latency " << m.mac_latency
     << "; broadcast " << m.broadcast_bus.bytes_per_cycle << "/" << m.broadcast_bus.latency << " distribution "
     << m.distribution_bus.bytes_per_cycle << "/" << m.distribution_bus.latency << " write-back "
-    << m.write_back.bytes_per_cycle << "/" << m.write_back.latency;
+    << m.write_back.bytes_per_cycle << "/" << m.write_back.latency << "; NRAM requests " << m.nram_read.request_bytes
+    << " B/" << m.nram_read.request_cycles << " cycles, relay " << (m.relay_enabled ? "on" : "off") << " write "
+    << m.relay.write_cycles << " read " << m.relay.read_cycles << "; reads " << data_row_read_name(c.plan.reads.mode);
   return o.str();
 }
 
@@ -173,6 +182,7 @@ TEST_CASE("fidelity: the fast model against the cycle-stepped reference on 200 r
   std::vector<Measured> errors;
   std::size_t compared_tensors = 0, same_tiles = 0, all_tiles = 0, same_stalls = 0;
   std::size_t floats = 0, requantized = 0, capped = 0, serial = 0;  // what the draws covered
+  std::size_t read_bound = 0, relays = 0;  // strided or relay reads with window stalls; relay layers
   const int layers = std::getenv("FIDELITY_LAYERS") ? std::atoi(std::getenv("FIDELITY_LAYERS")) : 200;
   for (int i = 0; i < layers; ++i) {
     const FidelityCase c = draw_case(rng);
@@ -189,6 +199,10 @@ TEST_CASE("fidelity: the fast model against the cycle-stepped reference on 200 r
     const SteppedConvRun stepped = run_cycle_stepped_conv(cfg, plan, c.requant);
 
     REQUIRE(stepped.tiles.size() == plan.pipeline.tiles.size());
+    // The reference's read port issued the NRAM requests the mapping counts (rule 1a).
+    CHECK(stepped.read_requests == plan.read_requests);
+    read_bound += plan.pipeline.stalls.window > 0 && plan.reads.mode != DataRowRead::Contiguous;
+    relays += plan.reads.mode == DataRowRead::Relay;
     for (std::size_t t = 0; t < stepped.tiles.size(); ++t)
       same_tiles += stepped.tiles[t].first_compute == plan.pipeline.tiles[t].first_compute &&
                     stepped.tiles[t].write_end == plan.pipeline.tiles[t].write_end;
@@ -228,11 +242,14 @@ TEST_CASE("fidelity: the fast model against the cycle-stepped reference on 200 r
   CHECK(compared_tensors == std::size_t(layers));
   std::printf("  float32 %zu, requantized %zu, third buffer capping the depth %zu, serial tiles %zu\n", floats,
               requantized, capped, serial);
+  std::printf("  relay reads %zu, strided or relay reads with window stalls %zu\n", relays, read_bound);
   if (layers >= 200) {
     CHECK(floats >= 10);
     CHECK(requantized >= 50);
     CHECK(capped >= 10);
     CHECK(serial >= 20);
+    CHECK(relays >= 10);
+    CHECK(read_bound >= 10);
   }
 }
 

@@ -10,8 +10,16 @@ BufferSlots::BufferSlots(std::uint32_t slots, std::size_t slot_bytes)
 void BufferSlots::hold(std::uint64_t item) {
   Slot& s = slot(item);
   s.item = item;
+  s.used = true;
   s.usable_from = kNever;
   s.free_from = kNever;
+}
+
+bool BufferSlots::may_load(std::uint64_t item, Cycles t) const {
+  const Slot& s = slot(item);
+  if (s.used && s.item == item) return s.free_from == kNever;  // held for it (released: done)
+  const bool previous = item < slots() ? !s.used : s.used && s.item + slots() == item;
+  return previous && s.free_from <= t;
 }
 
 bool BufferSlots::usable(std::uint64_t item, Cycles t) const {

@@ -18,6 +18,10 @@ class BufferSlots {
 
   std::uint32_t slots() const { return static_cast<std::uint32_t>(slots_.size()); }
   bool free_for(std::uint64_t item, Cycles t) const { return slot(item).free_from <= t; }
+  // Whether the item may load in cycle t: its slot already holds it, or the slot's previous
+  // item (item - slots, or none) has been released by then. Unlike free_for, this does not
+  // take a release of an older item for one of this item.
+  bool may_load(std::uint64_t item, Cycles t) const;
   // The item starts loading: the slot is held until released.
   void hold(std::uint64_t item);
   void arrive(std::uint64_t item, Cycles usable_from) { slot(item).usable_from = usable_from; }
@@ -31,6 +35,7 @@ class BufferSlots {
     std::uint64_t item = 0;
     Cycles usable_from = kNever;
     Cycles free_from = 0;
+    bool used = false;  // has held an item
   };
   std::size_t index(std::uint64_t item) const { return static_cast<std::size_t>(item % slots_.size()); }
   Slot& slot(std::uint64_t item) { return slots_[index(item)]; }

@@ -29,9 +29,12 @@ class CycleSteppedMatrixUnit {
         master_(order_, data, tiles_, third_buffer_.sets()),
         first_buffer_(first_buffer_slots(plan), data.out ? std::size_t(largest_window_rows(plan)) * plan.m_bytes : 0),
         rings_(plan.ns, SecondBufferRing(plan.second_buffer_ring, data.out ? plan.m_bytes : 0)),
-        bus_(cfg.broadcast_bus, order_, first_buffer_, master_, tiles_),
+        arrivals_(first_buffer_, cfg.broadcast_bus.latency, plan.reads.mode == DataRowRead::Relay ? 3 : 2),
+        reads_(cfg, order_, first_buffer_, master_, arrivals_),
+        relay_(cfg, order_, first_buffer_, master_, reads_, arrivals_),
+        bus_(cfg.broadcast_bus, order_, first_buffer_, master_, tiles_, arrivals_),
         cus_(order_, first_buffer_, rings_, third_buffer_, tiles_, cfg.mac_latency, data.out != nullptr),
-        port_(cfg.write_back, order_, third_buffer_, tiles_, requant, data.out),
+        port_(cfg, order_, third_buffer_, tiles_, requant, data.out),
         // The longest a correct unit can go without moving anything is one latency of each kind.
         idle_limit_(cfg.broadcast_bus.latency + cfg.distribution_bus.latency + cfg.mac_latency +
                     cfg.write_back.latency + 4) {
@@ -43,7 +46,9 @@ class CycleSteppedMatrixUnit {
   bool finished() const { return port_.finished(); }
 
   void step() {
-    bool active = bus_.step(now_);
+    bool active = reads_.step(now_);
+    if (order_.plan().reads.mode == DataRowRead::Relay) active |= relay_.step(now_);
+    active |= bus_.step(now_);
     for (SteppedDistributionLink& link : links_) active |= link.step(now_);
     active |= count(cus_.step(now_));
     active |= port_.step(now_);
@@ -60,6 +65,7 @@ class CycleSteppedMatrixUnit {
     run_.total = tiles_.back().write_end;
     run_.window_slots = first_buffer_.slots();
     run_.result_sets = third_buffer_.sets();
+    run_.read_requests = reads_.requests();
     return run_;
   }
 
@@ -81,6 +87,9 @@ class CycleSteppedMatrixUnit {
   SteppedMasterCircuit master_;
   FirstBuffer first_buffer_;
   std::vector<SecondBufferRing> rings_;
+  WindowArrivals arrivals_;
+  SteppedReadPort reads_;
+  SteppedRelayPort relay_;
   SteppedBroadcastBus bus_;
   std::vector<SteppedDistributionLink> links_;
   CuArray cus_;

@@ -31,6 +31,7 @@ struct SteppedConvRun {
   Cycles stall_window = 0, stall_weights = 0, stall_result_set = 0;
   std::uint32_t window_slots = 0;  // first-buffer slots (rule 2)
   std::uint32_t result_sets = 0;   // D (rule 6)
+  std::uint64_t read_requests = 0; // NRAM requests of the master's read port (rule 1a)
 };
 
 struct SteppedConvData {        // all null -> timing only

@@ -4,8 +4,8 @@ namespace npusim::stepped {
 
 SteppedBroadcastBus::SteppedBroadcastBus(const BusConfig& bus, const WorkOrder& order,
                                          FirstBuffer& first_buffer, const SteppedMasterCircuit& master,
-                                         std::vector<SteppedTileTimes>& tiles)
-    : ByteStream(bus), order_(order), first_buffer_(first_buffer), master_(master), tiles_(tiles) {}
+                                         std::vector<SteppedTileTimes>& tiles, WindowArrivals& arrivals)
+    : ByteStream(bus), order_(order), first_buffer_(first_buffer), master_(master), tiles_(tiles), arrivals_(arrivals) {}
 
 bool SteppedBroadcastBus::can_begin(Cycles t) const {
   return window_ < order_.segments() && first_buffer_.free_for(window_, t) &&
@@ -21,7 +21,7 @@ double SteppedBroadcastBus::begin(Cycles t) {
 }
 
 void SteppedBroadcastBus::finish(Cycles usable_from) {
-  first_buffer_.arrive(window_, usable_from);
+  arrivals_.bus_done(window_, usable_from);
   ++window_;
 }
 

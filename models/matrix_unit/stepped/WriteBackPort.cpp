@@ -28,9 +28,10 @@ std::vector<WriteRequest> write_back_requests(const WfoldPlan& plan, const CoBlo
   return requests;
 }
 
-WriteBackPort::WriteBackPort(const BusConfig& bus, const WorkOrder& order, ThirdBuffer& third_buffer,
+WriteBackPort::WriteBackPort(const MatrixUnitConfig& cfg, const WorkOrder& order, ThirdBuffer& third_buffer,
                              std::vector<SteppedTileTimes>& tiles, const ResultRequant& requant, void* out)
-    : bus_(bus),
+    : cfg_(cfg),
+      bus_(cfg.write_back),
       order_(order),
       third_buffer_(third_buffer),
       tiles_(tiles),
@@ -46,11 +47,13 @@ bool WriteBackPort::step(Cycles t) {
     if (tiles_[tile_].results_ready > t) return false;
     start_tile(t);
   }
-  if (--cycles_left_ > 0) return true;
-  if (++request_ < requests_.size()) {
+  if (readout_left_ > 0) --readout_left_;
+  if (request_ < requests_.size() && --cycles_left_ > 0) return true;
+  if (request_ < requests_.size() && ++request_ < requests_.size()) {
     start_request();
     return true;
   }
+  if (readout_left_ > 0) return true;  // the readout is slower than the requests
   Cycles end = t + 1 + bus_.latency;
   tiles_[tile_].write_end = end;
   third_buffer_.give_back(tile_, end);
@@ -64,6 +67,7 @@ void WriteBackPort::start_tile(Cycles t) {
   const CoBlock& round = order_.plan().co_blocks[place_.round];
   requests_ = write_back_requests(order_.plan(), round, place_.wo_valid, element_bytes_);
   tiles_[tile_].write_start = t;
+  readout_left_ = readout_cycles(order_.plan(), round, cfg_);
   busy_ = true;
   request_ = 0;
   start_request();

@@ -25,12 +25,13 @@ std::vector<WriteRequest> write_back_requests(const WfoldPlan& plan, const CoBlo
 
 // Rule 8: the one port from the third buffer to NRAM. Tiles in order; a tile starts once
 // its results are complete and the port has issued the previous tile's last request, issues its requests
-// one after another (each ceil(bytes / bytes_per_cycle) cycles, at least 1) and ends
-// `latency` cycles after its last one, which gives its result set back. With data, each
+// one after another (each ceil(bytes / bytes_per_cycle) cycles, at least 1), holds the port at
+// least as long as the readout of its result set takes (readout_cycles), and ends `latency`
+// cycles after that, which gives its result set back. With data, each
 // request reads its results out in wc order (¶181-¶182), requantized when asked.
 class WriteBackPort {
  public:
-  WriteBackPort(const BusConfig& bus, const WorkOrder& order, ThirdBuffer& third_buffer,
+  WriteBackPort(const MatrixUnitConfig& cfg, const WorkOrder& order, ThirdBuffer& third_buffer,
                 std::vector<SteppedTileTimes>& tiles, const ResultRequant& requant, void* out);
   bool step(Cycles t);  // whether cycle t was spent on a request
   bool finished() const { return tile_ == order_.tiles(); }
@@ -40,6 +41,7 @@ class WriteBackPort {
   void start_request();
   void read_out(const WriteRequest& request);
 
+  const MatrixUnitConfig& cfg_;
   const BusConfig& bus_;
   const WorkOrder& order_;
   ThirdBuffer& third_buffer_;
@@ -53,6 +55,7 @@ class WriteBackPort {
   std::vector<WriteRequest> requests_;
   std::size_t request_ = 0;
   Cycles cycles_left_ = 0;  // of the current request
+  Cycles readout_left_ = 0;  // cycles the tile's readout still needs (it holds the port that long at least)
 };
 
 }  // namespace npusim::stepped

@@ -11,7 +11,7 @@ Wrapping the functions, not forward hooks on nn.Conv2d/nn.Linear alone, also cou
 modules do without a submodule: nn.MultiheadAttention's packed projection and out_proj
 (F.linear on its own weights), its attention products (torch.bmm), Swin's F.linear, and the
 `q @ k.T` of hand-written attention. Pooling, normalization, softmax and activations are
-not MACs here, as in npusim's count (energy.macs of report.json).
+not MACs here, as in npusim's layer table (the workload rows of report.json).
 """
 import contextlib
 import math

@@ -21,10 +21,11 @@ bool windowed(const Layer& l) {
 // Layers the matrix unit multiplies (conv, fc, matmul), whose outputs come in co blocks.
 bool blocked(const Layer& l) { return (l.has_weights() && l.kind != LayerKind::Depthwise) || l.kind == LayerKind::Matmul; }
 
-// An upsample's input rows under bands of `rows` output rows: the most any band reads.
+// An upsample's input rows under bands of `rows` output rows: the most any band reads
+// (bands start at multiples of their rows, band_tile).
 std::uint32_t upsample_in_rows(const Layer& l, std::uint32_t rows) {
   std::uint32_t most = 0;
-  for (std::uint32_t r0 = 0; r0 < l.out.h; r0 += 1) {
+  for (std::uint32_t r0 = 0; r0 < l.out.h; r0 += rows) {
     const auto [first, last] = resize_source_rows(l.resample, l.in.h, l.out.h, r0, std::min(r0 + rows, l.out.h) - 1);
     most = std::max(most, last - first + 1);
   }

@@ -87,6 +87,7 @@ std::vector<OpSpec> vector_ops() {
       {"gelu", "vector", {{"source", {kNram}}}, {{"result", {kNram}}}, {"frac_bits"}, row_op},
   };
   for (OpSpec& op : activation_ops()) ops.push_back(std::move(op));
+  for (OpSpec& op : upsample_ops()) ops.push_back(std::move(op));
   return ops;
 }
 

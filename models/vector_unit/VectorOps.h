@@ -9,5 +9,7 @@ namespace npusim {
 std::vector<OpSpec> vector_ops();
 // Its activations (sigmoid, hardsigmoid, hardswish, silu, tanh) and mul (ActivationOps.cpp).
 std::vector<OpSpec> activation_ops();
+// Its upsampling, nearest or bilinear (UpsampleOps.cpp).
+std::vector<OpSpec> upsample_ops();
 
 }  // namespace npusim

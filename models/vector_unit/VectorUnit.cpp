@@ -14,6 +14,7 @@
 #include "models/vector_unit/RowKernels.h"
 #include "sim/trace/OpChecks.h"
 #include "models/vector_unit/ActivationKernels.h"
+#include "models/vector_unit/UpsampleKernels.h"
 
 namespace npusim {
 
@@ -95,6 +96,7 @@ std::vector<ReadStep> VectorUnit::read_steps(const Instruction& inst) {
       // Element-wise ops read the matching slice; a window op reads the rows
       // under its windows (the halo too) and its weights whole.
       auto [begin, end] = slice(in, out, bounds[c], bounds[c + 1]);
+      if (inst.op == "upsample") std::tie(begin, end) = std::make_pair(in.offset, in.end());  // rows by coordinates
       if (windowed) {
         std::tie(begin, end) = i == 0 ? window_rows(inst, bounds[c] / out_row, (bounds[c + 1] + out_row - 1) / out_row)
                                       : std::make_pair(in.offset, in.end());
@@ -117,7 +119,9 @@ std::uint64_t VectorUnit::row_op_lane_ops(const Instruction& inst) const {
       {"silu", &VectorUnitConfig::silu_lane_ops},       {"tanh", &VectorUnitConfig::tanh_lane_ops},
       {"mul", &VectorUnitConfig::mul_lane_ops}};
   const auto it = per_element.find(inst.op);
-  const double per = it == per_element.end() ? 0 : cfg_.*(it->second);
+  double per = it == per_element.end() ? 0 : cfg_.*(it->second);
+  // A nearest upsample is a copy (one lane op per output byte, the default); bilinear weighs four taps.
+  if (inst.op == "upsample" && inst.params.value("mode", std::string()) == "bilinear") per = cfg_.bilinear_lane_ops;
   return std::uint64_t(std::ceil(per * double(inst.outputs.at(0).elements())));
 }
 
@@ -183,6 +187,8 @@ void VectorUnit::compute(const Instruction& inst) {
     compute_row_op(inst, reinterpret_cast<const std::int8_t*>(a), reinterpret_cast<std::int8_t*>(dst));
   } else if (is_activation_op(inst.op) || inst.op == "mul" || inst.op == "mask") {
     compute_activation(inst, reinterpret_cast<const std::int8_t*>(a), reinterpret_cast<std::int8_t*>(dst));
+  } else if (inst.op == "upsample") {
+    vector_upsample(upsample_band_of(inst), reinterpret_cast<const std::int8_t*>(a), reinterpret_cast<std::int8_t*>(dst));
   } else {
     throw std::logic_error("vector unit has no operation '" + inst.op + "'");
   }

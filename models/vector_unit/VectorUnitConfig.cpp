@@ -25,6 +25,8 @@ CoreSection vector_unit_config_section() {
                  "tanh cost: as the sigmoid it is a rescaling of (assumption)"));
   vec.add(number(vec("mul_lane_ops", &V::mul_lane_ops), 2, within(1, 1000), "lane ops per element",
                  "product of two int8 tensors: multiply, round and shift (assumption)"));
+  vec.add(number(vec("bilinear_lane_ops", &V::bilinear_lane_ops), 4, within(1, 1000), "lane ops per element",
+                 "bilinear upsampling: a multiply-add for each of four taps, the rounding folded in (assumption)"));
   return {V::kSection, "vector", V{}, vec.keys, nullptr};
 }
 

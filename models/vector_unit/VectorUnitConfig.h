@@ -23,6 +23,7 @@ struct VectorUnitConfig {
   double silu_lane_ops;
   double tanh_lane_ops;
   double mul_lane_ops;
+  double bilinear_lane_ops;  // per output element of a bilinear upsample: four taps
 };
 
 CoreSection vector_unit_config_section();

@@ -30,6 +30,7 @@ from onnx import numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from onnx_reference_windows import run_window_node  # noqa: E402
+from onnx_reference_resize import resize  # noqa: E402
 
 ERF = np.vectorize(math.erf)
 
@@ -95,6 +96,8 @@ def run_node(node, x):
             a.astype(np.float64) if a.dtype.kind == "f" else a, b)
     if op == "Where":
         return np.where(x[0], x[1], x[2])
+    if op == "Resize":
+        return resize(node, x)
     if op == "Sqrt":
         return np.sqrt(x[0])
     if op == "Erf":
@@ -152,7 +155,8 @@ def report_input_exponent(shape):
 
 # Layers whose 4-D values are [N, C, H, W] maps: convs, pools and the element-wise
 # layers after them (a 4-D value of any other layer is attention's [N, heads, tokens, d]).
-MAP_KINDS = ("conv", "depthwise", "pool", "add", "concat", "relu", "sigmoid", "hardsigmoid", "hardswish", "silu", "tanh", "mul")
+MAP_KINDS = ("conv", "depthwise", "pool", "add", "concat", "relu", "sigmoid", "hardsigmoid", "hardswish", "silu", "tanh", "mul",
+             "upsample")
 
 
 def storage_order(value, kind):

@@ -17,11 +17,21 @@ const char* op_name(const Layer& l) {
   if (l.kind == LayerKind::Depthwise) return "dwconv";
   if (l.kind == LayerKind::Pool) return "pool";
   if (l.is_row_op()) return layer_kind_name(l.kind);
-  if (l.kind == LayerKind::Mul || l.kind == LayerKind::Mask) return layer_kind_name(l.kind);
+  if (l.kind == LayerKind::Mul || l.kind == LayerKind::Mask || l.kind == LayerKind::Upsample)
+    return layer_kind_name(l.kind);
   return l.kind == LayerKind::Add || l.kind == LayerKind::AddConstant ? "add" : "relu";
 }
 
-nlohmann::json op_params(const Layer& l, const BandWindow& band) {
+// Where the band lies in the whole maps: its source coordinates depend on them.
+nlohmann::json upsample_params(const Layer& l, const BandWindow& band, std::uint32_t row0) {
+  return {{"mode", l.resample.bilinear ? "bilinear" : "nearest"},
+          {"coordinates", resize_coords_name(l.resample.coords)},
+          {"nearest_mode", nearest_round_name(l.resample.nearest)},
+          {"map", {l.in.h, l.in.w, l.out.h, l.out.w}},
+          {"rows", {band.in_row0, row0}}};
+}
+
+nlohmann::json op_params(const Layer& l, const BandWindow& band, std::uint32_t row0) {
   const std::vector<std::uint64_t> pad = {band.pad_top, band.pad_bottom, l.pad[2], l.pad[3]};
   const std::vector<std::uint64_t> stride = {l.sh, l.sw};
   nlohmann::json params = nlohmann::json::object();
@@ -36,6 +46,8 @@ nlohmann::json op_params(const Layer& l, const BandWindow& band) {
     params["shift"] = l.shift;
   } else if (l.kind == LayerKind::Mask) {
     params["fill"] = l.fill;
+  } else if (l.kind == LayerKind::Upsample) {
+    params = upsample_params(l, band, row0);
   }
   return params;
 }
@@ -149,7 +161,7 @@ void VectorLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64
   }
   for (const auto& [id, mode] : loads) depend(op, std::int64_t(id), mode);
   if (l.kind == LayerKind::Depthwise) op.inputs.push_back(tensor(AddressSpace::Nram, 0, weight_shape(l, t, co, ci), DType::Int8));
-  op.params = op_params(l, band);
+  op.params = op_params(l, band, row0);
   // int32 sums go through NRAM to the requant (depthwise), the rest write int8 directly.
   const bool accumulates = l.has_weights() && !t.requantize_on_result_path;
   if (l.has_weights()) depend(op, state.weights[core]);

@@ -21,13 +21,26 @@ bool windowed(const Layer& l) {
 // Layers the matrix unit multiplies (conv, fc, matmul), whose outputs come in co blocks.
 bool blocked(const Layer& l) { return (l.has_weights() && l.kind != LayerKind::Depthwise) || l.kind == LayerKind::Matmul; }
 
+// An upsample's input rows under bands of `rows` output rows: the most any band reads
+// (bands start at multiples of their rows, band_tile).
+std::uint32_t upsample_in_rows(const Layer& l, std::uint32_t rows) {
+  std::uint32_t most = 0;
+  for (std::uint32_t r0 = 0; r0 < l.out.h; r0 += rows) {
+    const auto [first, last] = resize_source_rows(l.resample, l.in.h, l.out.h, r0, std::min(r0 + rows, l.out.h) - 1);
+    most = std::max(most, last - first + 1);
+  }
+  return most;
+}
+
 void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
   if (l.kind == LayerKind::Concat) {  // its stores read the loaded rows: no compute, no output buffer
     t.in_bytes = t.slot_bytes = concat_region_offset(l, rows, l.inputs.size());
     t.acc_bytes = t.out_bytes = t.recv_bytes = 0;
     return;
   }
-  const std::uint32_t in_rows = windowed(l) ? (rows - 1) * l.sh + t.kernel_h : rows;
+  const std::uint32_t in_rows = windowed(l)                       ? (rows - 1) * l.sh + t.kernel_h
+                                : l.kind == LayerKind::Upsample ? upsample_in_rows(l, rows)
+                                                                : rows;
   const std::uint32_t co = blocked(l) ? t.co_block : l.out.c;
   const std::uint64_t out_elems = std::uint64_t(rows) * l.out.w * co;
   t.in_bytes = aligned(std::uint64_t(std::min(in_rows, l.in.h)) * l.in.w * t.ci);
@@ -91,6 +104,10 @@ const CoreConfig& LayerTiling::kind(const HardwareConfig& hw) const { return *hw
 
 BandWindow LayerTiling::band(const Layer& l, std::uint32_t row0, std::uint32_t n) const {
   BandWindow b;
+  if (l.kind == LayerKind::Upsample) {
+    const auto [first, last] = resize_source_rows(l.resample, l.in.h, l.out.h, row0, row0 + n - 1);
+    return {first, last - first + 1, 0, 0};
+  }
   if (!windowed(l)) return {row0, n, 0, 0};
   // Padded input rows [row0*sh, row0*sh + (n-1)*sh + kh) shifted by the top padding, clipped to the map.
   const std::int64_t first = std::int64_t(row0) * l.sh - l.pad[0];

@@ -57,6 +57,24 @@ void read_pool(const Json& obj, Layer& l, const Place& place) {
   finish_pool(l, place);
 }
 
+// PyTorch's F.interpolate by default: nearest reads floor(o · in / out) (asymmetric,
+// floor), bilinear the half-pixel centres (align_corners=False).
+void read_upsample(const Json& obj, Layer& l, const Place& place) {
+  const std::string mode = text(obj, "mode", place, "nearest");
+  if (mode != "nearest" && mode != "bilinear") place.fail("mode", "must be \"nearest\" or \"bilinear\"");
+  l.resample.bilinear = mode == "bilinear";
+  const auto coords = resize_coords_named(text(obj, "coordinates", place, mode == "nearest" ? "asymmetric" : "half_pixel"));
+  if (!coords) place.fail("coordinates", "must be half_pixel, pytorch_half_pixel, asymmetric or align_corners");
+  l.resample.coords = *coords;
+  const auto nearest = nearest_round_named(text(obj, "nearest_mode", place, "floor"));
+  if (!nearest) place.fail("nearest_mode", "must be floor, round_prefer_floor, round_prefer_ceil or ceil");
+  l.resample.nearest = *nearest;
+  const std::uint32_t scale = positive(obj, "scale", place, 2);
+  if (std::uint64_t(l.in.h) * scale > kMaxExtent || std::uint64_t(l.in.w) * scale > kMaxExtent)
+    place.fail("scale", "gives a map larger than any network needs");
+  finish_upsample(l, positive(obj, "h", place, l.in.h * scale), positive(obj, "w", place, l.in.w * scale), place);
+}
+
 std::uint32_t read_heads(const Json& obj, const MapShape& t, const char* operand, const Place& place) {
   return check_heads(positive(obj, "heads", place, 1), t, operand, place);
 }
@@ -116,7 +134,7 @@ LayerKind kind_of(const std::string& type) {
       {"layernorm", LayerKind::LayerNorm}, {"gelu", LayerKind::Gelu},   {"sigmoid", LayerKind::Sigmoid},
       {"hardsigmoid", LayerKind::HardSigmoid}, {"hardswish", LayerKind::HardSwish}, {"silu", LayerKind::Silu},
       {"tanh", LayerKind::Tanh},       {"mul", LayerKind::Mul},         {"add_constant", LayerKind::AddConstant},
-      {"mask", LayerKind::Mask},       {"embedding", LayerKind::Embedding}};
+      {"mask", LayerKind::Mask},       {"embedding", LayerKind::Embedding}, {"upsample", LayerKind::Upsample}};
   return kinds.at(type);
 }
 
@@ -132,6 +150,7 @@ void read_layer_fields(const Json& obj, const std::string& type, Layer& l, const
     case LayerKind::Matmul: return read_matmul(obj, l, place);
     case LayerKind::Concat: return finish_concat(l, shapes, place);
     case LayerKind::Embedding: return read_embedding(obj, l, place);
+    case LayerKind::Upsample: return read_upsample(obj, l, place);
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:
     case LayerKind::Gelu: return read_row_op(obj, l, place);
@@ -167,6 +186,7 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
       {"add_constant", {"weights"}},
       {"mask", {"weights", "fill"}},
       {"embedding", {"vocab", "n", "ids", "weights"}},
+      {"upsample", {"mode", "scale", "h", "w", "coordinates", "nearest_mode"}},
   };
   static const std::map<std::string, std::vector<std::string>> all = [] {
     std::map<std::string, std::vector<std::string>> keys;

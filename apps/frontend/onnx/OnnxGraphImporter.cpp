@@ -178,7 +178,7 @@ int OnnxGraphImporter::emit(const Node& n, OnnxLayer layer, const OnnxValue& in,
   const int index = int(result_.layers.size());
   result_.layers.push_back(std::move(layer));
   std::string output = n.output(0);
-  if (kind != LayerKind::Pool && kind != LayerKind::Concat) output = fuse_relu(index, output);
+  if (kind != LayerKind::Pool && kind != LayerKind::Concat && kind != LayerKind::Upsample) output = fuse_relu(index, output);
   if (in.affine && out.affine != in.affine) unapplied_affine(n);
   out.layer = index;
   out.batch = batch_;

@@ -105,6 +105,11 @@ class OnnxGraphImporter {
   const Node* fold_next_batch_norm(const Node& n, std::vector<double>& weights, std::vector<double>& bias,
                                    std::uint32_t co);
 
+  // Upsampling (OnnxResizeHandlers.cpp).
+  void resize(const Node& n);
+  Resampling resampling_of(const Node& n) const;
+  std::pair<std::uint32_t, std::uint32_t> resize_target(const Node& n, const OnnxValue& in) const;
+
   // Shared by the handlers (OnnxGraphImporter.cpp).
   const OnnxValue& activation(const Node& n, int input) const;
   const std::vector<std::int64_t>& dims(const Node& n, const std::string& value) const;

@@ -58,6 +58,7 @@ const std::map<std::string, OnnxGraphImporter::Handler>& OnnxGraphImporter::hand
       {"Tanh", &OnnxGraphImporter::activation_op},
       {"Where", &OnnxGraphImporter::where_mask},
       {"Pow", &OnnxGraphImporter::power},
+      {"Resize", &OnnxGraphImporter::resize},
   };
   return table;
 }

@@ -206,6 +206,11 @@ void check_mul_operands(const Layer& l, const TensorShapes& shapes, const Place&
                                      l.inputs[0], a.h, a.w, a.c, l.inputs[1], b.h, b.w, b.c, a.c));
 }
 
+void finish_upsample(Layer& l, std::uint32_t out_h, std::uint32_t out_w, const Place& place) {
+  if (l.relu) place.fail("relu", "is not fused into an upsample; follow it with a relu layer");
+  l.out = {out_h, out_w, l.in.c};
+}
+
 void finish_embedding(Layer& l, std::uint32_t n, const Place& place) {
   if (l.in.c != 1)
     place.fail("input", fmt::format("an embedding reads token ids, one channel per position; '{}' has {} channels",

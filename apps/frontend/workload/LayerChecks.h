@@ -81,6 +81,9 @@ void finish_embedding(Layer& l, std::uint32_t n, const Place& place);
 // Its token ids: batch x h x w of them, each a row of the table; drawn from `seed`
 // (uniform over the table's rows) when the workload gives none.
 void check_token_ids(Layer& l, std::uint32_t batch, std::uint64_t seed, const Place& place);
+// Upsample: the output is out_h x out_w of the input's channels (larger, smaller or
+// alike; any ratio); no fused relu.
+void finish_upsample(Layer& l, std::uint32_t out_h, std::uint32_t out_w, const Place& place);
 // A mask's fill: an int8 value (`shown`: as the file wrote it).
 std::int32_t checked_fill(std::optional<std::int64_t> fill, const std::string& shown, const Place& place);
 // A mul's default shift: the product of two int8 ranges back into one (127 x 127 >> 7).

@@ -26,6 +26,7 @@ const char* layer_kind_name(LayerKind k) {
     case LayerKind::AddConstant: return "add_constant";
     case LayerKind::Mask: return "mask";
     case LayerKind::Embedding: return "embedding";
+    case LayerKind::Upsample: return "upsample";
   }
   return "?";
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/tensor/ResizeGeometry.h"
+
 namespace npusim {
 
 // A network as `npusim compile` sees it (docs/workload-format.md). Feature maps are
@@ -14,7 +16,7 @@ namespace npusim {
 
 enum class LayerKind { Conv, Depthwise, Fc, Pool, Add, Relu, Matmul, Softmax, LayerNorm, Gelu, Concat,
                        Sigmoid, HardSigmoid, HardSwish, Silu, Tanh, Mul, AddConstant, Mask,
-                       Embedding };
+                       Embedding, Upsample };
 const char* layer_kind_name(LayerKind k);
 
 // A feature map of one image: h x w x c (the batch is the workload's).
@@ -63,6 +65,7 @@ struct Layer {
   // Softmax, GELU and the activations read int8 q as q / 2^frac_bits (fixed point); see "Numbers".
   std::uint32_t frac_bits = 4;
   std::int32_t fill = -128;     // mask: the value of the positions its constant does not keep
+  Resampling resample;          // upsample: nearest or bilinear, where output positions read (out: the size)
   // Embedding: rows of its table (vocab x out.c, the constant), and the token of every
   // input row, image by image (compile-time data: the gather's DMA addresses).
   std::uint32_t vocab = 0;

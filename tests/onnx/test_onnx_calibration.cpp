@@ -1,0 +1,94 @@
+// Calibrated scales (docs/workload-format.md, "Calibrated scales"): the rule that turns a
+// tensor's largest |value| into its power-of-two exponent, the groups that must share one,
+// the seeded inputs, and the report section.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/frontend/onnx/OnnxCalibration.h"
+#include "onnx/OnnxTestGraph.h"
+
+using namespace npusim;
+
+namespace {
+
+// The rule spelled out: try exponents upwards until peak / 2^e fits 127 steps.
+int by_hand(double peak) {
+  if (peak == 0) return 0;
+  int e = -40;
+  while (peak / std::pow(2.0, e) > 127.0) ++e;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("calibration: a tensor whose max is known gets the exponent worked by hand", "[onnx][calibration]") {
+  CHECK(int8_exponent(0) == 0);
+  CHECK(int8_exponent(127) == 0);     // 127 steps of 1
+  CHECK(int8_exponent(127.5) == 1);   // one more needs steps of 2
+  CHECK(int8_exponent(254) == 1);
+  CHECK(int8_exponent(254.01) == 2);
+  CHECK(int8_exponent(1.0) == -6);    // 64 steps of 1/64; 128 steps of 1/128 would not fit
+  CHECK(int8_exponent(3.9) == -5);    // 124.8 steps of 1/32
+  CHECK(int8_exponent(3.97) == -4);   // 127.04 steps of 1/32 would saturate
+  for (double peak : {1e-3, 0.3, 7.77, 126.99, 1000.0, 65535.0, 1.5e6}) {
+    INFO(peak);
+    CHECK(int8_exponent(peak) == by_hand(peak));
+  }
+}
+
+TEST_CASE("calibration: tensors an Add, a pool or a Relu joins share one exponent", "[onnx][calibration]") {
+  OnnxTestGraph g({1, 4, 8, 8});
+  const std::string a = g.conv("a", "input", 4, 4, 3, 1, 1);
+  const std::string b = g.conv("b", "input", 4, 4, 1);
+  const std::string sum = g.add("sum", a, b);
+  const std::string pooled = g.pool("MaxPool", "pool", g.unary("Relu", "relu", sum), 2, 2, 0);
+  const std::string c = g.conv("c", pooled, 4, 4, 1);
+  g.output(c);
+  std::set<std::string> initializers;
+  for (const auto& t : g.model.graph().initializer()) initializers.insert(t.name());
+  const ScaleGroups groups =
+      onnx_scale_groups(g.model.graph(), [&](const std::string& v) { return initializers.count(v) > 0; });
+  const std::map<std::string, double> peaks = {{"input", 1.0}, {a, 3.9}, {b, 20.0}, {sum, 10.0}, {pooled, 9.0}, {c, 0.3}};
+  const auto e = groups.exponents(peaks);
+  // a, b, sum, the Relu's output and the pool's share b's peak 20: 2^-2 (80 steps).
+  CHECK(e.at(a) == -2);
+  CHECK(e.at(b) == -2);
+  CHECK(e.at(sum) == -2);
+  CHECK(e.at(pooled) == -2);
+  CHECK(groups.root(pooled) == groups.root(a));
+  // The conv after the pool and the network input are groups of their own.
+  CHECK(e.at(c) == by_hand(0.3));
+  CHECK(e.at("input") == -6);
+  CHECK(groups.root(c) != groups.root(a));
+}
+
+TEST_CASE("calibration: seeded inputs repeat, and another seed draws others", "[onnx][calibration]") {
+  const auto first = calibration_inputs(42, 3, 100, 2.0);
+  REQUIRE(first.size() == 3);
+  CHECK(first == calibration_inputs(42, 3, 100, 2.0));
+  CHECK(first != calibration_inputs(43, 3, 100, 2.0));
+  CHECK(first[0] != first[1]);
+  for (const auto& input : first)
+    for (double v : input) CHECK(std::fabs(v) <= 2.0);
+}
+
+TEST_CASE("calibration: the report section lists tensor, exponent and peak", "[onnx][calibration]") {
+  Calibration c;
+  c.inputs = 4, c.seed = 7;
+  c.peaks = {{"conv1", 3.9}, {"fc", 300.0}};
+  c.exponents = {{"conv1", -5}, {"fc", 2}};
+  const auto j = nlohmann::json::parse("{\"calibration\": " + calibration_json(c) + "}")["calibration"];
+  CHECK(j["inputs"] == 4);
+  CHECK(j["seed"] == 7);
+  CHECK(j["tensors"]["conv1"]["exponent"] == -5);
+  CHECK(j["tensors"]["fc"]["exponent"] == 2);
+  CHECK(j["tensors"]["fc"]["peak"] == 300.0);
+  CHECK(std::string(j["rule"]).find("127") != std::string::npos);
+}

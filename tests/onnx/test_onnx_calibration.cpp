@@ -26,6 +26,13 @@ int by_hand(double peak) {
   return e;
 }
 
+// The graph's groups, its initializers told apart as constants.
+ScaleGroups groups_of(const OnnxTestGraph& g) {
+  std::set<std::string> initializers;
+  for (const auto& t : g.model.graph().initializer()) initializers.insert(t.name());
+  return onnx_scale_groups(g.model.graph(), [&](const std::string& v) { return initializers.count(v) > 0; });
+}
+
 }  // namespace
 
 TEST_CASE("calibration: a tensor whose max is known gets the exponent worked by hand", "[onnx][calibration]") {
@@ -51,10 +58,7 @@ TEST_CASE("calibration: tensors an Add, a pool or a Relu joins share one exponen
   const std::string pooled = g.pool("MaxPool", "pool", g.unary("Relu", "relu", sum), 2, 2, 0);
   const std::string c = g.conv("c", pooled, 4, 4, 1);
   g.output(c);
-  std::set<std::string> initializers;
-  for (const auto& t : g.model.graph().initializer()) initializers.insert(t.name());
-  const ScaleGroups groups =
-      onnx_scale_groups(g.model.graph(), [&](const std::string& v) { return initializers.count(v) > 0; });
+  const ScaleGroups groups = groups_of(g);
   const std::map<std::string, double> peaks = {{"input", 1.0}, {a, 3.9}, {b, 20.0}, {sum, 10.0}, {pooled, 9.0}, {c, 0.3}};
   const auto e = groups.exponents(peaks);
   // a, b, sum, the Relu's output and the pool's share b's peak 20: 2^-2 (80 steps).
@@ -91,4 +95,27 @@ TEST_CASE("calibration: the report section lists tensor, exponent and peak", "[o
   CHECK(j["tensors"]["fc"]["exponent"] == 2);
   CHECK(j["tensors"]["fc"]["peak"] == 300.0);
   CHECK(std::string(j["rule"]).find("127") != std::string::npos);
+}
+
+TEST_CASE("calibration: an activation's input keeps 0 to 7 fraction bits, its whole group with it",
+          "[onnx][calibration]") {
+  OnnxTestGraph g({1, 4, 8, 8});
+  const std::string a = g.conv("a", "input", 4, 4, 1);
+  const std::string b = g.conv("b", "input", 4, 4, 1);
+  const std::string sum = g.add("sum", a, b);
+  const std::string gate = g.unary("HardSigmoid", "gate", sum);
+  const std::string small = g.conv("small", "input", 4, 4, 1);
+  g.output(g.unary("Sigmoid", "squash", small));
+  g.output(gate);
+  const ScaleGroups groups = groups_of(g);
+  // By the rule: sum's group peaks at 500 (2^2), `small` at 0.01 (2^-13).
+  auto e = groups.exponents({{a, 3.0}, {b, 500.0}, {sum, 400.0}, {small, 0.01}, {gate, 1.0}});
+  REQUIRE(e.at(sum) == 2);
+  REQUIRE(e.at(small) == -13);  // 0.01 · 2^13 = 81.9 steps
+  limit_activation_inputs(g.model.graph(), groups, e);
+  CHECK(e.at(a) == 0);
+  CHECK(e.at(b) == 0);
+  CHECK(e.at(sum) == 0);
+  CHECK(e.at(small) == -7);
+  CHECK(e.at(gate) == by_hand(1.0));  // an output, not an input: untouched
 }

@@ -56,6 +56,19 @@ ScaleGroups onnx_scale_groups(const onnx::GraphProto& graph,
   return groups;
 }
 
+void ScaleGroups::limit(const std::string& name, int low, int high, std::map<std::string, int>& exponents) const {
+  const std::string group = root(name);
+  for (auto& [member, e] : exponents)
+    if (root(member) == group) e = std::clamp(e, low, high);
+}
+
+void limit_activation_inputs(const onnx::GraphProto& graph, const ScaleGroups& groups,
+                             std::map<std::string, int>& exponents) {
+  static const std::set<std::string> lookups = {"Sigmoid", "HardSigmoid", "HardSwish", "Tanh"};
+  for (const auto& n : graph.node())
+    if (lookups.count(n.op_type()) && n.input_size() > 0) groups.limit(n.input(0), -7, 0, exponents);
+}
+
 std::vector<std::vector<double>> calibration_inputs(std::uint64_t seed, int count, std::size_t elements,
                                                     double range) {
   std::mt19937_64 gen(seed);

@@ -25,6 +25,8 @@ class ScaleGroups {
   const std::string& root(const std::string& name) const;
   // Each tensor of `peaks` with the exponent its whole group's largest peak gives.
   std::map<std::string, int> exponents(const std::map<std::string, double>& peaks) const;
+  // Keeps the exponent of `name`'s whole group within [low, high] (an engine's range).
+  void limit(const std::string& name, int low, int high, std::map<std::string, int>& exponents) const;
 
  private:
   mutable std::map<std::string, std::string> parent_;
@@ -36,6 +38,12 @@ class ScaleGroups {
 // keep their input's scale. `constant` tells an initializer or folded constant.
 ScaleGroups onnx_scale_groups(const onnx::GraphProto& graph,
                               const std::function<bool(const std::string&)>& constant);
+
+// The vector unit's activations (Sigmoid, HardSigmoid, HardSwish, Tanh) read inputs with 0
+// to 7 fraction bits (docs/workload-format.md, ONNX quantization): their inputs' groups
+// keep exponents in [-7, 0], saturating what lies beyond rather than refusing the model.
+void limit_activation_inputs(const onnx::GraphProto& graph, const ScaleGroups& groups,
+                             std::map<std::string, int>& exponents);
 
 // `count` seeded random inputs of `elements` values, uniform in [-range, range]: the same
 // seed gives the same inputs, so a calibrated run repeats.

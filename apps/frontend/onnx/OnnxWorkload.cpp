@@ -35,6 +35,7 @@ Calibration calibrate_onnx_workload(const std::string& path, const WorkloadOptio
   const ScaleGroups groups =
       onnx_scale_groups(model->graph(), [&](const std::string& v) { return model->constant(v) != nullptr; });
   c.exponents = groups.exponents(c.peaks);
+  limit_activation_inputs(model->graph(), groups, c.exponents);
   return c;
 }
 

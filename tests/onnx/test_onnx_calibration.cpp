@@ -3,6 +3,7 @@
 // the seeded inputs, and the report section.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/frontend/onnx/OnnxCalibration.h"
+#include "e2e/NpusimProcess.h"
 #include "onnx/OnnxTestGraph.h"
 
 using namespace npusim;
@@ -118,4 +120,38 @@ TEST_CASE("calibration: an activation's input keeps 0 to 7 fraction bits, its wh
   CHECK(e.at(sum) == 0);
   CHECK(e.at(small) == -7);
   CHECK(e.at(gate) == by_hand(1.0));  // an output, not an input: untouched
+}
+
+TEST_CASE("calibration: npusim run --calibrate puts the exponents in the report, the layers take them, runs repeat",
+          "[onnx][calibration][e2e]") {
+  const std::string dir = scratch_dir("onnx-calibrate");
+  OnnxTestGraph g({1, 3, 6, 6});
+  const std::string a = g.conv("a", "input", 3, 4, 3, 1, 1);
+  const std::string b = g.conv("b", g.unary("Relu", "a_r", a), 4, 4, 1);
+  g.output(b);
+  const std::string model = g.save(dir + "/m.onnx");
+  const auto run = [&](const std::string& out) {
+    const auto r = run_npusim({"run", "--quiet", "--functional", "--workload", model, "--calibrate", "3", "--out", out});
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(read_text(out + "/report.json"));
+  };
+  const auto first = run(dir + "/one"), second = run(dir + "/two");
+  CHECK(first["calibration"] == second["calibration"]);
+  // The peaks by the test's own float evaluation of the same three seeded inputs.
+  std::map<std::string, double> peaks;
+  for (const auto& input : calibration_inputs(1, 3, 3 * 6 * 6, 127.0)) {
+    const OnnxReference ref(g.model, {{1, 3, 6, 6}, input, std::vector<double>(input.size(), 0)}, false);
+    for (const std::string& v : {a, b})
+      for (double x : ref.values.at(v).v) peaks[v] = std::max(peaks[v], std::fabs(x));
+  }
+  const auto& tensors = first["calibration"]["tensors"];
+  CHECK(tensors[a]["peak"].get<double>() == Approx(peaks[a]).epsilon(1e-5));
+  CHECK(tensors[b]["exponent"] == by_hand(peaks[b]));
+  for (const auto& row : first["workload"]["rows"]) {
+    INFO(row["name"]);
+    const std::string value = row["onnx"]["value"];
+    if (row["name"] == "b") CHECK(row["onnx"]["scale_exponent"] == by_hand(peaks[b]));
+    if (row["name"] == "a") CHECK(row["onnx"]["scale_exponent"] == tensors[value]["exponent"]);
+  }
 }

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/frontend/onnx/OnnxCalibration.h"
+#include "apps/frontend/onnx/OnnxFloatPeaks.h"
 #include "e2e/NpusimProcess.h"
 #include "onnx/OnnxTestGraph.h"
 
@@ -153,5 +154,44 @@ TEST_CASE("calibration: npusim run --calibrate puts the exponents in the report,
     const std::string value = row["onnx"]["value"];
     if (row["name"] == "b") CHECK(row["onnx"]["scale_exponent"] == by_hand(peaks[b]));
     if (row["name"] == "a") CHECK(row["onnx"]["scale_exponent"] == tensors[value]["exponent"]);
+  }
+}
+
+TEST_CASE("calibration: an op the float evaluation does not take exits 2 naming the node", "[onnx][calibration][e2e]") {
+  const std::string dir = scratch_dir("onnx-calibrate-refused");
+  const auto r = run_npusim({"run", "--quiet", "--workload", source_path("tests/onnx/data/tiny_transformer.onnx"),
+                             "--calibrate", "1", "--out", dir + "/run"});
+  CHECK(r.status == 2);
+  CHECK(r.output.rfind("error: ", 0) == 0);
+  CHECK(r.output.find("--calibrate") != std::string::npos);
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}
+
+TEST_CASE("calibration: the float evaluation's peaks match the test's own evaluator, value by value",
+          "[onnx][calibration]") {
+  const std::string dir = scratch_dir("onnx-calibrate-peaks");
+  OnnxTestGraph g({2, 3, 9, 9});
+  g.bias = [](std::mt19937& rng) { return std::uniform_real_distribution<float>(-0.5f, 0.5f)(rng); };
+  const std::string stem = g.unary("Relu", "stem_r", g.batch_norm("bn", g.conv("stem", "input", 3, 8, 3, 2, 1), 8));
+  const std::string a = g.conv("a", stem, 8, 6, 1), b = g.clip6("b_r", g.conv("b", stem, 8, 4, 3, 1, 1, 2));
+  const std::string p = g.pool("AveragePool", "p", stem, 3, 1, 1);
+  auto& join = g.node("Concat", "mixed", {a, b, p});
+  auto* axis = join.add_attribute();
+  axis->set_name("axis"), axis->set_type(onnx::AttributeProto::INT), axis->set_i(1);
+  const std::string pooled = g.pool("MaxPool", "m", join.output(0), 2, 2, 0);
+  g.output(g.gemm("fc", g.flatten("flat", g.pool("GlobalAveragePool", "gap", pooled, 1, 1, 0)), 18, 5));
+  const auto model = load_onnx_model(g.save(dir + "/m.onnx"), {});
+  std::map<std::string, double> peaks, want;
+  for (const auto& input : calibration_inputs(5, 2, 2 * 3 * 9 * 9, 127.0)) {
+    raise_float_peaks(*model, input, peaks);
+    const OnnxReference ref(g.model, {{2, 3, 9, 9}, input, std::vector<double>(input.size(), 0)}, false);
+    for (const auto& [name, v] : ref.values)
+      for (double x : v.v) want[name] = std::max(want[name], std::fabs(x));
+  }
+  REQUIRE(peaks.size() >= 12);
+  for (const auto& [name, peak] : peaks) {
+    INFO(name);
+    REQUIRE(want.count(name));
+    CHECK(peak == Approx(want[name]).epsilon(1e-9));
   }
 }

@@ -72,6 +72,7 @@ class FloatGraph {
   Tensor window(const Node& n, bool max, bool global);
   Tensor gemm(const Node& n);
   Tensor batch_norm(const Node& n);
+  Tensor concat(const Node& n);
   Tensor run(const Node& n);
 
  private:
@@ -105,7 +106,7 @@ Tensor FloatGraph::conv(const Node& n) {
   return y;
 }
 
-// MaxPool, AveragePool (padding not counted), their global forms.
+// MaxPool, AveragePool (padding counted only with count_include_pad), their global forms.
 Tensor FloatGraph::window(const Node& n, bool max, bool global) {
   const Tensor& x = in(n, 0);
   Tensor y = out_like(n);
@@ -126,6 +127,7 @@ Tensor FloatGraph::window(const Node& n, bool max, bool global) {
             acc = max ? std::max(acc, v) : acc + v;
             ++count;
           }
+        if (onnx_int(n, "count_include_pad", 0) == 1) count = int(k[0] * k[1]);
         y.v.push_back(max ? acc : acc / std::max(count, 1));
       }
   return y;
@@ -160,17 +162,38 @@ Tensor FloatGraph::batch_norm(const Node& n) {
   return y;
 }
 
+// Along `axis`: each input's block of dims[axis..] elements in turn, for every index before it.
+Tensor FloatGraph::concat(const Node& n) {
+  Tensor y = out_like(n);
+  std::int64_t axis = onnx_int(n, "axis", 0);
+  if (axis < 0) axis += std::int64_t(y.dims.size());
+  const std::int64_t outer = saturating_product(Dims(y.dims.begin(), y.dims.begin() + axis));
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (int i = 0; i < n.input_size(); ++i) {
+      const Tensor& x = in(n, i);
+      const auto block = std::size_t(saturating_product(x.dims) / std::max<std::int64_t>(outer, 1));
+      y.v.insert(y.v.end(), x.v.begin() + std::ptrdiff_t(std::size_t(o) * block),
+                 x.v.begin() + std::ptrdiff_t(std::size_t(o + 1) * block));
+    }
+  return y;
+}
+
 double hard_sigmoid(double x) { return std::clamp(x / 6 + 0.5, 0.0, 1.0); }
 
 Tensor FloatGraph::run(const Node& n) {
   const std::string& op = n.op_type();
   if (op == "Conv") return conv(n);
+  if (op == "Tanh") return unary(n, [](double x) { return std::tanh(x); });
   if (op == "MaxPool" || op == "AveragePool") return window(n, op == "MaxPool", false);
   if (op == "GlobalAveragePool" || op == "GlobalMaxPool") return window(n, op == "GlobalMaxPool", true);
-  if (op == "Gemm" || op == "MatMul") return gemm(n);
+  const bool by_weights = n.input_size() > 1 && m_.constant(n.input(1));  // not attention's product of activations
+  if ((op == "Gemm" || op == "MatMul") && by_weights) return gemm(n);
   if (op == "BatchNormalization") return batch_norm(n);
   if (op == "Add") return elementwise(n, [](double a, double b) { return a + b; });
   if (op == "Mul") return elementwise(n, [](double a, double b) { return a * b; });
+  if (op == "Sub") return elementwise(n, [](double a, double b) { return a - b; });
+  if (op == "Div") return elementwise(n, [](double a, double b) { return a / b; });
+  if (op == "Concat") return concat(n);
   if (op == "Relu") return unary(n, [](double x) { return std::max(x, 0.0); });
   if (op == "Sigmoid") return unary(n, [](double x) { return 1 / (1 + std::exp(-x)); });
   if (op == "HardSigmoid") {

@@ -195,3 +195,29 @@ TEST_CASE("calibration: the float evaluation's peaks match the test's own evalua
     CHECK(peak == Approx(want[name]).epsilon(1e-9));
   }
 }
+
+TEST_CASE("calibration: compile --calibrate writes the shift that brings the accumulator to the calibrated scale",
+          "[onnx][calibration][e2e]") {
+  const std::string dir = scratch_dir("onnx-calibrate-compile");
+  OnnxTestGraph g({1, 3, 6, 6});
+  // Weights up to 1: sums of up to 27 · 127 need coarser steps than the fixed rule's 1.
+  g.weight = [](std::mt19937& rng) { return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng); };
+  const std::string a = g.conv("a", "input", 3, 4, 3, 1, 1);
+  g.output(a);
+  const std::string model = g.save(dir + "/m.onnx");
+  const auto r = run_npusim({"compile", "--workload", model, "--calibrate", "2", "-o", dir + "/t.jsonl"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("calibrated scales for") != std::string::npos);
+  double peak = 0, weight_peak = 0;
+  for (const auto& input : calibration_inputs(1, 2, 3 * 6 * 6, 127.0)) {
+    const OnnxReference ref(g.model, {{1, 3, 6, 6}, input, std::vector<double>(input.size(), 0)}, false);
+    for (double x : ref.values.at(a).v) peak = std::max(peak, std::fabs(x));
+  }
+  for (float w : g.model.graph().initializer(0).float_data()) weight_peak = std::max(weight_peak, std::fabs(double(w)));
+  // The input's steps are 1 (2^0): shift = out - (0 + the weights' exponent).
+  REQUIRE(by_hand(peak) >= 1);  // not what the fixed rule (output at the input's scale) would give
+  const int shift = by_hand(peak) - by_hand(weight_peak);
+  const std::string trace = read_text(dir + "/t.jsonl");
+  CHECK(trace.find("\"shift\":" + std::to_string(shift) + ",") != std::string::npos);
+}

@@ -115,7 +115,7 @@ TEST_CASE("calibration: an activation's input keeps 0 to 7 fraction bits, its wh
   auto e = groups.exponents({{a, 3.0}, {b, 500.0}, {sum, 400.0}, {small, 0.01}, {gate, 1.0}});
   REQUIRE(e.at(sum) == 2);
   REQUIRE(e.at(small) == -13);  // 0.01 · 2^13 = 81.9 steps
-  limit_activation_inputs(g.model.graph(), groups, e);
+  limit_activation_inputs(g.model.graph(), groups, e, {});
   CHECK(e.at(a) == 0);
   CHECK(e.at(b) == 0);
   CHECK(e.at(sum) == 0);
@@ -231,4 +231,22 @@ TEST_CASE("calibration: compile --calibrate writes the shift that brings the acc
   const int shift = by_hand(peak) - by_hand(weight_peak);
   const std::string trace = read_text(dir + "/t.jsonl");
   CHECK(trace.find("\"shift\":" + std::to_string(shift) + ",") != std::string::npos);
+}
+
+TEST_CASE("calibration: through a Div by a power of two the activation's range moves with the exponent",
+          "[onnx][calibration]") {
+  OnnxTestGraph g({1, 4, 8, 8});
+  const std::string a = g.conv("a", "input", 4, 4, 1);
+  const std::string scaled = g.node("Div", "by8", {a, g.initializer("eight", {}, {8.0f})}).output(0);
+  g.output(g.unary("Sigmoid", "s", scaled));
+  const ScaleGroups groups = groups_of(g);
+  auto e = groups.exponents({{a, 0.05}, {scaled, 0.05 / 8}});
+  REQUIRE(e.at(a) == -11);  // 0.05 · 2^11 = 102 steps
+  // Div by 8 takes 3 from the exponent: a in [-7 + 3, 0 + 3] keeps the Sigmoid's input in [-7, 0].
+  const ScaledFrom by8 = [&](const std::string& v) -> std::optional<std::pair<std::string, int>> {
+    if (v == scaled) return std::make_pair(a, -3);
+    return std::nullopt;
+  };
+  limit_activation_inputs(g.model.graph(), groups, e, by8);
+  CHECK(e.at(a) == -4);
 }

@@ -63,10 +63,19 @@ void ScaleGroups::limit(const std::string& name, int low, int high, std::map<std
 }
 
 void limit_activation_inputs(const onnx::GraphProto& graph, const ScaleGroups& groups,
-                             std::map<std::string, int>& exponents) {
+                             std::map<std::string, int>& exponents, const ScaledFrom& scaled_from) {
   static const std::set<std::string> lookups = {"Sigmoid", "HardSigmoid", "HardSwish", "Tanh"};
-  for (const auto& n : graph.node())
-    if (lookups.count(n.op_type()) && n.input_size() > 0) groups.limit(n.input(0), -7, 0, exponents);
+  for (const auto& n : graph.node()) {
+    if (!lookups.count(n.op_type()) || n.input_size() < 1) continue;
+    std::string value = n.input(0);
+    int low = -7, high = 0;
+    for (int hop = 0; hop < 8; ++hop) {  // x / 8 / 2 ...: a short chain
+      const auto from = scaled_from ? scaled_from(value) : std::nullopt;
+      if (!from) break;
+      value = from->first, low -= from->second, high -= from->second;
+    }
+    groups.limit(value, low, high, exponents);
+  }
 }
 
 std::vector<std::vector<double>> calibration_inputs(std::uint64_t seed, int count, std::size_t elements,

@@ -2,7 +2,9 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
@@ -39,11 +41,16 @@ class ScaleGroups {
 ScaleGroups onnx_scale_groups(const onnx::GraphProto& graph,
                               const std::function<bool(const std::string&)>& constant);
 
+// A value that a Div or Mul by one power-of-two constant makes from another: that other
+// value and how the importer moves its exponent (Div by 8: -3); nullopt for any other value.
+using ScaledFrom = std::function<std::optional<std::pair<std::string, int>>(const std::string&)>;
+
 // The vector unit's activations (Sigmoid, HardSigmoid, HardSwish, Tanh) read inputs with 0
 // to 7 fraction bits (docs/workload-format.md, ONNX quantization): their inputs' groups
 // keep exponents in [-7, 0], saturating what lies beyond rather than refusing the model.
+// Through a Div or Mul by a constant (`scaled_from`) the range moves with the exponent.
 void limit_activation_inputs(const onnx::GraphProto& graph, const ScaleGroups& groups,
-                             std::map<std::string, int>& exponents);
+                             std::map<std::string, int>& exponents, const ScaledFrom& scaled_from);
 
 // `count` seeded random inputs of `elements` values, uniform in [-range, range]: the same
 // seed gives the same inputs, so a calibrated run repeats.

@@ -6,12 +6,15 @@ class App;
 
 #include <string>
 
+#include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <iosfwd>
 #include <vector>
 
 #include "apps/compiler/planning/SplitPlanner.h"
 #include "apps/frontend/WorkloadReader.h"
+#include "apps/frontend/onnx/OnnxCalibration.h"
 
 namespace npusim {
 
@@ -32,6 +35,15 @@ SplitOptions split_options(const std::string& split, const std::string& strategi
 // --input-shape of run, compile and validate (ONNX models with dynamic dimensions).
 void add_input_shape_option(CLI::App& cmd, std::vector<std::string>& shapes);
 WorkloadOptions workload_options(const std::vector<std::string>& shapes, bool functional);
+// --calibrate N and --calibration-seed S of run and compile (docs/workload-format.md,
+// "Calibrated scales").
+struct CalibrateOptions {
+  int inputs = 0;  // 0: the fixed rules
+  std::uint64_t seed = 1;
+};
+void add_calibrate_options(CLI::App& cmd, CalibrateOptions& c);
+// With --calibrate, the ONNX model's calibration, its exponents put into `options`; else nullopt.
+std::optional<Calibration> calibrate(const std::string& path, const CalibrateOptions& c, WorkloadOptions& options);
 // What an import approximated (Workload::notes), one "note:" line each.
 void print_workload_notes(const Workload& w, std::ostream& out);
 

@@ -29,6 +29,7 @@ struct CompileOptions {
   std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
   std::vector<std::string> input_shapes;
+  CalibrateOptions calibration;
 };
 
 // compile -o replaces an existing file only when it is a trace npusim wrote, or
@@ -58,8 +59,14 @@ void compile(const CompileOptions& opt) {
   remove_leftover_files(opt.trace);
   check_trace_target(opt);
   const HardwareConfig hw = load_hardware_config(bundled_file(opt.config));
-  const Workload workload = read_workload(bundled_file(opt.workload), workload_options(opt.input_shapes, false));
+  WorkloadOptions options = workload_options(opt.input_shapes, false);
+  const std::optional<Calibration> calibration = calibrate(bundled_file(opt.workload), opt.calibration, options);
+  const Workload workload = read_workload(bundled_file(opt.workload), options);
   if (!opt.quiet) print_workload_notes(workload, std::cout);
+  if (calibration && !opt.quiet)  // no report here: the trace's shifts carry the scales
+    std::cout << "note: " << workload.file << ": calibrated scales for " << calibration->exponents.size()
+              << " tensors from " << calibration->inputs << " inputs (seed " << calibration->seed
+              << "); `npusim run --calibrate` lists them in its report\n";
   TraceEmitter emitter(workload, hw, split_options(opt.split, opt.split_strategies));
   const std::string dir = std::filesystem::path(opt.trace).parent_path().string();
   TraceHeader header = emitter.header();
@@ -109,12 +116,14 @@ void add_compile_command(CLI::App& app) {
                 "is replaced without it; directories, devices and links never are)");
   add_split_options(*cmd, opt->split, opt->split_strategies);
   add_input_shape_option(*cmd, opt->input_shapes);
+  add_calibrate_options(*cmd, opt->calibration);
   set_help_footer(*cmd,
                   "Tiles every layer to the config's NRAM/WRAM, splits the bands across its cores and\n"
                   "writes LOAD / CONV / vector / STORE instructions with staged dependencies.",
                   {"npusim compile --workload traces/workloads/resnet50.json -o resnet50.jsonl",
                    "npusim compile --config configs/smp-2x2.json --workload traces/workloads/scale-sim-example.csv "
-                   "-o t.jsonl"});
+                   "-o t.jsonl",
+                   "npusim compile --workload resnet18.onnx --calibrate 8 -o r18.jsonl   (calibrated scales)"});
   cmd->callback([opt] { compile(*opt); });
 }
 

@@ -14,6 +14,7 @@
 #include "apps/simulation/runner/Simulation.h"
 #include "apps/compiler/emit/Lowering.h"
 #include "sim/report/OutputDirectory.h"
+#include "sim/report/ReportContext.h"
 
 namespace npusim {
 
@@ -31,6 +32,7 @@ struct RunOptions {
   std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
   std::vector<std::string> input_shapes;
+  CalibrateOptions calibration;
 };
 
 // The engines' own options (e.g. --matrix-model), from their lowerings, by rank.
@@ -68,11 +70,19 @@ void run(const RunOptions& opt) {
   request.show_progress = !opt.quiet && ProgressMeter::terminal_attached();
   request.summary = opt.quiet ? nullptr : &std::cout;
   if (compile) {
-    const Workload workload = read_workload(input, workload_options(opt.input_shapes, opt.functional));
+    WorkloadOptions options = workload_options(opt.input_shapes, opt.functional);
+    const std::optional<Calibration> calibration = calibrate(input, opt.calibration, options);
+    if (calibration)
+      request.annotate = [json = nlohmann::json::parse(calibration_json(*calibration))](const RunStats&,
+                                                                                          ReportContext& ctx) {
+        ctx.extra["calibration"] = json;
+      };
+    const Workload workload = read_workload(input, options);
     if (!opt.quiet) print_workload_notes(workload, std::cout);
     simulate_workload(request, workload, split_options(opt.split, opt.split_strategies));
   } else {
     if (!opt.input_shapes.empty()) throw InputError("", "--input-shape", "is for --workload (an ONNX model), not --trace");
+    if (opt.calibration.inputs) throw InputError("", "--calibrate", "is for --workload (an ONNX model), not --trace");
     simulate_trace(request);
   }
   if (!opt.quiet) std::cout << "\nrun directory: " << request.out_dir << "\n";
@@ -102,6 +112,7 @@ void add_run_command(CLI::App& app) {
   add_engine_options(*cmd, opt->engine_options);
   add_split_options(*cmd, opt->split, opt->split_strategies);
   add_input_shape_option(*cmd, opt->input_shapes);
+  add_calibrate_options(*cmd, opt->calibration);
   cmd->footer(
       "\nWrites OUT/report.json, OUT/instructions.csv and OUT/timeline.json (open it in\n"
       "https://ui.perfetto.dev), and prints a summary table.\n"
@@ -110,6 +121,7 @@ void add_run_command(CLI::App& app) {
       "  npusim run --workload traces/workloads/mobilenetv2.json --config configs/smp-2x2.json\n"
       "  npusim run --workload traces/workloads/tiny.json --functional --out runs/tiny\n"
       "  npusim run --workload resnet50.onnx --input-shape input=1x3x224x224   (scripts/export_onnx.py)\n"
+      "  npusim run --workload resnet18.onnx --functional --calibrate 8   scales from 8 seeded random inputs\n"
       "  npusim run --config configs/smp-2x2.json --trace traces/examples/multicore.jsonl\n"
       "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu\n"
       "  npusim run --workload traces/workloads/tiny.json --matrix-model cycle-stepped   the slow reference timing\n"

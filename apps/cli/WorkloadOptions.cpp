@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "apps/cli/Cli.h"
+#include "apps/frontend/onnx/OnnxWorkload.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -22,6 +23,24 @@ WorkloadOptions workload_options(const std::vector<std::string>& shapes, bool fu
       throw InputError("", "--input-shape", "'" + name + "' is given twice");
   }
   return options;
+}
+
+void add_calibrate_options(CLI::App& cmd, CalibrateOptions& c) {
+  cmd.add_option("--calibrate", c.inputs,
+                 "ONNX models: pick each tensor's power-of-two scale from N seeded random inputs run through a "
+                 "float evaluation of the graph, instead of the fixed rules; the chosen exponents go in the "
+                 "report's calibration section, e.g. --calibrate 8")
+      ->check(CLI::Range(1, 1000));
+  cmd.add_option("--calibration-seed", c.seed, "The seed of --calibrate's random inputs (default 1)");
+}
+
+std::optional<Calibration> calibrate(const std::string& path, const CalibrateOptions& c, WorkloadOptions& options) {
+  if (c.inputs == 0) return std::nullopt;
+  if (!looks_like_onnx(path, ""))
+    throw InputError(path, "--calibrate", "calibrates the scales of ONNX models (.onnx); JSON and CSV workloads give theirs");
+  Calibration result = calibrate_onnx_workload(path, options, c.inputs, c.seed);
+  options.calibrated_exponents = result.exponents;
+  return result;
 }
 
 void print_workload_notes(const Workload& w, std::ostream& out) {

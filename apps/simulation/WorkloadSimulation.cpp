@@ -26,7 +26,10 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
   request.on_record = [&layers](const InstructionRecord& r) { layers.record(r); };
   request.energy_group = [&emitter](const Instruction& inst) { return emitter.layer_of(inst.id); };
   request.layer_of = [&emitter](std::uint64_t id) { return emitter.layers()[emitter.layer_of(id)].layer.name; };
-  request.annotate = [&layers, &workload, &emitter, &request](const RunStats& stats, ReportContext& ctx) {
+  // The caller's extras (a calibration) first, then the workload's.
+  request.annotate = [&layers, &workload, &emitter, &request, outer = request.annotate](const RunStats& stats,
+                                                                                        ReportContext& ctx) {
+    if (outer) outer(stats, ctx);
     nlohmann::json rows = layers.to_json();
     rows["constant_packets"] = packets_json(constant_packets(emitter, request.hardware.chip.cores()));
     rows["name"] = workload.name;

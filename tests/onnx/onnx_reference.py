@@ -179,12 +179,17 @@ def main():
     p.add_argument("--rms-steps", type=float, default=2.0)
     p.add_argument("--max-steps", type=float, default=16.0)
     p.add_argument("--max-saturated", type=float, default=0.05)
+    p.add_argument("--min-spread", type=float, default=4.0,
+                   help="steps the reference must reach in every layer (else a weak test)")
+    p.add_argument("--calibrate", type=int, help="npusim run --calibrate N: calibrated scales")
     args = p.parse_args()
     with tempfile.TemporaryDirectory() as work:
         out = os.path.join(work, "run")
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
         command = [args.npusim, "run", "--quiet", "--functional", "--workload", args.model, "--out", out]
-        subprocess.run(command + (["--config", args.config] if args.config else []), check=True, env=env)
+        command += ["--config", args.config] if args.config else []
+        command += ["--calibrate", str(args.calibrate)] if args.calibrate else []
+        subprocess.run(command, check=True, env=env)
         report = json.load(open(os.path.join(out, "report.json")))
         model = onnx.load(args.model)
         shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
@@ -225,7 +230,7 @@ def main():
             if rms > args.rms_steps or peak > args.max_steps:
                 raise SystemExit(f"layer {row['name']}: error beyond the budget ({args.rms_steps} steps rms, "
                                  f"{args.max_steps} max)")
-            if spread < 4:
+            if spread < args.min_spread:
                 raise SystemExit(f"layer {row['name']}: the reference is nearly all zeros at this scale: a weak test")
             worst = max(worst, rms)
         print(f"all {len(report['workload']['rows'])} layers within budget; worst rms {worst:.2f} steps")

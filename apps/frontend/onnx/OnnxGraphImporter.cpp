@@ -32,6 +32,8 @@ OnnxValue input_value(const std::vector<std::int64_t>& d) {
 
 }  // namespace
 
+int onnx_input_exponent(std::size_t rank) { return rank == 3 ? kSequenceInputExponent : 0; }
+
 const std::vector<std::string>& supported_onnx_ops() {
   static const std::vector<std::string> ops = [] {
     std::vector<std::string> names{"Constant"};
@@ -44,11 +46,13 @@ const std::vector<std::string>& supported_onnx_ops() {
   return ops;
 }
 
-OnnxImport import_onnx_graph(const OnnxModel& model, bool functional) {
-  return OnnxGraphImporter(model, functional).run();
+OnnxImport import_onnx_graph(const OnnxModel& model, bool functional, const std::map<std::string, int>& calibrated) {
+  return OnnxGraphImporter(model, functional, calibrated).run();
 }
 
-OnnxGraphImporter::OnnxGraphImporter(const OnnxModel& model, bool functional) : model_(model), functional_(functional) {
+OnnxGraphImporter::OnnxGraphImporter(const OnnxModel& model, bool functional,
+                                     const std::map<std::string, int>& calibrated)
+    : model_(model), functional_(functional), calibrated_(calibrated) {
   for (const auto& n : model_.graph().node())
     for (const auto& in : n.input()) ++consumers_[in];
   for (const auto& out : model_.graph().output()) ++consumers_[out.name()];
@@ -213,7 +217,7 @@ void OnnxGraphImporter::emit_weighted(const Node& n, OnnxLayer layer, const Onnx
   recycled_weights_ = std::move(weights);  // the next weighted layer reads into this buffer
   if (!depthwise && kh * kw > 1) q.values = conv_weights_to_nhwc(q.values, co, ci, kh, kw, false);
   if (depthwise) q.values = conv_weights_to_nhwc(q.values, co, 1, kh, kw, true);
-  out.exponent = output_exponent(folded_node.output(0), in.exponent);
+  out.exponent = weighted_output_exponent(folded_node.output(0), in.exponent, in.exponent + q.exponent);
   // Σ x·q is in steps of 2^(in + weights); the shift brings it to steps of 2^out.
   const int shift = scale_within(n, out.exponent - in.exponent - q.exponent, 0, kMaxShift,
                                  "the requantization shift (output - input - weight scale exponents)");
@@ -274,6 +278,13 @@ int OnnxGraphImporter::output_exponent(const std::string& value, int input_expon
     v = next->output(0);
   }
   return input_exponent;
+}
+
+int OnnxGraphImporter::weighted_output_exponent(const std::string& value, int input_exponent,
+                                                int accumulator) const {
+  const auto it = calibrated_.find(value);
+  if (it == calibrated_.end()) return output_exponent(value, input_exponent);
+  return std::max(it->second, accumulator);
 }
 
 int OnnxGraphImporter::scale_within(const Node& n, double exponent, int low, int high, const char* what) {

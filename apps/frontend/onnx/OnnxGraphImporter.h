@@ -24,7 +24,7 @@ OnnxLayer global_pool_layer(bool max);
 // (layout-only Reshape, Transpose, ...). Internal to import_onnx_graph.
 class OnnxGraphImporter {
  public:
-  OnnxGraphImporter(const OnnxModel& model, bool functional);
+  OnnxGraphImporter(const OnnxModel& model, bool functional, const std::map<std::string, int>& calibrated);
   OnnxImport run();
 
   using Node = onnx::NodeProto;
@@ -138,6 +138,9 @@ class OnnxGraphImporter {
   // The exponent a weighted layer's output takes: its input's, or when the result is
   // added to a value that already exists (a residual), that value's.
   int output_exponent(const std::string& value, int input_exponent) const;
+  // The calibrated exponent of a weighted layer's output when there is one, never finer
+  // than its accumulator's step (`accumulator`: the shift cannot be negative).
+  int weighted_output_exponent(const std::string& value, int input_exponent, int accumulator) const;
   // Where a value's scale is not a power of two or leaves a layer's range: an error in
   // functional mode, a note (values are not computed) in timing mode.
   int scale_within(const Node& n, double exponent, int low, int high, const char* what);
@@ -165,6 +168,7 @@ class OnnxGraphImporter {
 
   const OnnxModel& model_;
   bool functional_;
+  const std::map<std::string, int>& calibrated_;  // ONNX value -> exponent ("Calibrated scales")
   OnnxImport result_;
   std::map<std::string, OnnxValue> values_;
   std::map<std::string, int> consumers_;      // readers of each value (graph outputs count)

@@ -40,11 +40,17 @@ struct OnnxImport {
   std::map<std::string, Layer::OnnxOrigin> origins; // by layer name
 };
 
+// The scale exponent of a graph input of `rank` dims: 0 for images and vectors (one int8
+// step = 1), kSequenceInputExponent for token sequences.
+int onnx_input_exponent(std::size_t rank);
+
 // The op types the importer maps (anything else is an error naming the node).
 const std::vector<std::string>& supported_onnx_ops();
 
 // `functional`: the weights will be computed with, so a bias the engines cannot add
-// is an error instead of a note.
-OnnxImport import_onnx_graph(const OnnxModel& model, bool functional);
+// is an error instead of a note. `calibrated`: ONNX value -> the exponent a calibration
+// chose for a weighted layer's output (empty: the fixed rules).
+OnnxImport import_onnx_graph(const OnnxModel& model, bool functional,
+                             const std::map<std::string, int>& calibrated = {});
 
 }  // namespace npusim

@@ -1,5 +1,7 @@
 #include "apps/frontend/onnx/OnnxWeights.h"
 
+#include "apps/frontend/onnx/OnnxCalibration.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -39,10 +41,7 @@ QuantizedWeights quantize_weights(const std::vector<double>& w) {
   const std::size_t count = w.size();
   const double peak = peak_magnitude(in, count);
   QuantizedWeights q;
-  if (peak > 0) {
-    q.exponent = int(std::ceil(std::log2(peak / 127.0)));
-    if (std::ldexp(peak, -q.exponent) > 127.0) ++q.exponent;  // log2 rounding at an exact power
-  }
+  q.exponent = int8_exponent(peak);
   // Multiplying by 2^-exponent is ldexp's exact result when that power is a normal double
   // (every |v| <= peak lands within 127 steps), and several times faster per weight.
   const bool normal_power = q.exponent >= -1022 && q.exponent <= 1022;

@@ -1,6 +1,7 @@
 #pragma once
 #include <string>
 
+#include "apps/frontend/onnx/OnnxCalibration.h"
 #include "apps/frontend/workload/Workload.h"
 #include "apps/frontend/workload/WorkloadOptions.h"
 
@@ -14,5 +15,12 @@ bool looks_like_onnx(const std::string& path, const std::string& bytes);
 // resolve; weighted layers carry their quantized initializers (docs/workload-format.md, ONNX).
 // The file is parsed where it lies, never read whole first.
 Workload read_onnx_workload(const std::string& path, const WorkloadOptions& options);
+
+// Calibrated scales (docs/workload-format.md, "Calibrated scales"): `count` seeded random
+// inputs (uniform over the input's int8 range) through the float evaluation of the graph;
+// each tensor's exponent from its group's largest |value|. Pass `exponents` back as
+// WorkloadOptions::calibrated_exponents to import with them.
+Calibration calibrate_onnx_workload(const std::string& path, const WorkloadOptions& options, int count,
+                                    std::uint64_t seed);
 
 }  // namespace npusim

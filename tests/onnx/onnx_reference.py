@@ -29,6 +29,7 @@ import onnx
 from onnx import numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_reference_shapes import run_shape_node  # noqa: E402
 from onnx_reference_windows import run_window_node  # noqa: E402
 
 ERF = np.vectorize(math.erf)
@@ -48,7 +49,8 @@ def evaluate(model, feeds):
         values[t.name] = numpy_helper.to_array(t)
     for node in model.graph.node:
         x = [values[i] if i else None for i in node.input]
-        out = run_node(node, x)
+        out = run_shape_node(node, x)
+        out = run_node(node, x) if out is None else out
         for name, v in zip(node.output, out if isinstance(out, list) else [out]):
             values[name] = v
     return values

@@ -9,6 +9,7 @@ namespace npusim {
 // store finishing frees the whole slot (the next loads into it wait for that one).
 void ConcatLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const {
   if (ctx.layer().layer.kind == LayerKind::Embedding) return emit_embedding_tile(ctx, core, tile);
+  if (ctx.layer().layer.kind == LayerKind::ConcatTokens) return emit_token_concat_tile(ctx, core, tile);
   const CompiledLayer& c = ctx.layer();
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;

@@ -27,6 +27,11 @@ void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
     t.acc_bytes = t.out_bytes = t.recv_bytes = 0;
     return;
   }
+  if (l.kind == LayerKind::ConcatTokens) {  // its loads land in the band's output rows, stored from there
+    t.in_bytes = t.acc_bytes = t.recv_bytes = 0;
+    t.out_bytes = t.slot_bytes = aligned(std::uint64_t(rows) * l.out.w * l.out.c);
+    return;
+  }
   const std::uint32_t in_rows = windowed(l) ? (rows - 1) * l.sh + t.kernel_h : rows;
   const std::uint32_t co = blocked(l) ? t.co_block : l.out.c;
   const std::uint64_t out_elems = std::uint64_t(rows) * l.out.w * co;

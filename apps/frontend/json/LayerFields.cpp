@@ -116,7 +116,8 @@ LayerKind kind_of(const std::string& type) {
       {"layernorm", LayerKind::LayerNorm}, {"gelu", LayerKind::Gelu},   {"sigmoid", LayerKind::Sigmoid},
       {"hardsigmoid", LayerKind::HardSigmoid}, {"hardswish", LayerKind::HardSwish}, {"silu", LayerKind::Silu},
       {"tanh", LayerKind::Tanh},       {"mul", LayerKind::Mul},         {"add_constant", LayerKind::AddConstant},
-      {"mask", LayerKind::Mask},       {"embedding", LayerKind::Embedding}};
+      {"mask", LayerKind::Mask},       {"embedding", LayerKind::Embedding},
+      {"concat_tokens", LayerKind::ConcatTokens}};
   return kinds.at(type);
 }
 
@@ -132,6 +133,7 @@ void read_layer_fields(const Json& obj, const std::string& type, Layer& l, const
     case LayerKind::Matmul: return read_matmul(obj, l, place);
     case LayerKind::Concat: return finish_concat(l, shapes, place);
     case LayerKind::Embedding: return read_embedding(obj, l, place);
+    case LayerKind::ConcatTokens: return finish_concat_tokens(l, positive(obj, "tokens", place), place);
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:
     case LayerKind::Gelu: return read_row_op(obj, l, place);
@@ -167,6 +169,7 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
       {"add_constant", {"weights"}},
       {"mask", {"weights", "fill"}},
       {"embedding", {"vocab", "n", "ids", "weights"}},
+      {"concat_tokens", {"tokens", "weights"}},
   };
   static const std::map<std::string, std::vector<std::string>> all = [] {
     std::map<std::string, std::vector<std::string>> keys;

@@ -26,6 +26,7 @@ const char* layer_kind_name(LayerKind k) {
     case LayerKind::AddConstant: return "add_constant";
     case LayerKind::Mask: return "mask";
     case LayerKind::Embedding: return "embedding";
+    case LayerKind::ConcatTokens: return "concat_tokens";
   }
   return "?";
 }
@@ -33,7 +34,7 @@ const char* layer_kind_name(LayerKind k) {
 std::uint64_t Layer::weight_elements() const {
   if (kind == LayerKind::Depthwise) return std::uint64_t(kh) * kw * in.c;
   if (kind == LayerKind::Conv || kind == LayerKind::Fc) return std::uint64_t(out.c) * kh * kw * (in.c / groups);
-  if (kind == LayerKind::Embedding) return std::uint64_t(vocab) * out.c;
+  if (has_table()) return std::uint64_t(vocab) * out.c;
   return has_constant() ? in.elements() : 0;
 }
 

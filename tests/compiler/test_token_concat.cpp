@@ -4,6 +4,7 @@
 // pattern it comes from (a ViT's class token, then x[:, 0] before the head).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 
@@ -61,7 +62,9 @@ TEST_CASE("workload: concat_tokens without its token count exits 2 naming the la
   const std::string dir = scratch_dir("token-concat-bad");
   const std::string path = dir + "/bad.json";
   write_text(path, R"({"input": {"h": 3, "w": 1, "c": 4}, "layers": [{"name": "cls", "type": "concat_tokens"}]})");
-  check_refused(run_npusim({"validate", path}), {"layers[0] (cls), field 'tokens'"});
+  const auto r = run_npusim({"run", "--quiet", "--workload", path, "--out", dir + "/out"});
+  check_refused(r, {"layers[0] (cls), field 'tokens'"});
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }
 
 TEST_CASE("onnx: a class token concatenated before the tokens, then x[:, 0], become concat_tokens and a one-token pool",

@@ -154,7 +154,7 @@ def report_input_exponent(shape):
 
 # Layers whose 4-D values are [N, C, H, W] maps: convs, pools and the element-wise
 # layers after them (a 4-D value of any other layer is attention's [N, heads, tokens, d]).
-MAP_KINDS = ("conv", "depthwise", "pool", "add", "concat", "relu", "sigmoid", "hardsigmoid", "hardswish", "silu", "tanh", "mul")
+MAP_KINDS = ("conv", "depthwise", "pool", "add", "concat", "gather_channels", "relu", "sigmoid", "hardsigmoid", "hardswish", "silu", "tanh", "mul")
 
 
 def storage_order(value, kind):

@@ -22,8 +22,8 @@ bool windowed(const Layer& l) {
 bool blocked(const Layer& l) { return (l.has_weights() && l.kind != LayerKind::Depthwise) || l.kind == LayerKind::Matmul; }
 
 void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
-  if (l.kind == LayerKind::Concat) {  // its stores read the loaded rows: no compute, no output buffer
-    t.in_bytes = t.slot_bytes = concat_region_offset(l, rows, l.inputs.size());
+  if (l.kind == LayerKind::Concat || l.kind == LayerKind::GatherChannels) {  // its stores read the loaded rows
+    t.in_bytes = t.slot_bytes = concat_region_offset(l, rows, channel_moves(l).size());
     t.acc_bytes = t.out_bytes = t.recv_bytes = 0;
     return;
   }
@@ -166,9 +166,25 @@ ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow
   return s;
 }
 
-std::uint64_t concat_region_offset(const Layer& l, std::uint32_t rows, std::size_t input) {
+std::vector<ChannelMove> channel_moves(const Layer& l) {
+  std::vector<ChannelMove> moves;
+  std::uint32_t to = 0;
+  if (l.kind == LayerKind::Concat)
+    for (std::size_t i = 0; i < l.concat_channels.size(); to += l.concat_channels[i++])
+      moves.push_back({i, l.concat_channels[i], 0, l.concat_channels[i], to});
+  if (l.kind != LayerKind::GatherChannels) return moves;
+  for (const std::uint32_t id : *l.channel_ids) {
+    if (!moves.empty() && moves.back().from + moves.back().count == id) ++moves.back().count;
+    else moves.push_back({0, l.in.c, id, 1, to});
+    ++to;
+  }
+  return moves;
+}
+
+std::uint64_t concat_region_offset(const Layer& l, std::uint32_t rows, std::size_t move) {
+  const std::vector<ChannelMove> moves = channel_moves(l);
   std::uint64_t at = 0;
-  for (std::size_t i = 0; i < input; ++i) at += aligned(std::uint64_t(rows) * l.in.w * l.concat_channels.at(i));
+  for (std::size_t i = 0; i < move; ++i) at += aligned(std::uint64_t(rows) * l.in.w * moves.at(i).count);
   return at;
 }
 

@@ -86,6 +86,12 @@ class OnnxGraphImporter {
   // Tokens joined along the token axis (OnnxTokenHandlers.cpp).
   bool token_concat(const Node& n);  // constant rows (a class token) before [N, S, C] tokens
   std::vector<double> constant_token_rows(const Node& n, int input, std::int64_t channels) const;
+  // Channel permutations (OnnxPermutationHandlers.cpp).
+  bool channel_shuffle(const Node& n);  // the last Reshape of Reshape, Transpose, Reshape over channels
+  std::optional<std::vector<std::uint32_t>> shuffle_order(const OnnxValue& in, const std::vector<std::int64_t>& to) const;
+  bool keeps_shuffle(const std::string& value) const;  // only Convs and Slices of channels read it
+  void gather_part(const Node& n, const OnnxValue& in, std::int64_t first, std::int64_t end);
+  void unshuffle_weights(const Node& n, const OnnxValue& in, std::vector<double>& weights) const;
   // Structure (OnnxStructureHandlers.cpp): padding, pooling, reshapes, grouped convs.
   void pad(const Node& n);              // folded into the Conv or AveragePool that reads it
   std::vector<std::int64_t> pads_of(const Node& n) const;

@@ -71,6 +71,7 @@ void resolve_kind(const OnnxLayer& o, Layer& l, const TensorShapes& shapes, cons
     case LayerKind::Matmul: return resolve_matmul(o, l, place);
     case LayerKind::Concat: return finish_concat(l, shapes, place);
     case LayerKind::Embedding: return finish_embedding(l, checked_extent(o.channels, "n", place), place);
+    case LayerKind::GatherChannels: return finish_gather_channels(l, o.gathered, place);
     case LayerKind::ConcatTokens: return finish_concat_tokens(l, checked_extent(o.channels, "tokens", place), place);
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:

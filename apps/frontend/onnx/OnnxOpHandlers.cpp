@@ -105,6 +105,7 @@ void OnnxGraphImporter::conv(const Node& n) {
   const MapShape* map = &in.map;
   const auto& wd = dims(n, n.input(1));
   std::vector<double> weights = weight_values(n, 1);
+  if (in.channel_order) unshuffle_weights(n, in, weights);
   std::string problem;
   const Window w = window(n, {wd.size() == 4 ? wd[2] : 0, wd.size() == 4 ? wd[3] : 0}, problem);
   if (!problem.empty()) fail(n, problem);
@@ -284,6 +285,7 @@ void OnnxGraphImporter::global_pool(const Node& n) {
 void OnnxGraphImporter::reshape(const Node& n) {
   const auto v = reshaped(activation(n, 0), dims(n, n.output(0)));
   if (!v && flatten_for_gemm(n)) return;
+  if (!v && channel_shuffle(n)) return;
   if (!v) fail(n, fmt::format("{} to {} would move data (a reshape is layout-only when the axes it merges lie "
                               "one after the other in memory)",
                               fmt::join(dims(n, n.input(0)), "x"), fmt::join(dims(n, n.output(0)), "x")));

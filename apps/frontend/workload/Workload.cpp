@@ -27,6 +27,7 @@ const char* layer_kind_name(LayerKind k) {
     case LayerKind::Mask: return "mask";
     case LayerKind::Embedding: return "embedding";
     case LayerKind::ConcatTokens: return "concat_tokens";
+    case LayerKind::GatherChannels: return "gather_channels";
   }
   return "?";
 }

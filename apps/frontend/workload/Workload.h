@@ -14,7 +14,7 @@ namespace npusim {
 
 enum class LayerKind { Conv, Depthwise, Fc, Pool, Add, Relu, Matmul, Softmax, LayerNorm, Gelu, Concat,
                        Sigmoid, HardSigmoid, HardSwish, Silu, Tanh, Mul, AddConstant, Mask,
-                       Embedding, ConcatTokens };
+                       Embedding, ConcatTokens, GatherChannels };
 const char* layer_kind_name(LayerKind k);
 
 // A feature map of one image: h x w x c (the batch is the workload's).
@@ -68,6 +68,8 @@ struct Layer {
   // input row, image by image (compile-time data: the gather's DMA addresses).
   std::uint32_t vocab = 0;
   std::shared_ptr<const std::vector<std::uint32_t>> token_ids;
+  // gather_channels: output channel k is input channel channel_ids[k] (a channel shuffle).
+  std::shared_ptr<const std::vector<std::uint32_t>> channel_ids;
   std::string split;            // conv/fc: "data", "model-co", ... to force one; empty = the workload's
   std::string engine;           // conv/fc: "matrix", "shader" or "sparse" to force one; empty = the compiler chooses
   std::string weights_file;     // optional .npy, resolved against the workload's directory

@@ -29,6 +29,7 @@ import onnx
 from onnx import numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_reference_shapes import run_shape_node  # noqa: E402
 from onnx_reference_windows import run_window_node  # noqa: E402
 from onnx_reference_resize import resize  # noqa: E402
 
@@ -49,7 +50,8 @@ def evaluate(model, feeds):
         values[t.name] = numpy_helper.to_array(t)
     for node in model.graph.node:
         x = [values[i] if i else None for i in node.input]
-        out = run_node(node, x)
+        out = run_shape_node(node, x)
+        out = run_node(node, x) if out is None else out
         for name, v in zip(node.output, out if isinstance(out, list) else [out]):
             values[name] = v
     return values
@@ -155,8 +157,8 @@ def report_input_exponent(shape):
 
 # Layers whose 4-D values are [N, C, H, W] maps: convs, pools and the element-wise
 # layers after them (a 4-D value of any other layer is attention's [N, heads, tokens, d]).
-MAP_KINDS = ("conv", "depthwise", "pool", "add", "concat", "relu", "sigmoid", "hardsigmoid", "hardswish", "silu", "tanh", "mul",
-             "upsample")
+MAP_KINDS = ("conv", "depthwise", "pool", "add", "concat", "gather_channels", "relu", "sigmoid", "hardsigmoid", "hardswish", "silu",
+             "tanh", "mul", "upsample")
 
 
 def storage_order(value, kind):

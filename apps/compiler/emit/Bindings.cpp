@@ -16,7 +16,7 @@ namespace {
 // Weights as the workload gives them (.npy): the dense kernel.
 std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
   if (l.kind == LayerKind::Depthwise) return {l.kh, l.kw, l.in.c};
-  if (l.kind == LayerKind::Embedding) return {l.vocab, l.out.c};
+  if (l.has_table()) return {l.vocab, l.out.c};
   if (l.has_constant()) return {l.in.h, l.in.w, l.in.c};
   return {l.out.c, l.kh, l.kw, l.in.c / l.groups};  // a grouped conv: each output's group of inputs
 }

@@ -126,7 +126,8 @@ void EmitContext::place_layer(std::size_t i, Placement& p) {
   // Input rows no output window touches (strided layers) never have to cross DRAM.
   const std::uint64_t rows_read = c.tiling.input_rows_read(l);
   c.input_bytes = l.kind == LayerKind::Matmul   ? n * (l.in.elements() + l.b_elements())
-                  : l.kind == LayerKind::Concat ? n * l.out.elements()  // every input once
+                  : l.kind == LayerKind::Concat || l.kind == LayerKind::GatherChannels ? n * l.out.elements()
+                  : l.kind == LayerKind::ConcatTokens ? n * l.in.elements()  // beside the constant's rows
                   : l.gated()                   ? n * (rows_read * l.in.w * l.in.c + l.in.c)
                                                 : n * rows_read * l.in.w * l.in.c * c.inputs.size();
   if (l.kind == LayerKind::Matmul && l.matmul().cached_rows > 0) {

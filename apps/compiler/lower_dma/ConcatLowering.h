@@ -20,5 +20,8 @@ class ConcatLowering : public Lowering {
 // Embedding: per band, one load of each token's row of the table into the slot's output
 // region, then the band's store (EmbeddingTiles.cpp).
 void emit_embedding_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile);
+// concat_tokens: per band, the constant's rows from DRAM and the input's positions that
+// follow them, loaded side by side into the slot, then the band's store (TokenConcatTiles.cpp).
+void emit_token_concat_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile);
 
 }  // namespace npusim

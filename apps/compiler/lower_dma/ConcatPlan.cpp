@@ -6,7 +6,7 @@
 namespace npusim {
 
 std::vector<std::string> ConcatLowering::takes(const Layer& l) const {
-  if (l.kind != LayerKind::Concat && l.kind != LayerKind::Embedding) return {};
+  if (l.kind != LayerKind::Concat && l.kind != LayerKind::GatherChannels && !l.has_table()) return {};
   return {"load", "store"};
 }
 

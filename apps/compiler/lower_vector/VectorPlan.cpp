@@ -5,10 +5,10 @@
 
 namespace npusim {
 
-// Every layer that is not a conv, fc, matmul, concat or embedding, moved by the load and store DMAs.
+// Every layer that is not a conv, fc, matmul, concat, embedding or concat_tokens, moved by the load and store DMAs.
 std::vector<std::string> VectorLowering::takes(const Layer& l) const {
   if (l.kind == LayerKind::Conv || l.kind == LayerKind::Fc || l.kind == LayerKind::Matmul ||
-      l.kind == LayerKind::Concat || l.kind == LayerKind::Embedding)
+      l.kind == LayerKind::Concat || l.kind == LayerKind::GatherChannels || l.has_table())
     return {};
   return {"load", "store", name()};
 }

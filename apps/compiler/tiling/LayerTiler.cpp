@@ -33,9 +33,14 @@ std::uint32_t upsample_in_rows(const Layer& l, std::uint32_t rows) {
 }
 
 void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
-  if (l.kind == LayerKind::Concat) {  // its stores read the loaded rows: no compute, no output buffer
-    t.in_bytes = t.slot_bytes = concat_region_offset(l, rows, l.inputs.size());
+  if (l.kind == LayerKind::Concat || l.kind == LayerKind::GatherChannels) {  // its stores read the loaded rows
+    t.in_bytes = t.slot_bytes = concat_region_offset(l, rows, channel_moves(l).size());
     t.acc_bytes = t.out_bytes = t.recv_bytes = 0;
+    return;
+  }
+  if (l.kind == LayerKind::ConcatTokens) {  // its loads land in the band's output rows, stored from there
+    t.in_bytes = t.acc_bytes = t.recv_bytes = 0;
+    t.out_bytes = t.slot_bytes = aligned(std::uint64_t(rows) * l.out.w * l.out.c);
     return;
   }
   const std::uint32_t in_rows = windowed(l)                       ? (rows - 1) * l.sh + t.kernel_h
@@ -178,9 +183,25 @@ ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow
   return s;
 }
 
-std::uint64_t concat_region_offset(const Layer& l, std::uint32_t rows, std::size_t input) {
+std::vector<ChannelMove> channel_moves(const Layer& l) {
+  std::vector<ChannelMove> moves;
+  std::uint32_t to = 0;
+  if (l.kind == LayerKind::Concat)
+    for (std::size_t i = 0; i < l.concat_channels.size(); to += l.concat_channels[i++])
+      moves.push_back({i, l.concat_channels[i], 0, l.concat_channels[i], to});
+  if (l.kind != LayerKind::GatherChannels) return moves;
+  for (const std::uint32_t id : *l.channel_ids) {
+    if (!moves.empty() && moves.back().from + moves.back().count == id) ++moves.back().count;
+    else moves.push_back({0, l.in.c, id, 1, to});
+    ++to;
+  }
+  return moves;
+}
+
+std::uint64_t concat_region_offset(const Layer& l, std::uint32_t rows, std::size_t move) {
+  const std::vector<ChannelMove> moves = channel_moves(l);
   std::uint64_t at = 0;
-  for (std::size_t i = 0; i < input; ++i) at += aligned(std::uint64_t(rows) * l.in.w * l.concat_channels.at(i));
+  for (std::size_t i = 0; i < move; ++i) at += aligned(std::uint64_t(rows) * l.in.w * moves.at(i).count);
   return at;
 }
 

@@ -123,9 +123,19 @@ void tile_bands(const Workload& w, const Layer& l, const HardwareConfig& hw, Lay
 // The Wfold conv shape of a band of a weighted layer (fc is a 1x1 conv over its positions).
 ConvShape band_conv_shape(const Layer& l, const LayerTiling& t, const BandWindow& b, std::uint32_t co);
 
-// Where input `input` of a concat starts in a band slot of `rows` rows: each input's rows
-// have a region of their own, in `inputs` order; input `inputs.size()` gives the slot's size.
-std::uint64_t concat_region_offset(const Layer& l, std::uint32_t rows, std::size_t input);
+// What a concat or gather_channels moves: runs of channels of one input (`in_c` channels),
+// [from, from + count), each loaded into a band region of its own and stored into the
+// output's channels [to, to + count). A concat moves each input whole, in `inputs` order;
+// gather_channels each run of consecutive channel_ids.
+struct ChannelMove {
+  std::size_t input = 0;
+  std::uint32_t in_c = 0, from = 0, count = 0, to = 0;
+};
+std::vector<ChannelMove> channel_moves(const Layer& l);
+
+// Where move `move` of a concat or gather_channels starts in a band slot of `rows` rows;
+// move `channel_moves(l).size()` gives the slot's size.
+std::uint64_t concat_region_offset(const Layer& l, std::uint32_t rows, std::size_t move);
 
 // Fc and matmul are 1x1 over positions stored one after another: the matrix unit takes a
 // band's positions as one row, so they fill the compute units' width (Ncu x Ws) instead of

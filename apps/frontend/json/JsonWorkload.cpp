@@ -50,7 +50,7 @@ class JsonReader {
     if (keys == layer_keys().end())
       place.fail("type", fmt::format("must be one of conv, fc, gemm, pool, add, concat, relu, matmul, softmax, "
                                      "layernorm, gelu, sigmoid, hardsigmoid, hardswish, silu, tanh, mul, "
-                                     "add_constant, mask, embedding, upsample; got '{}'",
+                                     "add_constant, mask, embedding, upsample, concat_tokens, gather_channels; got '{}'",
                                      type));
     reject_unknown_keys(obj, keys->second, place);
     return type;

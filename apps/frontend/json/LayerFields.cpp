@@ -118,6 +118,18 @@ void read_embedding(const Json& obj, Layer& l, const Place& place) {
   finish_embedding(l, positive(obj, "n", place), place);
 }
 
+void read_gather_channels(const Json& obj, Layer& l, const Place& place) {
+  const Json* v = obj.contains("channels") ? &obj.at("channels") : nullptr;
+  if (!v || !v->is_array() || v->empty()) place.fail("channels", "must be a non-empty list of input channels");
+  std::vector<std::uint32_t> ids;
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const auto id = integer((*v)[i]);
+    if (!id || *id > kMaxExtent) place.fail("channels", fmt::format("channels[{}] must be a channel from 0 to {}", i, kMaxExtent));
+    ids.push_back(std::uint32_t(*id));
+  }
+  finish_gather_channels(l, std::move(ids), place);
+}
+
 // A signed int8 (the only signed field: integer() reads counts and sizes).
 std::int32_t read_fill(const Json& v, const Place& place) {
   std::optional<std::int64_t> fill;
@@ -134,7 +146,8 @@ LayerKind kind_of(const std::string& type) {
       {"layernorm", LayerKind::LayerNorm}, {"gelu", LayerKind::Gelu},   {"sigmoid", LayerKind::Sigmoid},
       {"hardsigmoid", LayerKind::HardSigmoid}, {"hardswish", LayerKind::HardSwish}, {"silu", LayerKind::Silu},
       {"tanh", LayerKind::Tanh},       {"mul", LayerKind::Mul},         {"add_constant", LayerKind::AddConstant},
-      {"mask", LayerKind::Mask},       {"embedding", LayerKind::Embedding}, {"upsample", LayerKind::Upsample}};
+      {"mask", LayerKind::Mask},       {"embedding", LayerKind::Embedding}, {"upsample", LayerKind::Upsample},
+      {"concat_tokens", LayerKind::ConcatTokens}, {"gather_channels", LayerKind::GatherChannels}};
   return kinds.at(type);
 }
 
@@ -151,6 +164,8 @@ void read_layer_fields(const Json& obj, const std::string& type, Layer& l, const
     case LayerKind::Concat: return finish_concat(l, shapes, place);
     case LayerKind::Embedding: return read_embedding(obj, l, place);
     case LayerKind::Upsample: return read_upsample(obj, l, place);
+    case LayerKind::ConcatTokens: return finish_concat_tokens(l, positive(obj, "tokens", place), place);
+    case LayerKind::GatherChannels: return read_gather_channels(obj, l, place);
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:
     case LayerKind::Gelu: return read_row_op(obj, l, place);
@@ -187,6 +202,8 @@ const std::map<std::string, std::vector<std::string>>& layer_keys() {
       {"mask", {"weights", "fill"}},
       {"embedding", {"vocab", "n", "ids", "weights"}},
       {"upsample", {"mode", "scale", "h", "w", "coordinates", "nearest_mode"}},
+      {"concat_tokens", {"tokens", "weights"}},
+      {"gather_channels", {"channels"}},
   };
   static const std::map<std::string, std::vector<std::string>> all = [] {
     std::map<std::string, std::vector<std::string>> keys;

@@ -20,14 +20,13 @@ namespace {
 
 using Node = onnx::NodeProto;
 
-// v in int8 steps of 2^exponent, rounded half away from zero and saturated.
-std::int8_t quantized(double v, int exponent) {
-  return std::int8_t(std::clamp(std::round(std::ldexp(v, -exponent)), -128.0, 127.0));
-}
-
 bool is_mask_value(double v) { return v == 0 || (std::isinf(v) && v < 0); }
 
 }  // namespace
+
+std::int8_t quantized(double v, int exponent) {
+  return std::int8_t(std::clamp(std::round(std::ldexp(v, -exponent)), -128.0, 127.0));
+}
 
 // The constant broadcast to `in`'s dims (numpy's rule), each element at the place `in`'s
 // view gives it in one image of its tensor; the images of the batch must agree.

@@ -111,6 +111,8 @@ const OnnxValue& OnnxGraphImporter::activation(const Node& n, int input) const {
     if (split_layers_.count(it->second.tensor))
       fail(n, fmt::format("reads '{}' whole, but its layer was split into one layer per part for a Split or Gather "
                           "of its channels; only the parts can be read", n.input(input)));
+    if (it->second.channel_order && n.op_type() != "Conv" && n.op_type() != "Slice")
+      fail(n, "reads a channel shuffle, which only a Conv (folded into its weights) or a Slice of channels takes");
     return it->second;
   }
   if (model_.constant(n.input(input)))

@@ -13,6 +13,9 @@ namespace npusim {
 
 constexpr int kMaxShift = 31;  // the requantization shift's range (docs/workload-format.md)
 
+// v in int8 steps of 2^exponent, rounded half away from zero and saturated.
+std::int8_t quantized(double v, int exponent);
+
 // A layer of that kind, its fields yet to be set.
 OnnxLayer onnx_layer(LayerKind kind);
 // A pool over the whole map (GlobalAveragePool, GlobalMaxPool, a mean over all positions).
@@ -80,6 +83,15 @@ class OnnxGraphImporter {
   bool folds_bias(const OnnxValue& in, const std::vector<double>& bias) const;
   std::vector<double> per_image_constant(const Node& n, const OnnxValue& in, const std::vector<double>& values,
                                          const std::vector<std::int64_t>& cdims) const;
+  // Tokens joined along the token axis (OnnxTokenHandlers.cpp).
+  bool token_concat(const Node& n);  // constant rows (a class token) before [N, S, C] tokens
+  std::vector<double> constant_token_rows(const Node& n, int input, std::int64_t channels) const;
+  // Channel permutations (OnnxPermutationHandlers.cpp).
+  bool channel_shuffle(const Node& n);  // the last Reshape of Reshape, Transpose, Reshape over channels
+  std::optional<std::vector<std::uint32_t>> shuffle_order(const OnnxValue& in, const std::vector<std::int64_t>& to) const;
+  bool keeps_shuffle(const std::string& value) const;  // only Convs and Slices of channels read it
+  void gather_part(const Node& n, const OnnxValue& in, std::int64_t first, std::int64_t end);
+  void unshuffle_weights(const Node& n, const OnnxValue& in, std::vector<double>& weights) const;
   // Structure (OnnxStructureHandlers.cpp): padding, pooling, reshapes, grouped convs.
   void pad(const Node& n);              // folded into the Conv or AveragePool that reads it
   std::vector<std::int64_t> pads_of(const Node& n) const;

@@ -24,6 +24,7 @@ struct OnnxLayer {
   std::int64_t channels = 0;  // conv: co; fc: n
   std::int64_t heads = 1;     // matmul, softmax
   bool global = false;        // a pool over the whole map
+  std::vector<std::uint32_t> gathered;  // gather_channels: the input channel of each output channel
   std::optional<std::int64_t> shift, frac_bits;
 };
 

@@ -72,6 +72,8 @@ void resolve_kind(const OnnxLayer& o, Layer& l, const TensorShapes& shapes, cons
     case LayerKind::Concat: return finish_concat(l, shapes, place);
     case LayerKind::Embedding: return finish_embedding(l, checked_extent(o.channels, "n", place), place);
     case LayerKind::Upsample: return finish_upsample(l, l.out.h, l.out.w, place);  // the handler gave the size
+    case LayerKind::GatherChannels: return finish_gather_channels(l, o.gathered, place);
+    case LayerKind::ConcatTokens: return finish_concat_tokens(l, checked_extent(o.channels, "tokens", place), place);
     case LayerKind::Softmax:
     case LayerKind::LayerNorm:
     case LayerKind::Gelu: return resolve_row_op(o, l, place);

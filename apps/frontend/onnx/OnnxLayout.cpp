@@ -33,7 +33,7 @@ std::int64_t saturating_product(const std::vector<std::int64_t>& extents) {
 }
 
 OnnxValue nchw_value(std::string tensor, int layer, std::uint32_t batch, MapShape map) {
-  OnnxValue v{std::move(tensor), map, layer, batch, {}, {}, 0, 0, nullptr, false};
+  OnnxValue v{std::move(tensor), map, layer, batch, {}, {}, 0, 0, nullptr, false, nullptr};
   const std::int64_t c = map.c;
   v.dims = {batch, c, map.h, map.w};
   v.strides = {saturating_product({v.positions(), c}), 1, std::int64_t(map.w) * c, c};
@@ -42,7 +42,7 @@ OnnxValue nchw_value(std::string tensor, int layer, std::uint32_t batch, MapShap
 
 OnnxValue rows_value(std::string tensor, int layer, std::uint32_t batch, MapShape map,
                      const std::vector<std::int64_t>& dims) {
-  OnnxValue v{std::move(tensor), map, layer, batch, dims, row_major(dims), 0, 0, nullptr, false};
+  OnnxValue v{std::move(tensor), map, layer, batch, dims, row_major(dims), 0, 0, nullptr, false, nullptr};
   return v;
 }
 

@@ -34,6 +34,9 @@ struct OnnxValue {
   int exponent = 0;  // one int8 step of the tensor stands for 2^exponent
   std::shared_ptr<const ChannelAffine> affine;  // not yet applied to the values (LayerNormalization)
   bool probabilities = false;                   // a softmax's output: each row sums to 1
+  // A channel shuffle not yet done: logical channel k is the tensor's channel
+  // channel_order[k] (the next Conv folds it into its weights, a Slice gathers its part).
+  std::shared_ptr<const std::vector<std::uint32_t>> channel_order;
 
   std::int64_t positions() const { return saturating_product({map.h, map.w}); }
   std::int64_t elements() const { return saturating_product({batch, map.h, map.w, map.c}); }

@@ -106,6 +106,7 @@ void OnnxGraphImporter::conv(const Node& n) {
   const MapShape* map = &in.map;
   const auto& wd = dims(n, n.input(1));
   std::vector<double> weights = weight_values(n, 1);
+  if (in.channel_order) unshuffle_weights(n, in, weights);
   std::string problem;
   const Window w = window(n, {wd.size() == 4 ? wd[2] : 0, wd.size() == 4 ? wd[3] : 0}, problem);
   if (!problem.empty()) fail(n, problem);
@@ -200,11 +201,11 @@ void OnnxGraphImporter::add(const Node& n) {
 // Maps ([N, C, H, W], axis 1) or matrices ([N, ..., C], the last axis) joined along
 // their channels, all of the same positions and scale.
 void OnnxGraphImporter::concat(const Node& n) {
+  if (token_concat(n)) return;
   for (int i = 0; i < n.input_size(); ++i)
     if (has_input(n, i) && model_.constant(n.input(i)))
-      fail(n, fmt::format("input {} ('{}') is a constant; only a Concat of activations is supported (for a ViT's "
-                          "class token, average the tokens instead, as scripts/export_onnx.py's TinyViT does)",
-                          i, n.input(i)));
+      fail(n, fmt::format("input {} ('{}') is a constant after an activation; constants are taken only as rows "
+                          "before [N, S, C] tokens (a class token)", i, n.input(i)));
   const OnnxValue& first = activation(n, 0);
   const auto rank = std::int64_t(first.dims.size());
   std::int64_t axis = onnx_int(n, "axis", 0);
@@ -212,8 +213,8 @@ void OnnxGraphImporter::concat(const Node& n) {
   const bool maps = is_nchw(first) && axis == 1, matrices = !maps && is_rows(first) && axis == rank - 1;
   if (!maps && !matrices)
     fail(n, fmt::format("a Concat along axis {} of [{}] is not supported: the concat layer joins channels only (axis 1 "
-                        "of [N, C, H, W] maps, the last axis of [N, ..., C] matrices), not positions (for a ViT's "
-                        "class token, average the tokens instead, as scripts/export_onnx.py's TinyViT does)",
+                        "of [N, C, H, W] maps, the last axis of [N, ..., C] matrices), not positions (only constant "
+                        "rows, a class token, go before tokens)",
                         axis, fmt::join(dims(n, n.input(0)), ", ")));
   if (n.input_size() == 1) return alias(n, first);
   OnnxLayer joined = onnx_layer(LayerKind::Concat);
@@ -285,6 +286,7 @@ void OnnxGraphImporter::global_pool(const Node& n) {
 void OnnxGraphImporter::reshape(const Node& n) {
   const auto v = reshaped(activation(n, 0), dims(n, n.output(0)));
   if (!v && flatten_for_gemm(n)) return;
+  if (!v && channel_shuffle(n)) return;
   if (!v) fail(n, fmt::format("{} to {} would move data (a reshape is layout-only when the axes it merges lie "
                               "one after the other in memory)",
                               fmt::join(dims(n, n.input(0)), "x"), fmt::join(dims(n, n.output(0)), "x")));

@@ -178,6 +178,7 @@ void OnnxGraphImporter::slice(const Node& n) {
   auto bound = [&](std::int64_t v) { return std::clamp<std::int64_t>(v < 0 ? v + extent : v, 0, extent); };
   const std::int64_t start = bound(starts[0]), end = bound(ends[0]);
   if (end <= start) fail(n, "the slice is empty");
+  if (in.channel_order && axis == 1) return gather_part(n, in, start, end);
   OnnxValue part = in;
   part.dims[std::size_t(axis)] = end - start;
   part.offset += start * in.strides[std::size_t(axis)];

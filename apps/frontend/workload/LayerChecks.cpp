@@ -219,6 +219,24 @@ void finish_embedding(Layer& l, std::uint32_t n, const Place& place) {
   l.out = {l.in.h, l.in.w, n};
 }
 
+void finish_concat_tokens(Layer& l, std::uint32_t tokens, const Place& place) {
+  if (l.relu) place.fail("relu", "is not fused into concat_tokens (it only moves data); follow it with a relu layer");
+  const std::uint64_t rows = std::uint64_t(tokens) + std::uint64_t(l.in.h) * l.in.w;
+  if (rows > kMaxExtent) place.fail("tokens", fmt::format("the output would have {} rows, more than {}", rows, kMaxExtent));
+  l.vocab = tokens;
+  l.out = {std::uint32_t(rows), 1, l.in.c};
+}
+
+void finish_gather_channels(Layer& l, std::vector<std::uint32_t> ids, const Place& place) {
+  if (l.relu) place.fail("relu", "is not fused into gather_channels (it only moves data); follow it with a relu layer");
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    if (ids[k] >= l.in.c)
+      place.fail("channels", fmt::format("channels[{}] is {}, but '{}' has {} channels", k, ids[k], l.inputs[0], l.in.c));
+  if (ids.size() > kMaxExtent) place.fail("channels", fmt::format("more than {} channels", kMaxExtent));
+  l.out = {l.in.h, l.in.w, std::uint32_t(ids.size())};
+  l.channel_ids = std::make_shared<const std::vector<std::uint32_t>>(std::move(ids));
+}
+
 void check_token_ids(Layer& l, std::uint32_t batch, std::uint64_t seed, const Place& place) {
   const std::uint64_t count = std::uint64_t(batch) * l.in.h * l.in.w;
   if (!l.token_ids) {

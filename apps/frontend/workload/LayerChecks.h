@@ -78,6 +78,11 @@ void check_mul_operands(const Layer& l, const TensorShapes& shapes, const Place&
 // Embedding: token ids (one channel per position) looked up in a vocab x n table: the
 // output is [h, w, n].
 void finish_embedding(Layer& l, std::uint32_t n, const Place& place);
+// concat_tokens: `tokens` constant rows, then the input's h·w positions as rows (a ViT's
+// class token before its patches): out = (tokens + h·w) x 1 x c.
+void finish_concat_tokens(Layer& l, std::uint32_t tokens, const Place& place);
+// gather_channels: output channel k is input channel ids[k] (each below the input's c).
+void finish_gather_channels(Layer& l, std::vector<std::uint32_t> ids, const Place& place);
 // Its token ids: batch x h x w of them, each a row of the table; drawn from `seed`
 // (uniform over the table's rows) when the workload gives none.
 void check_token_ids(Layer& l, std::uint32_t batch, std::uint64_t seed, const Place& place);

@@ -27,6 +27,8 @@ const char* layer_kind_name(LayerKind k) {
     case LayerKind::Mask: return "mask";
     case LayerKind::Embedding: return "embedding";
     case LayerKind::Upsample: return "upsample";
+    case LayerKind::ConcatTokens: return "concat_tokens";
+    case LayerKind::GatherChannels: return "gather_channels";
   }
   return "?";
 }
@@ -34,7 +36,7 @@ const char* layer_kind_name(LayerKind k) {
 std::uint64_t Layer::weight_elements() const {
   if (kind == LayerKind::Depthwise) return std::uint64_t(kh) * kw * in.c;
   if (kind == LayerKind::Conv || kind == LayerKind::Fc) return std::uint64_t(out.c) * kh * kw * (in.c / groups);
-  if (kind == LayerKind::Embedding) return std::uint64_t(vocab) * out.c;
+  if (has_table()) return std::uint64_t(vocab) * out.c;
   return has_constant() ? in.elements() : 0;
 }
 

@@ -16,7 +16,7 @@ namespace npusim {
 
 enum class LayerKind { Conv, Depthwise, Fc, Pool, Add, Relu, Matmul, Softmax, LayerNorm, Gelu, Concat,
                        Sigmoid, HardSigmoid, HardSwish, Silu, Tanh, Mul, AddConstant, Mask,
-                       Embedding, Upsample };
+                       Embedding, Upsample, ConcatTokens, GatherChannels };
 const char* layer_kind_name(LayerKind k);
 
 // A feature map of one image: h x w x c (the batch is the workload's).
@@ -66,10 +66,12 @@ struct Layer {
   std::uint32_t frac_bits = 4;
   std::int32_t fill = -128;     // mask: the value of the positions its constant does not keep
   Resampling resample;          // upsample: nearest or bilinear, where output positions read (out: the size)
-  // Embedding: rows of its table (vocab x out.c, the constant), and the token of every
-  // input row, image by image (compile-time data: the gather's DMA addresses).
+  // Embedding and concat_tokens: rows of its table (vocab x out.c, the constant); an
+  // embedding also has the token of every input row, image by image (compile-time data: the gather's DMA addresses).
   std::uint32_t vocab = 0;
   std::shared_ptr<const std::vector<std::uint32_t>> token_ids;
+  // gather_channels: output channel k is input channel channel_ids[k] (a channel shuffle).
+  std::shared_ptr<const std::vector<std::uint32_t>> channel_ids;
   std::string split;            // conv/fc: "data", "model-co", ... to force one; empty = the workload's
   std::string engine;           // conv/fc: "matrix", "shader" or "sparse" to force one; empty = the compiler chooses
   std::string weights_file;     // optional .npy, resolved against the workload's directory
@@ -99,10 +101,13 @@ struct Layer {
   bool is_activation() const { return kind >= LayerKind::Sigmoid && kind <= LayerKind::Tanh; }
   // Layers with a constant tensor of their input's shape per image, stored in DRAM like
   // weights (weight_values or weights_file) and loaded band by band: add_constant, mask;
-  // an embedding's table, whose rows the load DMA gathers.
+  // an embedding's table, whose rows the load DMA gathers; concat_tokens' leading rows.
   bool has_constant() const {
-    return kind == LayerKind::AddConstant || kind == LayerKind::Mask || kind == LayerKind::Embedding;
+    return kind == LayerKind::AddConstant || kind == LayerKind::Mask || kind == LayerKind::Embedding ||
+           kind == LayerKind::ConcatTokens;
   }
+  // A constant of `vocab` rows of out.c channels (embedding, concat_tokens).
+  bool has_table() const { return kind == LayerKind::Embedding || kind == LayerKind::ConcatTokens; }
   // A mul whose second input is one gate per channel (1 x 1 x c), the same for every position.
   bool gated() const { return kind == LayerKind::Mul && !(in_b == in); }
   // The matmul's dimensions, from `in`, `in_b`, heads, transpose_b and kv_cache_tokens.

@@ -12,7 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/common/InputError.h"
 #include "sim/config/HardwareConfig.h"
+#include "sim/trace/TraceReader.h"
 
 namespace npusim::testing {
 
@@ -97,6 +99,19 @@ inline nlohmann::json store_line(std::uint64_t id) {
 inline nlohmann::json conv_line(std::uint64_t id) {
   return instruction(id, "conv", {tensor("nram", 0, {1, 6, 6, 8}), tensor("wram", 0, {4, 3, 3, 8})},
                      {tensor("nram", 1024, {1, 4, 4, 4}, "int32")});
+}
+
+// The reason a trace of header, load 0 and `line` is refused ("location: reason"); empty when
+// it is accepted.
+inline std::string trace_refusal(const nlohmann::json& line) {
+  ScratchDir dir;
+  const auto path = dir.write_lines("ops.jsonl", {kHeaderLine, load_line(0).dump(), line.dump()});
+  try {
+    validate_trace(path, small_config());
+  } catch (const InputError& e) {
+    return e.location() + ": " + e.reason();
+  }
+  return "";
 }
 
 }  // namespace npusim::testing

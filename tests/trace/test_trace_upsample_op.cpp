@@ -12,17 +12,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-std::string refusal(const Json& line) {
-  ScratchDir dir;
-  const auto path = dir.write_lines("ops.jsonl", {kHeaderLine, load_line(0).dump(), line.dump()});
-  try {
-    validate_trace(path, small_config());
-  } catch (const InputError& e) {
-    return e.location() + ": " + e.reason();
-  }
-  return "";
-}
-
 // Output rows 4..7 of an 8 x 8 -> 16 x 16 bilinear upsample, from input rows `in_row0`.. (3 rows).
 Json upsample_line(std::uint64_t in_row0) {
   Json line = instruction(1, "upsample", {tensor("nram", 0, {1, 3, 8, 4})}, {tensor("nram", 256, {1, 4, 16, 4})});
@@ -35,15 +24,15 @@ Json upsample_line(std::uint64_t in_row0) {
 
 TEST_CASE("trace: an upsample band must read only its input rows, in a known mode", "[trace][upsample]") {
   // Output rows 4..7 read input rows 1.75..3.25: rows 1 to 4 would be needed; 1..3 lack row 4.
-  CHECK_THAT(refusal(upsample_line(1)), Catch::Contains("inputs[0].shape") && Catch::Contains("input rows 1 to 4"));
+  CHECK_THAT(trace_refusal(upsample_line(1)), Catch::Contains("inputs[0].shape") && Catch::Contains("input rows 1 to 4"));
   Json ok = upsample_line(2);  // rows 2 to 4 lack row 1
-  CHECK_THAT(refusal(ok), Catch::Contains("outside the band"));
+  CHECK_THAT(trace_refusal(ok), Catch::Contains("outside the band"));
   ok["inputs"][0]["shape"] = {1, 4, 8, 4};
   ok["params"]["rows"] = {1, 4};
-  CHECK(refusal(ok).empty());
+  CHECK(trace_refusal(ok).empty());
   ok["params"]["mode"] = "bicubic";
-  CHECK_THAT(refusal(ok), Catch::Contains("params.mode"));
+  CHECK_THAT(trace_refusal(ok), Catch::Contains("params.mode"));
   ok["params"]["mode"] = "nearest";
   ok["params"]["coordinates"] = "tf_crop_and_resize";
-  CHECK_THAT(refusal(ok), Catch::Contains("params.coordinates"));
+  CHECK_THAT(trace_refusal(ok), Catch::Contains("params.coordinates"));
 }

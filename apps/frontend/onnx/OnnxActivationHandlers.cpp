@@ -200,13 +200,7 @@ bool OnnxGraphImporter::gelu_tanh(const Node& n) {
   const OnnxValue& in = activation(n, 0);
   if (!is_whole(in)) fail(n, "GELU of a part of a tensor (after Split or Gather) is not supported");
   for (const Node* m : chain) fused_.insert(m);
-  Node gelu = *exit;
-  const int frac_bits = scale_within(n, -in.exponent, 0, 7, "the input's fraction bits (minus its scale exponent)");
-  OnnxValue out = in;
-  out.affine = nullptr;
-  OnnxLayer layer = onnx_layer(LayerKind::Gelu);
-  layer.frac_bits = frac_bits;
-  emit(gelu, std::move(layer), in, out);
+  emit_gelu(n, *exit, in);
   ++tanh_gelus_;
   return true;
 }

@@ -168,6 +168,7 @@ class OnnxGraphImporter {
   std::vector<const Node*> readers(const std::string& value) const;
   bool has_constant(const Node& n, double want) const;
   const Node* gelu_pattern(const Node& div) const;  // the chain's last node, or nullptr
+  void emit_gelu(const Node& n, const Node& gelu, const OnnxValue& in);
   std::optional<LayerNormChain> layer_norm_pattern(const Node& mean) const;
   // The layernorm layer of a LayerNormalization or its spelled-out chain.
   void emit_layer_norm(const Node& first, const std::string& output, std::vector<double> scale,

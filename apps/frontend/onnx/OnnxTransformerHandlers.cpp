@@ -114,6 +114,17 @@ void OnnxGraphImporter::emit_layer_norm(const Node& first, const std::string& ou
   emit(layer, onnx_layer(LayerKind::LayerNorm), in, out);
 }
 
+// One gelu layer for a recognised GELU chain `gelu` (its first node, carrying the chain's
+// output) whose first op is n: the vector unit's lookup takes 0 to 7 fraction bits.
+void OnnxGraphImporter::emit_gelu(const Node& n, const Node& gelu, const OnnxValue& in) {
+  const int frac_bits = scale_within(n, -in.exponent, 0, 7, "the input's fraction bits (minus its scale exponent)");
+  OnnxValue out = in;
+  out.affine = nullptr;
+  OnnxLayer layer = onnx_layer(LayerKind::Gelu);
+  layer.frac_bits = frac_bits;
+  emit(gelu, std::move(layer), in, out);
+}
+
 void OnnxGraphImporter::divide(const Node& n) {
   const onnx::TensorProto* divisor = has_input(n, 1) ? model_.constant(n.input(1)) : nullptr;
   const std::vector<double> c = divisor ? constant_values(n, 1) : std::vector<double>{};
@@ -126,13 +137,7 @@ void OnnxGraphImporter::divide(const Node& n) {
     fused_.insert(half);
     Node gelu = *erf;
     gelu.set_output(0, half->output(0));
-    const int frac_bits = scale_within(n, -in.exponent, 0, 7, "the input's fraction bits (minus its scale exponent)");
-    OnnxValue out = in;
-    out.affine = nullptr;
-    OnnxLayer layer = onnx_layer(LayerKind::Gelu);
-    layer.frac_bits = frac_bits;
-    emit(gelu, std::move(layer), in, out);
-    return;
+    return emit_gelu(n, gelu, in);
   }
   if (!(c[0] > 0)) fail(n, "only a division by a positive number is supported");
   OnnxValue v = activation(n, 0);

@@ -195,6 +195,14 @@ int OnnxGraphImporter::emit(const Node& n, OnnxLayer layer, const OnnxValue& in,
   return index;
 }
 
+// NaN or infinity in a weight or bias (in the initializer, or made by folding a
+// BatchNormalization) has no int8 or int32 value: bad input, not a number to round.
+void OnnxGraphImporter::require_finite(const Node& n, const std::vector<double>& values, const char* what) const {
+  if (!std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); }))
+    fail(n, fmt::format("has a {} that is not a finite number (NaN or infinity, in the initializer or after folding "
+                        "the BatchNormalization that follows it)", what));
+}
+
 void OnnxGraphImporter::emit_weighted(const Node& n, OnnxLayer layer, const OnnxValue& in, OnnxValue out,
                                       std::vector<double> weights, std::vector<double> bias, bool can_fold_bn,
                                       std::uint32_t co, std::uint32_t ci, std::uint32_t kh,
@@ -212,9 +220,8 @@ void OnnxGraphImporter::emit_weighted(const Node& n, OnnxLayer layer, const Onnx
       }
     source.affine = nullptr;
   }
-  if (!std::all_of(weights.begin(), weights.end(), [](double w) { return std::isfinite(w); }))
-    fail(n, "has a weight that is not a finite number (NaN or infinity, in the initializer or after folding the "
-            "BatchNormalization that follows it)");
+  require_finite(n, weights, "weight");
+  require_finite(n, bias, "bias");
   QuantizedWeights q = quantize_weights(weights);
   recycled_weights_ = std::move(weights);  // the next weighted layer reads into this buffer
   if (!depthwise && kh * kw > 1) q.values = conv_weights_to_nhwc(q.values, co, ci, kh, kw, false);

@@ -140,6 +140,7 @@ class OnnxGraphImporter {
   // Conv and fc: folds a following BatchNormalization (conv only), quantizes the
   // weights, records the bias, and fuses a following Relu. The shift undoes the
   // weights' scale, so every activation keeps the network input's scale.
+  void require_finite(const Node& n, const std::vector<double>& values, const char* what) const;
   void emit_weighted(const Node& n, OnnxLayer layer, const OnnxValue& in, OnnxValue out,
                      std::vector<double> weights, std::vector<double> bias, bool can_fold_bn,
                      std::uint32_t co, std::uint32_t ci, std::uint32_t kh, std::uint32_t kw,

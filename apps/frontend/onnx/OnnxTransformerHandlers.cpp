@@ -303,6 +303,7 @@ void OnnxGraphImporter::bias_add(const Node& n, int constant_input) {
   if (!per_channel || !folds_bias(in, bias)) return add_constant(n, constant_input);
   QuantizedWeights* producer = weighted_producer(n, 1 - constant_input);
   if (producer) {
+    require_finite(n, bias, "bias");
     add_accumulator_bias(*producer, bias);  // MatMul + Add (a Linear): the MatMul's requantization adds it
     result_.origins[in.tensor].value = n.output(0);  // the layer's tensor now holds the Add's value
   } else if (std::any_of(bias.begin(), bias.end(), [](double b) { return b != 0; })) {

@@ -8,24 +8,11 @@
 #include <map>
 
 #include "e2e/NpusimProcess.h"
+#include "onnx/OnnxComparison.h"
 #include "onnx/OnnxTestGraph.h"
 #include "sim/tensor/Npy.h"
 
 namespace {
-
-// npusim's [n, h, w, c] tensor in the reference's NCHW order ([n, c] for an fc's [n, 1, 1, c]).
-std::vector<double> nchw(const npusim::NpyArray& a) {
-  const auto n = a.shape[0], h = a.shape[1], w = a.shape[2], c = a.shape[3];
-  std::vector<double> out(a.data.size());
-  for (std::uint64_t b = 0; b < n; ++b)
-    for (std::uint64_t y = 0; y < h; ++y)
-      for (std::uint64_t x = 0; x < w; ++x)
-        for (std::uint64_t k = 0; k < c; ++k) {
-          const std::uint64_t at = ((b * h + y) * w + x) * c + k;
-          out[((b * c + k) * h + y) * w + x] = double(std::int8_t(a.data[at]));
-        }
-  return out;
-}
 
 // Runs `g` in functional mode; every layer (name -> ONNX value) within the reference's bound.
 // Returns the largest error in int8 steps.

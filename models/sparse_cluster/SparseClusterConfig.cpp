@@ -8,6 +8,27 @@ namespace npusim {
 
 namespace {
 
+// The compute interconnect 920 and the weight memory's refills (issue 31).
+template <typename Keys>
+void add_link_keys(Keys& sp) {
+  using S = SparseClusterConfig;
+  sp.add(choice(sp("compute_interconnect", &S::compute_interconnect), "none", {"none", "2x2", "benes"},
+                "compute interconnect 920 (seed001 Fig. 9): none keeps independent units whose sub-maps overlap "
+                "by k-1 (cluster 800); 2x2 joins unit i and i+1, benes any unit to any. With one fitted the "
+                "input map is partitioned without overlap and border partial sums travel between units "
+                "(models/compute_interconnect/README.md)"));
+  sp.add(latency(sp("compute_stage_cycles", &S::compute_stage_cycles), 1,
+                 sp.what + "cycles per switch stage of the compute interconnect (2x2: 1 stage; benes: "
+                           "2 log2(units) - 1 stages), paid per pass"));
+  sp.add(bandwidth(sp("compute_link_bytes_per_cycle", &S::compute_link_bytes_per_cycle), 16,
+                   sp.what + "bytes per cycle each port of the compute interconnect carries"));
+  sp.add(choice(sp("weight_refill", &S::weight_refill), "uncharged", {"uncharged", "single", "double"},
+                "a kernel larger than weight_buffer_bytes: uncharged streams it whole before the units start; "
+                "single reloads the one buffer set part by part as the units use it; double splits the "
+                "buffers into two sets and loads the next part while the units use the other "
+                "(models/sparse_memory/README.md)"));
+}
+
 std::vector<ConfigKey> sparse_keys() {
   using S = SparseClusterConfig;
   EngineSectionKeys<S> sp("sparse tensor cluster (seed001, assumption): ", 4, "instructions waiting to issue");
@@ -71,6 +92,7 @@ std::vector<ConfigKey> sparse_keys() {
   sp.add(latency(sp("interconnect_stage_cycles", &S::interconnect_stage_cycles), 1,
                  sp.what + "cycles per switch stage of the memory interconnect (2x2: 1 stage; benes: "
                            "2 log2(units) - 1 stages), paid per buffer part sent through it"));
+  add_link_keys(sp);
   return sp.keys;
 }
 
@@ -81,6 +103,8 @@ void check_sparse(const CoreConfig& core, const SectionPlace& place) {
     place.fail("memory_interconnect", fmt::format("a Benes network needs a power-of-two port count, and there are {} "
                                                   "units; use 2x2 or static, or a power-of-two units",
                                                   s.units));
+  if (const std::string why = ComputeInterconnect::misfit(s.compute_interconnect, s.units); !why.empty())
+    place.fail("compute_interconnect", why);
   if (s.multipliers > s.min_ports)
     place.fail("min_ports", fmt::format("{} ports cannot serve {} multipliers: the MIN needs a port per multiplier",
                                         s.min_ports, s.multipliers));

@@ -3,9 +3,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/compute_interconnect/ComputeInterconnect.h"
 #include "models/scheduling_engine/SparsityPartition.h"
 #include "models/sparse_compute_unit/SubmapConvolution.h"
 #include "models/sparse_memory/MemoryInterconnect.h"
+#include "models/sparse_memory/WeightMemory.h"
 #include "sim/common/Cycles.h"
 #include "sim/config/CoreSections.h"
 
@@ -22,6 +24,12 @@ NLOHMANN_JSON_SERIALIZE_ENUM(SparsityMeasure, {{SparsityMeasure::IfmZeros, "ifm_
 NLOHMANN_JSON_SERIALIZE_ENUM(MemoryInterconnectKind, {{MemoryInterconnectKind::Static, "static"},
                                                       {MemoryInterconnectKind::Switch2x2, "2x2"},
                                                       {MemoryInterconnectKind::Benes, "benes"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(ComputeInterconnectKind, {{ComputeInterconnectKind::None, "none"},
+                                                       {ComputeInterconnectKind::Switch2x2, "2x2"},
+                                                       {ComputeInterconnectKind::Benes, "benes"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(WeightRefill, {{WeightRefill::Uncharged, "uncharged"},
+                                            {WeightRefill::Single, "single"},
+                                            {WeightRefill::Double, "double"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(PartitionPolicy, {{PartitionPolicy::Balanced, "balanced"},
                                                {PartitionPolicy::Equal, "equal"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(BalanceMetric, {{BalanceMetric::NonzeroCount, "nnz_count"},
@@ -55,6 +63,10 @@ struct SparseClusterConfig {
   std::uint32_t submaps_per_unit;      // the partition makes units x this many sub-maps
   MemoryInterconnectKind memory_interconnect;
   Cycles interconnect_stage_cycles;    // per switch stage of the memory interconnect
+  ComputeInterconnectKind compute_interconnect;  // 920: none keeps the overlapping partition
+  Cycles compute_stage_cycles;         // per switch stage of the compute interconnect
+  double compute_link_bytes_per_cycle; // each port of the compute interconnect
+  WeightRefill weight_refill;          // how a kernel larger than the weight memory is charged
 
   ComputeUnitShape unit_shape() const { return {unit_kind, multipliers, max_weights_per_round, min_ports, adder_merge}; }
   ComputeUnitTiming unit_timing() const { return {round_cycles, window_cycles}; }

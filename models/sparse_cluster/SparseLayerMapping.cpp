@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/compute_interconnect/NoOverlapPartition.h"
 #include "models/sparse_compute_unit/ProductIndex.h"
 #include "sim/tensor/SparseMask.h"
 
@@ -49,13 +50,16 @@ SparseConvPlan::SparseConvPlan(const SparseClusterConfig& cfg, const ConvShape& 
     : memory_units_(cfg.units),
       shape_(g),
       kernel_(g.co, g.kh, g.kw, g.ci, weights.values, weights.indices),
-      partition_(partition_by_sparsity(g, ifm, cfg.partition_request())) {
-  cells_.reserve(partition_.regions.size());
-  for (const UnitRegion& r : partition_.regions) cells_.emplace_back(ifm, r, g.kh, g.kw);
+      partition_(partition_by_sparsity(g, ifm, cfg.partition_request())),
+      compute_regions_(cfg.compute_interconnect == ComputeInterconnectKind::None
+                           ? partition_.regions
+                           : no_overlap_regions(g, partition_.regions)) {
+  cells_.reserve(compute_regions_.size());
+  for (const UnitRegion& r : compute_regions_) cells_.emplace_back(ifm, r, g.kh, g.kw);
 }
 
 SubmapWork SparseConvPlan::work(std::uint32_t submap, std::vector<std::int64_t>* sums) const {
-  return {&shape_, partition_.regions[submap], &cells_[submap], &kernel_, sums};
+  return {&shape_, compute_regions_[submap], &cells_[submap], &kernel_, sums};
 }
 
 SubmapDispatcher SparseConvPlan::dispatcher(const MemoryInterconnect& net) const {

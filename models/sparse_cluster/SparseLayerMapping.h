@@ -48,6 +48,10 @@ class SparseConvPlan {
   const SparsityPartition& partition() const { return partition_; }
   const KernelNonzeros& kernel() const { return kernel_; }
   const CellGrid& cells(std::uint32_t submap) const { return cells_[submap]; }
+  // The rectangle a sub-map computes and the input it loads: its own partition region
+  // (halo included), or with a compute interconnect 920 its owned input and every output
+  // that input reaches (models/compute_interconnect).
+  const std::vector<UnitRegion>& compute_regions() const { return compute_regions_; }
   std::uint32_t submaps() const { return std::uint32_t(partition_.regions.size()); }
   // A sub-map's work; `sums` receives its int64 outputs in functional runs.
   SubmapWork work(std::uint32_t submap, std::vector<std::int64_t>* sums = nullptr) const;
@@ -60,6 +64,7 @@ class SparseConvPlan {
   ConvShape shape_;
   KernelNonzeros kernel_;
   SparsityPartition partition_;
+  std::vector<UnitRegion> compute_regions_;
   std::vector<CellGrid> cells_;  // per unit; an empty region has an empty grid
 };
 

@@ -42,7 +42,12 @@ SparseTensorCluster::SparseTensorCluster(sc_core::sc_module_name name, EngineSet
                                                          group(".unit" + n, "sparse_unit")));
   }
   weight_memory_ = std::make_unique<WeightMemory>("weight_memory", cfg.weight_buffer_bytes, cfg.dma_bytes_per_cycle,
-                                                  cfg.request_bytes, group(".weight_memory", "sparse_weight_memory"));
+                                                  cfg.request_bytes, cfg.weight_refill,
+                                                  group(".weight_memory", "sparse_weight_memory"));
+  if (cfg.compute_interconnect != ComputeInterconnectKind::None)
+    compute_net_ = std::make_unique<ComputeInterconnect>(
+        "compute_interconnect", cfg.compute_interconnect, cfg.units, cfg.compute_stage_cycles,
+        cfg.compute_link_bytes_per_cycle, group(".compute_interconnect", "sparse_compute_interconnect"));
   compress_path_ = std::make_unique<DmaPath>("compress_port", cfg.dma_bytes_per_cycle, cfg.request_bytes);
 }
 
@@ -162,8 +167,7 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
   const SparsityPartition& part = plan.partition();
 
   ConvSchedule run(inst, plan, now_cycles(), cfg_.units);
-  run.weights_done = weight_memory_->load(inst.inputs[2].offset, inst.inputs[3].offset, wmap.values.size(), run.start);
-  run.done = run.weights_done;
+  begin_layer(run, wmap.values.size());
   const MemoryInterconnect net = cfg_.memory_network();
   SubmapDispatcher dispatch = plan.dispatcher(net);
   // The units work in parallel; whichever goes idle first asks the interconnect for
@@ -176,6 +180,7 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
                      return run_submap(run, u, pick.submap, pick.memory_unit, net.latency(u, pick.memory_unit), free,
                                        row.units[u]);
                    });
+  finish_layer(run, row, wmap.values.size());
   for (SparseUnitTally& unit : row.units) unit.done = unit.submaps ? unit.done - run.start : 0;
   row.dense_macs = std::uint64_t(g.ho()) * g.wo() * g.co * g.kh * g.kw * g.ci;
   row.useful_macs = run.products;
@@ -191,7 +196,8 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
 
 Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, std::uint32_t submap,
                                        std::uint32_t memory, Cycles hop, Cycles free, SparseUnitTally& tally) {
-  const UnitRegion& r = run.plan.partition().regions[submap];
+  const UnitRegion& r = run.plan.compute_regions()[submap];
+  const UnitRegion& own = run.plan.partition().regions[submap];
   const bool functional = setup().functional;
   std::vector<std::int64_t> sums;
   if (functional) sums.resize(std::size_t(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * run.plan.shape().co);
@@ -214,7 +220,12 @@ Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, st
   const Cycles computed = t + cfg_.pipeline_latency;
   if (setup().spans)
     setup().spans->add(units_[unit]->track(), fmt::format("sparse_conv {}", run.inst.id), first, computed);
-  store_submap(run, submap, memory, sums, computed, tally);
+  if (run.border) {
+    run.border->computed(submap, unit, computed, sums);
+    run.placed[submap] = ConvSchedule::Placed{unit, memory};
+  } else {
+    store_submap(run, submap, memory, sums, computed, tally);
+  }
   tally.submaps += 1;
   tally.remote_submaps += memory != unit;
   tally.nonzeros += nnz;
@@ -225,10 +236,31 @@ Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, st
   tally.stats.windows += work.stats.windows;
   run.products += work.stats.multipliers.products;
   tally.regions.push_back({{"memory_unit", memory},
-                           {"output_rows", {r.oy0, r.oy1}},
-                           {"output_cols", {r.ox0, r.ox1}},
+                           {"output_rows", {own.oy0, own.oy1}},
+                           {"output_cols", {own.ox0, own.ox1}},
                            {"input_nonzeros", nnz}});
   return t;
+}
+
+void SparseTensorCluster::begin_layer(ConvSchedule& run, std::uint64_t weights) {
+  if (compute_net_) {
+    run.border = std::make_unique<BorderExchange>(run.plan.shape(), run.plan.partition().regions,
+                                                  run.plan.compute_regions(), setup().functional);
+    run.placed.resize(run.plan.submaps());
+  }
+  run.weights_done = weight_memory_->load(run.inst.inputs[2].offset, run.inst.inputs[3].offset, weights, run.start);
+  run.done = run.weights_done;
+}
+
+void SparseTensorCluster::finish_layer(ConvSchedule& run, SparseConvRun& row, std::uint64_t weights) {
+  if (run.border) {
+    const std::vector<Cycles> ready = run.border->ready(*compute_net_);
+    for (std::uint32_t s = 0; s < run.placed.size(); ++s)
+      if (run.placed[s])
+        store_submap(run, s, run.placed[s]->memory, run.border->own_sums(s), ready[s], row.units[run.placed[s]->unit]);
+  }
+  run.done = weight_memory_->finish_parts(run.inst.inputs[2].offset, run.inst.inputs[3].offset, weights,
+                                          run.weights_done, run.done);
 }
 
 // The output rectangle returns to its memory unit and leaves row by row (NHWC rows

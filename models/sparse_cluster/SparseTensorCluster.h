@@ -1,8 +1,10 @@
 #pragma once
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "models/compute_interconnect/BorderExchange.h"
 #include "models/engine/Engine.h"
 #include "models/scheduling_engine/SparsityPartition.h"
 #include "models/sparse_cluster/SparseClusterConfig.h"
@@ -41,6 +43,13 @@ class SparseTensorCluster : public Engine {
     Cycles start = 0, weights_done = 0, done = 0;
     std::vector<std::vector<Cycles>> part_done;  // per memory unit, in load order
     std::uint64_t products = 0, out_bytes = 0;
+    // With a compute interconnect 920: the border exchange, and per sub-map the compute
+    // unit and memory unit that ran it (stores wait for the border sums).
+    std::unique_ptr<BorderExchange> border;
+    struct Placed {
+      std::uint32_t unit, memory;
+    };
+    std::vector<std::optional<Placed>> placed;
   };
   // Runs sub-map `submap`, held by memory unit `memory`, on compute unit `unit` from
   // `free` on; returns when the unit can take the next one.
@@ -48,6 +57,12 @@ class SparseTensorCluster : public Engine {
                     Cycles hop, Cycles free, SparseUnitTally& tally);
   void store_submap(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory, const std::vector<std::int64_t>& sums,
                     Cycles computed, SparseUnitTally& tally);
+  // Before any sub-map runs: the border exchange (920 fitted) and the weights the units
+  // start with.
+  void begin_layer(ConvSchedule& run, std::uint64_t weights);
+  // After every sub-map ran: border sums over 920 then the stores, and the weight parts
+  // that did not fit (WeightMemory::finish_parts).
+  void finish_layer(ConvSchedule& run, SparseConvRun& row, std::uint64_t weights);
   Work compress(const Instruction& inst);
   Work sparse_conv(const Instruction& inst);
   CompressedMap read_compressed(const Instruction& inst, std::size_t values, std::uint64_t dense_elements,
@@ -59,7 +74,8 @@ class SparseTensorCluster : public Engine {
   std::vector<std::unique_ptr<FeatureMapMemoryUnit>> fm_units_;
   std::vector<std::unique_ptr<SparseComputeUnit>> units_;
   std::unique_ptr<WeightMemory> weight_memory_;
-  std::unique_ptr<DmaPath> compress_path_;  // the compression path's reads and writes
+  std::unique_ptr<DmaPath> compress_path_;
+  std::unique_ptr<ComputeInterconnect> compute_net_;  // 920, when fitted  // the compression path's reads and writes
   SparseLayerRows layers_;  // the report's sparse_layers: one row per distinct layer
   struct Counters {
     std::uint64_t* dense_macs;

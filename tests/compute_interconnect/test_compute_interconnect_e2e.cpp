@@ -75,3 +75,32 @@ TEST_CASE("Compute interconnect 920: an interconnect on a port count it cannot s
     CHECK_THAT(r.output, Contains("/core/sparse/compute_interconnect"));
   }
 }
+
+TEST_CASE("Weight memory: weight_refill single and double charge the parts of a kernel larger than the buffers",
+          "[sparse][weight_refill][e2e]") {
+  const std::string dir = scratch_dir("weight-refill");
+  write_text(dir + "/w.json", R"({"input":{"h":14,"w":14,"c":64},"layers":[{"name":"c","type":"conv","co":64,"k":3,)"
+                              R"("padding":1,"engine":"sparse","activation_sparsity":0.8,"weight_sparsity":0.5}]})");
+  std::map<std::string, nlohmann::json> memory;
+  std::map<std::string, std::uint64_t> cycles;
+  for (const char* refill : {"uncharged", "single", "double"}) {
+    write_text(dir + "/c.json", fmt::format(R"({{"extends":"{}","core":{{"sparse":{{"weight_refill":"{}",)"
+                                            R"("weight_buffer_bytes":8192}}}}}})",
+                                            source_path("configs/sparse.json"), refill));
+    auto r = run_npusim({"run", "--quiet", "--workload", dir + "/w.json", "--config", dir + "/c.json", "--out",
+                         dir + "/run-" + refill});
+    INFO(refill << "\n" << r.output);
+    REQUIRE(r.status == 0);
+    const auto report = nlohmann::json::parse(read_text(dir + "/run-" + std::string(refill) + "/report.json"));
+    memory[refill] = report.at("stats").at("core0.sparse.weight_memory");
+    cycles[refill] = report.at("total_cycles").get<std::uint64_t>();
+  }
+  // About 18,400 non-zero weights of 5 bytes in 8 KiB: 12 parts of one set, 23 of half a set.
+  CHECK(memory["uncharged"].at("weight_refills") == 11);
+  CHECK(memory["single"].at("weight_refills") == 11);
+  CHECK(memory["double"].at("weight_refills") == 22);
+  CHECK(!memory["uncharged"].contains("weight_refill_stall"));
+  CHECK(memory["single"].at("weight_refill_stall").get<std::uint64_t>() > 0);
+  // With one set every part waits for the units: never faster than two sets.
+  CHECK(cycles["single"] >= cycles["double"]);
+}

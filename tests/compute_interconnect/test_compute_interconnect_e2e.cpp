@@ -47,6 +47,7 @@ TEST_CASE("Compute interconnect 920: a chain of sparse layers gives the same byt
   const std::string dir = scratch_dir("compute-interconnect-chain");
   const std::string workload = chain_workload(dir);
   std::map<std::string, std::map<std::string, std::string>> got;
+  std::map<std::string, std::uint64_t> loaded, border;
   for (const char* link : {"none", "2x2", "benes"}) {
     auto r = run_npusim({"run", "--quiet", "--functional", "--workload", workload, "--config",
                          linked_config(dir, link), "--out", dir + "/run-" + link});
@@ -55,10 +56,21 @@ TEST_CASE("Compute interconnect 920: a chain of sparse layers gives the same byt
     const auto report = nlohmann::json::parse(read_text(dir + "/run-" + std::string(link) + "/report.json"));
     REQUIRE(report.at("sparse_layers").size() == 3);
     got[link] = tensors(dir + "/run-" + link);
+    for (const auto& [name, counters] : report.at("stats").items()) {
+      if (name.find(".fm_memory") != std::string::npos) loaded[link] += counters.at("value_bytes").get<std::uint64_t>();
+      if (name.find(".compute_interconnect") != std::string::npos)
+        border[link] = counters.at("border_bytes").get<std::uint64_t>();
+    }
     REQUIRE(!got[link].empty());
   }
   CHECK(got["2x2"] == got["none"]);
   CHECK(got["benes"] == got["none"]);
+  // Without overlap the halo is not loaded twice; border partial sums travel instead.
+  CHECK(loaded["benes"] < loaded["none"]);
+  CHECK(loaded["2x2"] == loaded["benes"]);
+  CHECK(border.count("none") == 0);
+  CHECK(border["benes"] > 0);
+  CHECK(border["2x2"] == border["benes"]);
 }
 
 TEST_CASE("Compute interconnect 920: an interconnect on a port count it cannot serve exits 2 naming the key",

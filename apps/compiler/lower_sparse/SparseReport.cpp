@@ -13,8 +13,9 @@ namespace npusim {
 // The cluster's compressions and convolutions move DRAM bytes the compiler does not
 // count; its convolutions' MACs are the non-zero products it really formed.
 void SparseLowering::record(const InstructionRecord& r, bool in_reduction, Counters& c) const {
-  if (r.op == "compress" || r.op == "sparse_conv") c.dram_bytes += r.bytes;
-  if (r.op == "sparse_conv") c.counts["sparse_products"] += r.macs;
+  const bool conv = r.op == "sparse_conv" || r.op == "sparse_conv_compressed";
+  if (r.op == "compress" || conv) c.dram_bytes += r.bytes;
+  if (conv) c.counts["sparse_products"] += r.macs;
 }
 
 void SparseLowering::report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const {

@@ -80,6 +80,38 @@ TEST_CASE("compressed outputs: random conv stacks chained compressed on the spar
   }
 }
 
+// Bands of a compressed map written by one core are read, with their halo, by others.
+TEST_CASE("compressed outputs: chained over four cores and two images, equal to the dense 2x2 chip",
+          "[compression_block][sparse][e2e]") {
+  const std::string dir = scratch_dir("compressed-cores");
+  write_text(dir + "/sparse.json",
+             fmt::format(R"({{"extends":"{}","chip":{{"clusters":2,"cores_per_cluster":2}},)"
+                         R"("core":{{"sparse":{{"min_ports":256}}}}}})",
+                         source_path("configs/sparse.json")));
+  auto stack = [](const char* engine) {
+    return fmt::format(
+        R"({{"name":"mc","batch":2,"seed":5,"input":{{"h":21,"w":17,"c":6}},"layers":[)"
+        R"({{"name":"a","type":"conv","co":12,"k":3,"padding":1,"relu":true,"activation_sparsity":0.6,"weight_sparsity":0.5{0}}},)"
+        R"({{"name":"b","type":"conv","co":9,"k":5,"stride":2,"padding":2,"relu":true,"weight_sparsity":0.7{0}}},)"
+        R"({{"name":"c","type":"conv","co":7,"k":1,"relu":true,"weight_sparsity":0.3{0}}},)"
+        R"({{"name":"d","type":"conv","co":5,"k":3,"padding":1,"weight_sparsity":0.3{0}}}]}})",
+        engine);
+  };
+  write_text(dir + "/s.json", stack(R"(,"engine":"sparse")"));
+  write_text(dir + "/d.json", stack(""));
+  auto s = run_npusim({"run", "--quiet", "--functional", "--workload", dir + "/s.json", "--config", dir + "/sparse.json",
+                       "--out", dir + "/s"});
+  INFO(s.output);
+  REQUIRE(s.status == 0);
+  auto d = run_npusim({"run", "--quiet", "--functional", "--workload", dir + "/d.json", "--config",
+                       source_path("configs/smp-2x2.json"), "--out", dir + "/d"});
+  INFO(d.output);
+  REQUIRE(d.status == 0);
+  CHECK(count_ops(dir + "/s", "sparse_conv_compressed") == 12);  // layers a-c on each of the 4 cores
+  CHECK(npusim::read_npy(dir + "/s/tensors/d.npy").data == npusim::read_npy(dir + "/d/tensors/d.npy").data);
+  CHECK_FALSE(fs::exists(dir + "/s/tensors/a.npy"));  // stored compressed: not a dense tensor to dump
+}
+
 TEST_CASE("compressed outputs: the compression blocks store fewer bytes than the dense map at high sparsity",
           "[compression_block][sparse][e2e]") {
   const std::string dir = scratch_dir("compressed-bytes");

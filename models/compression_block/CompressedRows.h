@@ -18,7 +18,7 @@ struct CompressedRows {
   static constexpr std::uint32_t kMinCell = 4;  // README.md: the measured choice
   std::uint32_t h = 0, w = 0, c = 0;
 
-  RecursiveCompressionShape plane() const { return {w, c, kMinCell}; }
+  RecursiveCompressionShape plane() const { return {w, c, kMinCell, "columns", "channels"}; }
   std::uint64_t row_elements() const { return std::uint64_t(w) * c; }
   // The largest stream of one row: the index buffer's row pitch.
   std::uint64_t index_pitch() const { return recursive_index_capacity(plane()); }

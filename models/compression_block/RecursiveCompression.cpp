@@ -25,8 +25,9 @@ struct Portion {
     return {qr ? r0 + top : r0, qc ? c0 + left : c0, qr ? rows - top : top, qc ? cols - left : left, level + 1};
   }
   bool outside() const { return rows == 0 || cols == 0; }
-  std::string text() const {
-    return fmt::format("level {} portion rows {}-{} cols {}-{}", level, r0, r0 + rows - 1, c0, c0 + cols - 1);
+  std::string text(const RecursiveCompressionShape& s) const {
+    return fmt::format("level {} portion {} {}-{} {} {}-{}", level, s.row_name, r0, r0 + rows - 1, s.col_name, c0,
+                       c0 + cols - 1);
   }
 };
 
@@ -148,15 +149,15 @@ struct Decoder {
 
   std::optional<RecursiveMismatch> ends_inside(const Portion& p, std::uint64_t need) const {
     if (bits.can_read(need)) return std::nullopt;
-    return RecursiveMismatch{p.text(), "the index buffer ends inside this level"};
+    return RecursiveMismatch{p.text(s), "the index buffer ends inside this level"};
   }
   std::optional<RecursiveMismatch> take_value(const Portion& p, std::uint32_t cell) {
     const std::uint64_t k = out.values.size();
     if (k >= value_capacity)
-      return RecursiveMismatch{p.text(), fmt::format("marks more cells than the {} values", value_capacity)};
+      return RecursiveMismatch{p.text(s), fmt::format("marks more cells than the {} values", value_capacity)};
     if (values[k] == 0)
       return RecursiveMismatch{fmt::format("value {}", k), fmt::format("is 0 but {} marks cell {} non-zero",
-                                                                       p.text(), cell)};
+                                                                       p.text(s), cell)};
     out.cells.push_back(cell);
     out.values.push_back(values[k]);
     return std::nullopt;
@@ -170,7 +171,7 @@ struct Decoder {
           any = true;
           if (auto m = take_value(p, r * s.cols + c)) return m;
         }
-    if (!any) return RecursiveMismatch{p.text(), "the level above marks it non-zero but its bitmap is empty"};
+    if (!any) return RecursiveMismatch{p.text(s), "the level above marks it non-zero but its bitmap is empty"};
     return std::nullopt;
   }
   std::optional<RecursiveMismatch> inner(const Portion& p, std::deque<Portion>& queue) {
@@ -182,7 +183,7 @@ struct Decoder {
         any = true;
         queue.push_back(p.child(q, s.min_cell));
       }
-    if (!any) return RecursiveMismatch{p.text(), "the level above marks it non-zero but its mask is empty"};
+    if (!any) return RecursiveMismatch{p.text(s), "the level above marks it non-zero but its mask is empty"};
     return std::nullopt;
   }
 };

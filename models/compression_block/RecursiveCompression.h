@@ -18,6 +18,9 @@ namespace npusim {
 struct RecursiveCompressionShape {
   std::uint32_t rows = 0, cols = 0;
   std::uint32_t min_cell = 4;  // a portion with both sides <= min_cell is a leaf (README.md: why 4)
+  // What the plane's two sides are, for messages (a map row's plane: its columns x channels).
+  const char* row_name = "rows";
+  const char* col_name = "cols";
 };
 
 // One plane compressed: its index buffer (the bit stream, whole bytes) and its values.

@@ -166,7 +166,7 @@ TEST_CASE("compressed outputs: a compressed map whose levels disagree is exit 2 
   auto r = run_npusim({"run", "--quiet", "--functional", "--trace", dir + "/t.jsonl", "--config",
                        source_path("configs/sparse.json"), "--out", dir + "/run"});
   CHECK(r.status == 2);
-  CHECK_THAT(r.output, Contains("t.jsonl: line 2 (sparse_conv instruction 0): inputs[1] row 1, level 0 portion rows "
-                                "0-3 cols 0-0: the level above marks it non-zero but its bitmap is empty"));
+  CHECK_THAT(r.output, Contains("t.jsonl: line 2 (sparse_conv instruction 0): inputs[1] row 1, level 0 portion columns "
+                                "0-3 channels 0-0: the level above marks it non-zero but its bitmap is empty"));
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }

@@ -170,3 +170,42 @@ TEST_CASE("compressed outputs: a compressed map whose levels disagree is exit 2 
                                 "0-3 channels 0-0: the level above marks it non-zero but its bitmap is empty"));
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }
+
+TEST_CASE("compressed outputs: malformed recursive operands are refused before the run, naming the field",
+          "[compression_block][sparse][e2e]") {
+  const std::string dir = scratch_dir("compressed-bad-ops");
+  write_text(dir + "/w.json",
+             R"({"name":"two","input":{"h":8,"w":8,"c":4},"layers":[)"
+             R"({"name":"a","type":"conv","co":4,"k":3,"padding":1,"relu":true,"activation_sparsity":0.5,"engine":"sparse"},)"
+             R"({"name":"b","type":"conv","co":4,"k":3,"padding":1,"relu":true,"engine":"sparse"}]})");
+  auto c = run_npusim({"compile", "-q", "-c", source_path("configs/sparse.json"), "-w", dir + "/w.json", "-o",
+                       dir + "/good.jsonl"});
+  INFO(c.output);
+  REQUIRE(c.status == 0);
+  using Edit = void (*)(nlohmann::json&);
+  const std::vector<std::pair<Edit, std::string>> cases = {
+      {[](nlohmann::json& i) { i["params"].erase("shift"); }, "params.shift"},
+      {[](nlohmann::json& i) { i["outputs"][1]["shape"][1] = 1; }, "outputs[1].shape"},
+      {[](nlohmann::json& i) { i["outputs"][0]["shape"] = {64, 4}; }, "outputs[0].shape"},
+      {[](nlohmann::json& i) { i["params"]["assumed_sparsity"]["ofm"] = 1.5; }, "params.assumed_sparsity.ofm"},
+  };
+  for (const auto& [edit, field] : cases) {
+    std::istringstream in(read_text(dir + "/good.jsonl"));
+    std::string out;
+    bool edited = false;
+    for (std::string line; std::getline(in, line);) {
+      auto j = nlohmann::json::parse(line);
+      if (!edited && j.value("op", "") == "sparse_conv_compressed") {
+        edit(j);
+        edited = true;
+      }
+      out += j.dump() + "\n";
+    }
+    REQUIRE(edited);
+    write_text(dir + "/t.jsonl", out);
+    auto r = run_npusim({"validate", dir + "/t.jsonl", "--config", source_path("configs/sparse.json")});
+    INFO(field << "\n" << r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Contains(field));
+  }
+}

@@ -123,7 +123,11 @@ TEST_CASE("compressed outputs: the compression blocks store fewer bytes than the
                        "--out", dir + "/run"});
   INFO(r.output);
   REQUIRE(r.status == 0);
-  const auto stats = nlohmann::json::parse(read_text(dir + "/run/report.json")).at("stats");
+  const auto report = nlohmann::json::parse(read_text(dir + "/run/report.json"));
+  const auto& rows = report.at("workload").at("rows");
+  CHECK(rows.at(0).at("sparse").at("output") == "compressed");
+  CHECK(rows.at(1).at("sparse").at("output") == "dense");  // the network's output
+  const auto& stats = report.at("stats");
   std::uint64_t compressed = 0, dense = 0;
   for (const auto& [owner, group] : stats.items())
     if (group.is_object() && group.contains("output_compressed_bytes")) {

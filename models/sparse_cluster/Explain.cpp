@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/compression_block/CompressedRows.h"
 #include "models/matrix_unit/Explain.h"
 #include "models/sparse_cluster/SparseLayerMapping.h"
 #include "models/sparse_compute_unit/ProductIndex.h"
@@ -95,6 +96,67 @@ std::string sparse_verdict_line(const HardwareConfig& cfg, const ConvShape& laye
                      classify_layer(cluster_of(*kind), layer.kh, layer.kw, zeros.ifm, zeros.weights).reason);
 }
 
+namespace {
+
+// What the sub-map table adds up: products, rounds, when the weights are loaded and when
+// the last output is stored.
+struct TableTotals {
+  std::uint64_t products = 0, rounds = 0, weight_load = 0, finish = 0;
+};
+
+// One row per sub-map as the units would run it.
+std::string submap_table(const SparseClusterConfig& sc, const SparseConvPlan& plan, const CompressedMap& ifm,
+                         const CompressedMap& weights, TableTotals& totals) {
+  const ConvShape& g = plan.shape();
+  const SparsityPartition& part = plan.partition();
+  const ComputeUnitShape unit = sc.unit_shape();
+  const ComputeUnitTiming timing = sc.unit_timing();
+  std::string s;
+  s += fmt::format("{:>6} {:>4} {:>4} {:>9} {:>9} {:>7} {:>8} {:>9} {:>6} {:>10} {:>8} {:>7} {:>9} {:>9}\n", "submap",
+                   "mem", "unit", "out rows", "out cols", "nnz", "rounds", "products", "util", "collisions",
+                   "reissued", "windows", "busy", "ends at");
+  // The same hand-out as the engine, with each memory unit's DMA loading its sub-maps
+  // (values and index bytes of the recursive format the compiler emits) back to back and
+  // no contention at DRAM.
+  const CompressedRowSizes ifm_rows = compressed_row_sizes(CompressedRows{g.hi, g.wi, g.ci}, ifm.indices);
+  const auto weight_load = std::uint64_t(5 * weights.values.size() / sc.dma_bytes_per_cycle);
+  const MemoryInterconnect net = sc.memory_network();
+  SubmapDispatcher dispatcher = plan.dispatcher(net);
+  std::vector<double> dma_free(sc.units, 0.0);
+  std::uint64_t products = 0, rounds = 0, finish = weight_load;
+  std::vector<std::string> rows(plan.submaps());
+  dispatch_submaps(dispatcher, sc.units, weight_load,
+                   [&](std::uint32_t u, const SubmapDispatcher::Pick& pick, std::uint64_t free) {
+                     const UnitRegion& r = part.regions[pick.submap];
+                     const SubmapStats st = convolve_submap(unit, plan.work(pick.submap));
+                     const std::uint64_t busy = timing.busy(st);
+                     double& dma = dma_free[pick.memory_unit];
+                     dma += double(st.nonzeros + window_index_bytes(ifm_rows, r.row0, r.rows, r.col0, r.cols, g.wi)) /
+                            sc.dma_bytes_per_cycle;
+                     const std::uint64_t begin = std::max<std::uint64_t>(free, std::uint64_t(dma) + net.latency(u, pick.memory_unit));
+                     const std::uint64_t end = begin + busy;
+                     dma = std::max(dma, double(end + sc.pipeline_latency)) +
+                           double(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * g.co / sc.dma_bytes_per_cycle;
+                     finish = std::max(finish, std::uint64_t(dma));
+                     products += st.multipliers.products;
+                     rounds += st.multipliers.rounds;
+                     rows[pick.submap] = fmt::format(
+                         "{:>6} {:>4} {:>4} {:>4}-{:<4} {:>4}-{:<4} {:>7} {:>8} {:>9} {:>5.1f}% {:>10} {:>8} {:>7} {:>9} {:>9}\n",
+                         pick.submap, pick.memory_unit, u, r.oy0, r.oy1, r.ox0, r.ox1, st.nonzeros, st.multipliers.rounds,
+                         st.multipliers.products, 100 * ratio(st.multipliers.products, double(st.multiplier_slots(sc.multipliers))),
+                         st.arbiter.collisions, st.multipliers.reissued, st.windows, busy, end);
+                     return end;
+                   });
+  for (const auto& row : rows) s += row;
+  totals.products = products;
+  totals.rounds = rounds;
+  totals.weight_load = weight_load;
+  totals.finish = finish;
+  return s;
+}
+
+}  // namespace
+
 std::string explain_sparse_layer(const HardwareConfig& cfg, const ConvShape& layer, const LayerSparsity& zeros) {
   validate_conv_shape(layer);
   const CoreConfig* kind = sparse_kind(cfg);
@@ -110,8 +172,6 @@ std::string explain_sparse_layer(const HardwareConfig& cfg, const ConvShape& lay
   const CompressedMap weights = assumed_map(g.co, g.kh * g.kw, g.ci, zeros.weights, zeros.seed + 1);
   const SparseConvPlan plan(sc, g, ifm, weights);
   const SparsityPartition& part = plan.partition();
-  const ComputeUnitShape unit = sc.unit_shape();
-  const ComputeUnitTiming timing = sc.unit_timing();
 
   std::string s;
   s += fmt::format("layer {}  (one image; {} image(s) run one after another)\n", layer.to_string(), layer.n);
@@ -130,44 +190,13 @@ std::string explain_sparse_layer(const HardwareConfig& cfg, const ConvShape& lay
                    100 * part.imbalance);
   s += fmt::format("memory interconnect {} ({} sub-map(s) per unit)\n", nlohmann::json(sc.memory_interconnect).get<std::string>(),
                    sc.submaps_per_unit);
-  s += fmt::format("{:>6} {:>4} {:>4} {:>9} {:>9} {:>7} {:>8} {:>9} {:>6} {:>10} {:>8} {:>7} {:>9} {:>9}\n", "submap",
-                   "mem", "unit", "out rows", "out cols", "nnz", "rounds", "products", "util", "collisions",
-                   "reissued", "windows", "busy", "ends at");
-  // The same hand-out as the engine, with each memory unit's DMA loading its sub-maps
-  // back to back and no contention at DRAM.
-  const auto weight_load = std::uint64_t(5 * weights.values.size() / sc.dma_bytes_per_cycle);
-  const MemoryInterconnect net = sc.memory_network();
-  SubmapDispatcher dispatcher = plan.dispatcher(net);
-  std::vector<double> dma_free(sc.units, 0.0);
-  std::uint64_t products = 0, rounds = 0, finish = weight_load;
-  std::vector<std::string> rows(plan.submaps());
-  dispatch_submaps(dispatcher, sc.units, weight_load,
-                   [&](std::uint32_t u, const SubmapDispatcher::Pick& pick, std::uint64_t free) {
-                     const UnitRegion& r = part.regions[pick.submap];
-                     const SubmapStats st = convolve_submap(unit, plan.work(pick.submap));
-                     const std::uint64_t busy = timing.busy(st);
-                     double& dma = dma_free[pick.memory_unit];
-                     dma += 5.0 * double(st.nonzeros) / sc.dma_bytes_per_cycle;
-                     const std::uint64_t begin = std::max<std::uint64_t>(free, std::uint64_t(dma) + net.latency(u, pick.memory_unit));
-                     const std::uint64_t end = begin + busy;
-                     dma = std::max(dma, double(end + sc.pipeline_latency)) +
-                           double(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * g.co / sc.dma_bytes_per_cycle;
-                     finish = std::max(finish, std::uint64_t(dma));
-                     products += st.multipliers.products;
-                     rounds += st.multipliers.rounds;
-                     rows[pick.submap] = fmt::format(
-                         "{:>6} {:>4} {:>4} {:>4}-{:<4} {:>4}-{:<4} {:>7} {:>8} {:>9} {:>5.1f}% {:>10} {:>8} {:>7} {:>9} {:>9}\n",
-                         pick.submap, pick.memory_unit, u, r.oy0, r.oy1, r.ox0, r.ox1, st.nonzeros, st.multipliers.rounds,
-                         st.multipliers.products, 100 * ratio(st.multipliers.products, double(st.multiplier_slots(sc.multipliers))),
-                         st.arbiter.collisions, st.multipliers.reissued, st.windows, busy, end);
-                     return end;
-                   });
-  for (const auto& row : rows) s += row;
+  TableTotals t;
+  s += submap_table(sc, plan, ifm, weights, t);
   const std::uint64_t dense = std::uint64_t(g.ho()) * g.wo() * g.co * g.kh * g.kw * g.ci;
   s += fmt::format("\ndense MACs {}  products {} ({:.1f} % of dense)  multiplier utilization {:.1f} %\n", dense,
-                   products, 100 * ratio(products, dense), 100 * ratio(products, double(rounds) * sc.multipliers));
+                   t.products, 100 * ratio(t.products, dense), 100 * ratio(t.products, double(t.rounds) * sc.multipliers));
   s += fmt::format("weights load {} cycles; the last output sub-map is stored at about {} cycles per image\n",
-                   weight_load, finish);
+                   t.weight_load, t.finish);
   s += "(estimates without DRAM contention, per image; `npusim run` times the real traffic)\n";
   return s;
 }

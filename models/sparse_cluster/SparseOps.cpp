@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/compression_block/CompressedRows.h"
 #include "models/sparse_cluster/SparseLayerMapping.h"
 #include "sim/common/JsonInteger.h"
 #include "sim/trace/OpChecks.h"
@@ -23,9 +24,9 @@ std::optional<OpProblem> fraction(const nlohmann::json& v, const std::string& fi
   return std::nullopt;
 }
 
-// A compressed tensor is a values operand and an indices operand of one length.
-std::optional<OpProblem> compressed_pair(const TensorOperand& values, const std::string& vfield,
-                                         const TensorOperand& indices, const std::string& ifield) {
+// A compressed tensor in the flat format: a values operand and an indices operand of one length.
+std::optional<OpProblem> flat_pair(const TensorOperand& values, const std::string& vfield,
+                                   const TensorOperand& indices, const std::string& ifield) {
   if (values.shape.size() != 1) return OpProblem{vfield + ".shape", "compressed values are a list: [capacity]"};
   if (auto p = needs_dtype(values, vfield, DType::Int8)) return p;
   if (auto p = needs_dtype(indices, ifield, DType::Int32)) return p;
@@ -35,17 +36,58 @@ std::optional<OpProblem> compressed_pair(const TensorOperand& values, const std:
   return std::nullopt;
 }
 
+// A compressed tensor in the recursive format (models/compression_block): int8 values
+// [h, w, c] and a uint8 index buffer [h, pitch], one row slot each.
+std::optional<OpProblem> recursive_pair(const TensorOperand& values, const std::string& vfield,
+                                        const TensorOperand& indices, const std::string& ifield) {
+  if (auto p = needs_dtype(values, vfield, DType::Int8)) return p;
+  if (values.shape.size() != 3)
+    return OpProblem{vfield + ".shape", "recursive compressed values are [h, w, c], one row slot per map row"};
+  if (values.shape[1] * values.shape[2] > (1u << 24))
+    return OpProblem{vfield + ".shape", "a map row (w * c) may have at most 2^24 elements"};
+  const CompressedRows rows{std::uint32_t(values.shape[0]), std::uint32_t(values.shape[1]),
+                            std::uint32_t(values.shape[2])};
+  const std::vector<std::uint64_t> want{values.shape[0], rows.index_pitch()};
+  if (indices.shape != want)
+    return OpProblem{ifield + ".shape", fmt::format("the index buffer of {} values is {} (a row's longest stream)",
+                                                    shape_text(values.shape), shape_text(want))};
+  return std::nullopt;
+}
+
+// Either format: a uint8 index buffer means the recursive one.
+std::optional<OpProblem> compressed_pair(const TensorOperand& values, const std::string& vfield,
+                                         const TensorOperand& indices, const std::string& ifield) {
+  if (indices.dtype == DType::UInt8) return recursive_pair(values, vfield, indices, ifield);
+  return flat_pair(values, vfield, indices, ifield);
+}
+
 std::optional<OpProblem> compress(const Instruction& ins) {
   if (auto p = needs_dtype(ins.inputs[0], "inputs[0]", DType::Int8)) return p;
   if (auto p = compressed_pair(ins.outputs[0], "outputs[0]", ins.outputs[1], "outputs[1]")) return p;
+  if (ins.outputs[1].dtype == DType::UInt8 && ins.outputs[0].shape != ins.inputs[0].shape)
+    return OpProblem{"outputs[0].shape", fmt::format("recursive compressed values are the dense tensor's {}",
+                                                     shape_text(ins.inputs[0].shape))};
   if (ins.params.contains("assumed_zeros"))
     if (auto p = fraction(ins.params["assumed_zeros"], "params.assumed_zeros")) return p;
   return std::nullopt;
 }
 
+// The output: dense [ho, wo, co] (int32, or int8 with a shift), or for
+// sparse_conv_compressed int8 values and their index buffer in the recursive format.
+std::optional<OpProblem> conv_output(const Instruction& ins, std::uint64_t ho, std::uint64_t wo) {
+  const bool requant = ins.params.contains("shift"), compressed = ins.outputs.size() == 2;
+  const TensorOperand& out = ins.outputs[0];
+  if (compressed && !requant) return OpProblem{"params.shift", "is required: the compression blocks store int8"};
+  if (auto p = needs_dtype(out, "outputs[0]", requant ? DType::Int8 : DType::Int32)) return p;
+  if (out.shape.size() != 3 || out.shape[0] != ho || out.shape[1] != wo)
+    return OpProblem{"outputs[0].shape", fmt::format("the output is [ho, wo, co] with ho = {}, wo = {}", ho, wo)};
+  if (compressed) return recursive_pair(out, "outputs[0]", ins.outputs[1], "outputs[1]");
+  return std::nullopt;
+}
+
 std::optional<OpProblem> sparse_conv(const Instruction& ins) {
   if (auto p = compressed_pair(ins.inputs[0], "inputs[0]", ins.inputs[1], "inputs[1]")) return p;
-  if (auto p = compressed_pair(ins.inputs[2], "inputs[2]", ins.inputs[3], "inputs[3]")) return p;
+  if (auto p = flat_pair(ins.inputs[2], "inputs[2]", ins.inputs[3], "inputs[3]")) return p;
   std::vector<std::uint64_t> map{0, 0, 0}, kernel{0, 0};
   if (auto p = needs_param(ins.params, "ifm_shape", "[hi, wi, ci] of the dense input map")) return p;
   if (auto p = needs_param(ins.params, "kernel", "[kh, kw]")) return p;
@@ -67,6 +109,8 @@ std::optional<OpProblem> sparse_conv(const Instruction& ins) {
   if (ins.outputs[0].shape.size() == 3 &&
       double(ins.outputs[0].shape[2]) * double(kernel[0]) * double(kernel[1]) * double(map[2]) > double(kMaxDense))
     return OpProblem{"params.kernel", "the dense kernel [co, kh, kw, ci] may have at most 2^28 elements"};
+  if (ins.inputs[1].dtype == DType::UInt8 && ins.inputs[0].shape != map)
+    return OpProblem{"inputs[0].shape", fmt::format("recursive compressed values are the map's {}", shape_text(map))};
   if (ins.inputs[0].shape[0] > dense_ifm)
     return OpProblem{"inputs[0].shape", fmt::format("a compressed map holds at most its {} dense elements", dense_ifm)};
   const bool requant = ins.params.contains("shift");
@@ -74,10 +118,7 @@ std::optional<OpProblem> sparse_conv(const Instruction& ins) {
     return OpProblem{"params.shift", "must be an integer from 0 to 31"};
   if (ins.params.contains("relu") && !ins.params["relu"].is_boolean())
     return OpProblem{"params.relu", "must be true or false"};
-  const TensorOperand& out = ins.outputs[0];
-  if (auto p = needs_dtype(out, "outputs[0]", requant ? DType::Int8 : DType::Int32)) return p;
-  if (out.shape.size() != 3 || out.shape[0] != ho || out.shape[1] != wo)
-    return OpProblem{"outputs[0].shape", fmt::format("the output is [ho, wo, co] with ho = {}, wo = {}", ho, wo)};
+  if (auto p = conv_output(ins, ho, wo)) return p;
   if (auto p = requant_params(ins)) return p;  // the bias
   AssumedSparsity assumed;
   return read_assumed_sparsity(ins.params, "assumed_sparsity", assumed);
@@ -94,11 +135,11 @@ std::optional<OpProblem> read_assumed_sparsity(const nlohmann::json& params, con
     if (name == "seed") {
       if (!json_integer(value, 0, ~0ull >> 1)) return OpProblem{at + ".seed", "must be a non-negative integer"};
       out.seed = value.get<std::uint64_t>();
-    } else if (name == "ifm" || name == "weights") {
+    } else if (name == "ifm" || name == "weights" || name == "ofm") {
       if (auto p = fraction(value, at + "." + name)) return p;
-      (name == "ifm" ? out.ifm : out.weights) = value.get<double>();
+      (name == "ifm" ? out.ifm : name == "weights" ? out.weights : out.ofm) = value.get<double>();
     } else {
-      return OpProblem{at + "." + name, "unknown field: use ifm, weights and seed"};
+      return OpProblem{at + "." + name, "unknown field: use ifm, weights, ofm and seed"};
     }
   }
   return std::nullopt;
@@ -111,6 +152,13 @@ std::vector<OpSpec> sparse_cluster_ops() {
       {"sparse_conv", "sparse",
        {{"ifm_values", {kDram}}, {"ifm_indices", {kDram}}, {"weight_values", {kDram}}, {"weight_indices", {kDram}}},
        {{"ofmap", {kDram}}},
+       {"ifm_shape", "kernel", "stride", "padding", "shift", "relu", "bias", "assumed_sparsity"},
+       sparse_conv},
+      // The same convolution with compression blocks 1375/1475/1595 in the units' back end:
+      // the output leaves compressed (int8 values [ho, wo, co] and their index buffer).
+      {"sparse_conv_compressed", "sparse",
+       {{"ifm_values", {kDram}}, {"ifm_indices", {kDram}}, {"weight_values", {kDram}}, {"weight_indices", {kDram}}},
+       {{"ofm_values", {kDram}}, {"ofm_indices", {kDram}}},
        {"ifm_shape", "kernel", "stride", "padding", "shift", "relu", "bias", "assumed_sparsity"},
        sparse_conv},
   };

@@ -10,14 +10,15 @@
 namespace npusim {
 
 // What a timing-only run assumes about data it cannot see (params.assumed_sparsity):
-// zero fractions and the seed of their positions (sim/tensor/SparseMask.h).
+// zero fractions and the seed of their positions (sim/tensor/SparseMask.h); `ofm` is the
+// output's, which sizes what the compression blocks store.
 struct AssumedSparsity {
-  double ifm = 0, weights = 0;
+  double ifm = 0, weights = 0, ofm = 0;
   std::uint64_t seed = 1;
 };
 std::optional<OpProblem> read_assumed_sparsity(const nlohmann::json& params, const char* key, AssumedSparsity& out);
 
-// compress (dense -> values + indices) and sparse_conv, run by the sparse cluster.
+// compress (dense -> values + indices), sparse_conv and sparse_conv_compressed, run by the sparse cluster.
 std::vector<OpSpec> sparse_cluster_ops();
 
 }  // namespace npusim

@@ -32,6 +32,10 @@ SparseTensorCluster::SparseTensorCluster(sc_core::sc_module_name name, EngineSet
   c_.partition_moves = &g.counter("partition_moves", "count", "boundary moves the balancing made");
   c_.compressed_elements = &g.counter("compressed_elements", "count", "dense elements the compress op scanned");
   c_.compressed_nonzeros = &g.counter("compressed_nonzeros", "count", "non-zeros the compress op wrote");
+  c_.output_compressed_bytes = &g.counter("output_compressed_bytes", "bytes",
+                                          "bytes the compression blocks stored (sparse_conv_compressed outputs)");
+  c_.output_dense_bytes = &g.counter("output_dense_bytes", "bytes",
+                                     "bytes those outputs would have taken stored dense (int8)");
   const ComputeUnitTiming timing = cfg.unit_timing();
   for (std::uint32_t u = 0; u < cfg.units; ++u) {
     const std::string n = std::to_string(u);
@@ -95,15 +99,25 @@ CompressedMap SparseTensorCluster::read_compressed(const Instruction& inst, std:
   return m;
 }
 
-Engine::Work SparseTensorCluster::compress(const Instruction& inst) {
+// The compression path reads the dense tensor (into `bytes` in functional runs) and scans
+// it at compress_elements_per_cycle; returns when both are done.
+Cycles SparseTensorCluster::scan_dense(const Instruction& inst, std::vector<std::uint8_t>& bytes) {
   const TensorOperand& dense = inst.inputs.at(0);
+  const std::uint64_t n = dense.elements();
+  const Cycles start = now_cycles();
+  bytes.resize(setup().functional ? n : 0);
+  const Cycles done =
+      compress_path_->transfer(false, dense.offset, n, setup().functional ? bytes.data() : nullptr, start);
+  return std::max(done, start + (n + cfg_.compress_elements_per_cycle - 1) / cfg_.compress_elements_per_cycle);
+}
+
+Engine::Work SparseTensorCluster::compress(const Instruction& inst) {
+  if (inst.outputs.at(1).dtype == DType::UInt8) return compress_rows_op(inst);
   const TensorOperand& values = inst.outputs.at(0);
   const TensorOperand& indices = inst.outputs.at(1);
-  const std::uint64_t n = dense.elements(), capacity = values.shape.at(0);
-  const Cycles start = now_cycles();
-  std::vector<std::uint8_t> bytes(setup().functional ? n : 0);
-  Cycles done = compress_path_->transfer(false, dense.offset, n, setup().functional ? bytes.data() : nullptr, start);
-  done = std::max(done, start + (n + cfg_.compress_elements_per_cycle - 1) / cfg_.compress_elements_per_cycle);
+  const std::uint64_t n = inst.inputs.at(0).elements(), capacity = values.shape.at(0);
+  std::vector<std::uint8_t> bytes;
+  const Cycles done = scan_dense(inst, bytes);
   std::vector<std::int8_t> vals;
   std::vector<std::int32_t> idx;
   std::uint64_t nonzeros = 0;
@@ -148,25 +162,16 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
   const TensorOperand& out = inst.outputs.at(0);
   g.co = std::uint32_t(out.shape.at(2));
   if (auto misfit = kernel_misfit(cfg_, g.kh, g.kw)) fail_instruction(inst, *misfit);
-  const std::uint64_t dense_ifm = std::uint64_t(g.hi) * g.wi * g.ci;
-  const std::uint64_t dense_w = std::uint64_t(g.co) * g.kh * g.kw * g.ci;
   CompressedMap ifm, wmap;
-  if (setup().functional) {
-    ifm = read_compressed(inst, 0, dense_ifm, g.hi, g.wi, g.ci);
-    wmap = read_compressed(inst, 2, dense_w, g.co, g.kh * g.kw, g.ci);
-  } else {
-    if (!inst.params.contains("assumed_sparsity"))
-      fail_instruction(inst, "a timing-only run cannot see the data: give params.assumed_sparsity "
-                             "{\"ifm\": zero fraction, \"weights\": zero fraction, \"seed\": n}, or run --functional");
-    AssumedSparsity a;
-    read_assumed_sparsity(inst.params, "assumed_sparsity", a);  // checked when the trace was read
-    ifm = assumed_map(g.hi, g.wi, g.ci, a.ifm, a.seed);
-    wmap = assumed_map(g.co, g.kh * g.kw, g.ci, a.weights, a.seed + 1);
-  }
+  CompressedRowSizes ifm_rows;
+  conv_operands(inst, g, ifm, wmap, ifm_rows);
   const SparseConvPlan plan(cfg_, g, ifm, wmap);
   const SparsityPartition& part = plan.partition();
 
   ConvSchedule run(inst, plan, now_cycles(), cfg_.units);
+  if (inst.inputs[1].dtype == DType::UInt8) run.ifm_rows = &ifm_rows;
+  run.compressed = inst.outputs.size() == 2;
+  if (run.compressed && setup().functional) run.ofm.assign(std::size_t(g.ho()) * g.wo() * g.co, 0);
   begin_layer(run, wmap.values.size());
   const MemoryInterconnect net = cfg_.memory_network();
   SubmapDispatcher dispatch = plan.dispatcher(net);
@@ -181,6 +186,9 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
                                        row.units[u]);
                    });
   finish_layer(run, row, wmap.values.size());
+  AssumedSparsity assumed;
+  read_assumed_sparsity(inst.params, "assumed_sparsity", assumed);  // checked when the trace was read
+  if (run.compressed) store_compressed(run, assumed.ofm, assumed.seed);
   for (SparseUnitTally& unit : row.units) unit.done = unit.submaps ? unit.done - run.start : 0;
   row.dense_macs = std::uint64_t(g.ho()) * g.wo() * g.co * g.kh * g.kw * g.ci;
   row.useful_macs = run.products;
@@ -191,7 +199,28 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
   *c_.partition_moves += part.moves;
   layers_.add(std::move(row));
   wait_until(run.done);
-  return {ifm.values.size() * 5 + wmap.values.size() * 5 + run.out_bytes, run.products};
+  const std::uint64_t ifm_bytes = run.ifm_rows ? ifm_rows.total() : ifm.values.size() * 5;
+  return {ifm_bytes + wmap.values.size() * 5 + run.out_bytes, run.products};
+}
+
+void SparseTensorCluster::conv_operands(const Instruction& inst, const ConvShape& g, CompressedMap& ifm,
+                                        CompressedMap& wmap, CompressedRowSizes& ifm_rows) {
+  const std::uint64_t dense_w = std::uint64_t(g.co) * g.kh * g.kw * g.ci;
+  const bool recursive = inst.inputs[1].dtype == DType::UInt8;
+  if (setup().functional) {
+    ifm = recursive ? read_recursive(inst, g, ifm_rows)
+                    : read_compressed(inst, 0, std::uint64_t(g.hi) * g.wi * g.ci, g.hi, g.wi, g.ci);
+    wmap = read_compressed(inst, 2, dense_w, g.co, g.kh * g.kw, g.ci);
+    return;
+  }
+  if (!inst.params.contains("assumed_sparsity"))
+    fail_instruction(inst, "a timing-only run cannot see the data: give params.assumed_sparsity "
+                           "{\"ifm\": zero fraction, \"weights\": zero fraction, \"seed\": n}, or run --functional");
+  AssumedSparsity a;
+  read_assumed_sparsity(inst.params, "assumed_sparsity", a);  // checked when the trace was read
+  ifm = assumed_map(g.hi, g.wi, g.ci, a.ifm, a.seed);
+  wmap = assumed_map(g.co, g.kh * g.kw, g.ci, a.weights, a.seed + 1);
+  if (recursive) ifm_rows = compressed_row_sizes(CompressedRows{g.hi, g.wi, g.ci}, ifm.indices);
 }
 
 Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, std::uint32_t submap,
@@ -206,12 +235,17 @@ Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, st
   // k-1 computes, and waits until part k-2 has left that set.
   FeatureMapMemoryUnit& fm = *fm_units_[memory];
   std::vector<Cycles>& loaded_parts = run.part_done[memory];
-  const std::uint64_t nnz = run.plan.cells(submap).nonzeros(), parts = fm.parts(nnz);
+  const std::uint64_t nnz = run.plan.cells(submap).nonzeros();
+  const std::uint64_t index_bytes =
+      run.ifm_rows ? window_index_bytes(*run.ifm_rows, r.row0, r.rows, r.col0, r.cols, run.plan.shape().wi) : 0;
+  const std::uint64_t parts = run.ifm_rows ? fm.parts_of_bytes(nnz, index_bytes) : fm.parts(nnz);
+  const std::uint64_t values_at = run.inst.inputs[0].offset, indices_at = run.inst.inputs[1].offset;
   Cycles t = free, first = free;
   for (std::uint64_t p = 0; p < parts; ++p) {
     const std::size_t k = loaded_parts.size();
     const Cycles issue = k < 2 ? run.start : loaded_parts[k - 2];
-    const Cycles loaded = fm.load_part(run.inst.inputs[0].offset, run.inst.inputs[1].offset, nnz, p, parts, issue);
+    const Cycles loaded = run.ifm_rows ? fm.load_bytes_part(values_at, indices_at, nnz, index_bytes, p, parts, issue)
+                                       : fm.load_part(values_at, indices_at, nnz, p, parts, issue);
     t = std::max(t, loaded + hop);
     if (p == 0) first = t;
     t += work.busy * (p + 1) / parts - work.busy * p / parts;
@@ -263,27 +297,35 @@ void SparseTensorCluster::finish_layer(ConvSchedule& run, SparseConvRun& row, st
                                           run.weights_done, run.done);
 }
 
+// The output rectangle requantized to int8 when the op asks for it (int32 sums otherwise),
+// per channel bias, channels innermost.
+std::vector<std::uint8_t> SparseTensorCluster::requantized(const ConvSchedule& run,
+                                                           const std::vector<std::int64_t>& sums) const {
+  const TensorOperand& out = run.inst.outputs.at(0);
+  std::vector<std::uint8_t> bytes(sums.size() * dtype_size(out.dtype));
+  std::vector<std::int32_t> acc(sums.begin(), sums.end());
+  const std::vector<std::int32_t> bias = requant_bias(run.inst);
+  if (run.inst.params.contains("shift"))
+    vector_requant(reinterpret_cast<const std::uint8_t*>(acc.data()), bytes.data(), acc.size(),
+                   run.inst.params["shift"].get<std::uint32_t>(), run.inst.params.value("relu", false),
+                   bias.empty() ? nullptr : bias.data(), bias.empty() ? 1 : bias.size());
+  else
+    std::memcpy(bytes.data(), acc.data(), bytes.size());
+  return bytes;
+}
+
 // The output rectangle returns to its memory unit and leaves row by row (NHWC rows
 // of its columns), requantized first when the op asks for int8.
 void SparseTensorCluster::store_submap(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory,
                                        const std::vector<std::int64_t>& sums, Cycles computed, SparseUnitTally& tally) {
+  if (run.compressed) return keep_for_compression(run, submap, memory, sums, computed, tally);
   const UnitRegion& r = run.plan.partition().regions[submap];
   const TensorOperand& out = run.inst.outputs.at(0);
   const std::uint32_t co = run.plan.shape().co, wo = run.plan.shape().wo();
   const std::uint64_t elem = dtype_size(out.dtype), row_bytes = std::uint64_t(r.ox1 - r.ox0) * co * elem;
   const bool functional = setup().functional;
   std::vector<std::uint8_t> bytes;
-  if (functional) {
-    bytes.resize(row_bytes * (r.oy1 - r.oy0));
-    std::vector<std::int32_t> acc(sums.begin(), sums.end());
-    const std::vector<std::int32_t> bias = requant_bias(run.inst);  // per channel, channels innermost
-    if (run.inst.params.contains("shift"))
-      vector_requant(reinterpret_cast<const std::uint8_t*>(acc.data()), bytes.data(), acc.size(),
-                     run.inst.params["shift"].get<std::uint32_t>(), run.inst.params.value("relu", false),
-                     bias.empty() ? nullptr : bias.data(), bias.empty() ? 1 : bias.size());
-    else
-      std::memcpy(bytes.data(), acc.data(), bytes.size());
-  }
+  if (functional) bytes = requantized(run, sums);
   Cycles stored = computed;
   for (std::uint32_t oy = r.oy0; oy < r.oy1; ++oy) {
     const std::uint64_t address = out.offset + (std::uint64_t(oy) * wo + r.ox0) * co * elem;

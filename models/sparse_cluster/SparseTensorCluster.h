@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "models/compute_interconnect/BorderExchange.h"
+#include "models/compression_block/CompressedRows.h"
 #include "models/engine/Engine.h"
 #include "models/scheduling_engine/SparsityPartition.h"
 #include "models/sparse_cluster/SparseClusterConfig.h"
@@ -50,6 +51,19 @@ class SparseTensorCluster : public Engine {
       std::uint32_t unit, memory;
     };
     std::vector<std::optional<Placed>> placed;
+    // An input in the recursive format: its rows' bytes (CompressedOutputs.cpp).
+    const CompressedRowSizes* ifm_rows = nullptr;
+    // sparse_conv_compressed: the compression blocks store each sub-map once every unit is
+    // done (a row's stream spans the units of its grid row, ¶139); until then, the
+    // requantized map (functional runs) and the finished sub-maps wait here.
+    bool compressed = false;
+    std::vector<std::int8_t> ofm;
+    struct Finished {
+      std::uint32_t submap, memory;
+      Cycles computed;
+      SparseUnitTally* tally;
+    };
+    std::vector<Finished> finished;
   };
   // Runs sub-map `submap`, held by memory unit `memory`, on compute unit `unit` from
   // `free` on; returns when the unit can take the next one.
@@ -63,8 +77,19 @@ class SparseTensorCluster : public Engine {
   // After every sub-map ran: border sums over 920 then the stores, and the weight parts
   // that did not fit (WeightMemory::finish_parts).
   void finish_layer(ConvSchedule& run, SparseConvRun& row, std::uint64_t weights);
+  std::vector<std::uint8_t> requantized(const ConvSchedule& run, const std::vector<std::int64_t>& sums) const;
   Work compress(const Instruction& inst);
+  Cycles scan_dense(const Instruction& inst, std::vector<std::uint8_t>& bytes);
+  // The recursive format (CompressedOutputs.cpp): compress into it, read it, store into it.
+  Work compress_rows_op(const Instruction& inst);
+  CompressedMap read_recursive(const Instruction& inst, const ConvShape& g, CompressedRowSizes& rows);
+  void keep_for_compression(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory,
+                            const std::vector<std::int64_t>& sums, Cycles computed, SparseUnitTally& tally);
+  void store_compressed(ConvSchedule& run, double ofm_zeros, std::uint64_t seed);
   Work sparse_conv(const Instruction& inst);
+  // The ifm and weights: read (functional runs) or assumed (timing runs).
+  void conv_operands(const Instruction& inst, const ConvShape& g, CompressedMap& ifm, CompressedMap& wmap,
+                     CompressedRowSizes& ifm_rows);
   CompressedMap read_compressed(const Instruction& inst, std::size_t values, std::uint64_t dense_elements,
                                 std::uint32_t h, std::uint32_t w, std::uint32_t c);
   StatGroup& group(const std::string& suffix, const std::string& kind);
@@ -84,6 +109,8 @@ class SparseTensorCluster : public Engine {
     std::uint64_t* partition_moves;
     std::uint64_t* compressed_elements;
     std::uint64_t* compressed_nonzeros;
+    std::uint64_t* output_compressed_bytes;
+    std::uint64_t* output_dense_bytes;
   } c_;
 };
 

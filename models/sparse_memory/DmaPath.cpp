@@ -21,13 +21,24 @@ Cycles DmaPath::transfer(bool write, std::uint64_t address, std::uint64_t bytes,
   return done;
 }
 
-void DmaPath::peek(std::uint64_t address, std::uint64_t bytes, std::uint8_t* data) {
+namespace {
+void debug_transport(tlm_utils::simple_initiator_socket<DmaPath>& port, tlm::tlm_command cmd, std::uint64_t address,
+                     std::uint64_t bytes, std::uint8_t* data) {
   tlm::tlm_generic_payload t;
-  t.set_command(tlm::TLM_READ_COMMAND);
+  t.set_command(cmd);
   t.set_address(address);
   t.set_data_ptr(data);
   t.set_data_length(unsigned(bytes));
-  if (port->transport_dbg(t) != bytes) throw std::logic_error(std::string(port.name()) + ": debug read failed");
+  if (port->transport_dbg(t) != bytes) throw std::logic_error(std::string(port.name()) + ": debug transfer failed");
+}
+}  // namespace
+
+void DmaPath::peek(std::uint64_t address, std::uint64_t bytes, std::uint8_t* data) {
+  debug_transport(port, tlm::TLM_READ_COMMAND, address, bytes, data);
+}
+
+void DmaPath::poke(std::uint64_t address, std::uint64_t bytes, const std::uint8_t* data) {
+  debug_transport(port, tlm::TLM_WRITE_COMMAND, address, bytes, const_cast<std::uint8_t*>(data));
 }
 
 }  // namespace npusim

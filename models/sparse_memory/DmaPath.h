@@ -23,6 +23,9 @@ class DmaPath {
   Cycles transfer(bool write, std::uint64_t address, std::uint64_t bytes, std::uint8_t* data, Cycles start);
   // Zero-time functional read of bytes a timed transfer has paid for (or will).
   void peek(std::uint64_t address, std::uint64_t bytes, std::uint8_t* data);
+  // Zero-time functional write of bytes timed transfers have paid for (the compression
+  // blocks' streams, whose bytes are known only once every unit of a row is done).
+  void poke(std::uint64_t address, std::uint64_t bytes, const std::uint8_t* data);
   std::uint64_t requests() const { return requests_; }
 
   tlm_utils::simple_initiator_socket<DmaPath> port;

@@ -35,6 +35,24 @@ Cycles FeatureMapMemoryUnit::load_part(std::uint64_t values_address, std::uint64
   return std::max(v, i);
 }
 
+std::uint64_t FeatureMapMemoryUnit::parts_of_bytes(std::uint64_t value_bytes, std::uint64_t index_bytes) const {
+  const std::uint64_t per_set = std::max<std::uint64_t>(1, set_bytes_);
+  return std::max<std::uint64_t>(1, (value_bytes + index_bytes + per_set - 1) / per_set);
+}
+
+Cycles FeatureMapMemoryUnit::load_bytes_part(std::uint64_t values_address, std::uint64_t indices_address,
+                                             std::uint64_t value_bytes, std::uint64_t index_bytes, std::uint64_t part,
+                                             std::uint64_t parts, Cycles start) {
+  const std::uint64_t v0 = value_bytes * part / parts, vn = value_bytes * (part + 1) / parts - v0;
+  const std::uint64_t i0 = index_bytes * part / parts, in = index_bytes * (part + 1) / parts - i0;
+  const Cycles v = dma.transfer(false, values_address + v0, vn, nullptr, start);
+  const Cycles i = dma.transfer(false, indices_address + i0, in, nullptr, start);
+  *counters_.value_bytes += vn;
+  *counters_.index_bytes += in;
+  ++*counters_.buffer_swaps;
+  return std::max(v, i);
+}
+
 Cycles FeatureMapMemoryUnit::store(std::uint64_t address, std::uint64_t bytes, const std::uint8_t* data,
                                    Cycles start) {
   *counters_.output_bytes += bytes;

@@ -26,6 +26,11 @@ class FeatureMapMemoryUnit : public sc_core::sc_module {
   // `start`; the values and indices come from their two DRAM regions.
   Cycles load_part(std::uint64_t values_address, std::uint64_t indices_address, std::uint64_t nonzeros,
                    std::uint64_t part, std::uint64_t parts, Cycles start);
+  // The same for a sub-map in the recursive format (models/compression_block): its value
+  // bytes and index bytes, which have no fixed ratio.
+  std::uint64_t parts_of_bytes(std::uint64_t value_bytes, std::uint64_t index_bytes) const;
+  Cycles load_bytes_part(std::uint64_t values_address, std::uint64_t indices_address, std::uint64_t value_bytes,
+                         std::uint64_t index_bytes, std::uint64_t part, std::uint64_t parts, Cycles start);
   // Output sub-map rows leave through the read switch and the DMA path.
   Cycles store(std::uint64_t address, std::uint64_t bytes, const std::uint8_t* data, Cycles start);
 

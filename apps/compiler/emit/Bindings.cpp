@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "apps/compiler/emit/EmitContext.h"
+#include "apps/compiler/emit/Lowering.h"
 #include "apps/compiler/emit/TraceOperands.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/Npy.h"
@@ -67,6 +68,7 @@ void EmitContext::bind_layer(const CompiledLayer& c) {
     bind_input(l.name + ".kv_cache", c.kv_cache, nhwc(n, l.matmul().cached_rows, 1, l.in_b.c), "", {1, 1}, 0);
   // Reused DRAM holds at the end only the tensors nothing read: the network's outputs.
   if (dram_.reusing() && c.output_readers > 0) return;
+  if (!lowering(c.tiling.engine).dense_output(*this, std::size_t(&c - layers_.data()))) return;
   DataBinding out;
   out.name = l.name;
   place_binding(out, c.output);

@@ -116,6 +116,9 @@ class Lowering {
   // is (called on every lowering, by rank, so rank also fixes where those slots go).
   virtual void place_layer(EmitContext& ctx, CompiledLayer& c) const {}
   virtual void place_workload(EmitContext& ctx) const {}
+  // Whether layer `layer`'s output sits in DRAM as the dense tensor a run may dump (not
+  // when the lowering stores it in another form, such as compressed).
+  virtual bool dense_output(const EmitContext& ctx, std::size_t layer) const { return true; }
   // The tiles of the current layer that its cores share (default: image-major bands),
   // and the passes over them (default: one per weight block).
   virtual std::uint64_t tiles(const EmitContext& ctx) const;

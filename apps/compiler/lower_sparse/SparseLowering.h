@@ -38,6 +38,7 @@ class SparseLowering : public Lowering {
   bool whole_tensors() const override { return true; }
   void place_layer(EmitContext& ctx, CompiledLayer& c) const override;
   void place_workload(EmitContext& ctx) const override;
+  bool dense_output(const EmitContext& ctx, std::size_t layer) const override;
   void emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64_t tile) const override;
 };
 

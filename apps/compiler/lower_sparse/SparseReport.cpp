@@ -13,8 +13,10 @@ namespace npusim {
 // The cluster's compressions and convolutions move DRAM bytes the compiler does not
 // count; its convolutions' MACs are the non-zero products it really formed.
 void SparseLowering::record(const InstructionRecord& r, bool in_reduction, Counters& c) const {
-  if (r.op == "compress" || r.op == "sparse_conv") c.dram_bytes += r.bytes;
-  if (r.op == "sparse_conv") c.counts["sparse_products"] += r.macs;
+  const bool conv = r.op == "sparse_conv" || r.op == "sparse_conv_compressed";
+  if (r.op == "compress" || conv) c.dram_bytes += r.bytes;
+  if (conv) c.counts["sparse_products"] += r.macs;
+  if (r.op == "sparse_conv_compressed") c.counts["sparse_compressed_outputs"] += 1;
 }
 
 void SparseLowering::report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const {
@@ -26,6 +28,8 @@ void SparseLowering::report(const Layer& l, const LayerTiling& t, const Counters
     const std::uint64_t products = c.of("sparse_products"), macs = row.at("macs").get<std::uint64_t>();
     j["useful_macs"] = products;
     j["useful_fraction"] = macs ? double(products) / double(macs) : 0.0;
+    // Handed to the next sparse layers compressed (compression blocks 1375/1475/1595), or dense.
+    j["output"] = c.of("sparse_compressed_outputs") ? "compressed" : "dense";
   }
   row[name()] = j;
 }

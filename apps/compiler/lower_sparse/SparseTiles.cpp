@@ -1,5 +1,6 @@
 // Sparse layers (seed001): the weights compressed once, then per band: compress the input
-// rows into one of the core's two DRAM slots, and sparse_conv them.
+// rows into one of the core's two DRAM slots (or, when the producing sparse layer stored
+// them compressed, take its rows as they are), and sparse_conv them.
 #include <algorithm>
 #include <array>
 #include <map>
@@ -7,6 +8,7 @@
 
 #include "apps/compiler/emit/EmitContext.h"
 #include "apps/compiler/emit/TraceOperands.h"
+#include "apps/compiler/lower_sparse/SparseChaining.h"
 #include "apps/compiler/lower_sparse/SparseLowering.h"
 
 namespace npusim {
@@ -14,7 +16,12 @@ namespace {
 
 class SparseState : public LoweringState {
  public:
-  explicit SparseState(std::uint32_t cores) : packed_reader(cores, {kNone, kNone}) {}
+  SparseState(const EmitContext& ctx)
+      : chaining(ctx.layers(), ctx.workload().independent_layers), packed_reader(ctx.hw().chip.cores(), {kNone, kNone}) {}
+  SparseChaining chaining;
+  // Per layer whose output is stored compressed, the DRAM of its index buffer (its values
+  // take the dense output's place).
+  std::map<std::size_t, std::uint64_t> index_buffer_at;
   // Compressed input bands: two DRAM slots per core, shared by every sparse layer.
   std::uint64_t slots = 0, slot_bytes = 0;
   std::int64_t packed_weights = kNone;  // the current layer's weight compress
@@ -40,7 +47,7 @@ void compress_weights(EmitContext& ctx, SparseState& state, std::uint32_t core) 
 
 // The band's input rows compressed into `packed`; returns the compress.
 std::int64_t compress_band(EmitContext& ctx, SparseState& state, std::uint32_t core, const LayerTiling::BandTile& b,
-                           const PackedRegion& packed, std::uint32_t slot) {
+                           const RecursiveRegion& packed, std::uint32_t slot) {
   const CompiledLayer& c = ctx.layer();
   const Layer& l = c.layer;
   CoreState& cs = ctx.core(core);
@@ -60,17 +67,75 @@ std::int64_t compress_band(EmitContext& ctx, SparseState& state, std::uint32_t c
   return packed_id;
 }
 
+// The band's input rows as a compressed tensor: compressed into one of the core's slots
+// (their producer stored them dense), or the rows the producing sparse layer stored
+// compressed, which `conv` then reads itself. Returns the compress, or kNone.
+std::int64_t band_input(EmitContext& ctx, SparseState& state, std::uint32_t core, const LayerTiling::BandTile& b,
+                        Instruction& conv) {
+  const CompiledLayer& c = ctx.layer();
+  const Layer& l = c.layer;
+  const std::uint64_t in_row = std::uint64_t(b.image) * l.in.h + b.window.in_row0;
+  const std::int64_t producer = state.chaining.compressed_input[ctx.layer_index()];
+  if (producer < 0) {
+    const std::uint32_t slot = std::uint32_t(ctx.core(core).emitted % 2);
+    const RecursiveRegion packed =
+        RecursiveRegion::in_block(state.slots + (2 * std::uint64_t(core) + slot) * state.slot_bytes,
+                                  b.window.in_rows, l.in.w, l.in.c);
+    conv.inputs = packed.operands();
+    return compress_band(ctx, state, core, b, packed, slot);
+  }
+  const std::uint64_t in_row_bytes = std::uint64_t(l.in.w) * l.in.c;
+  const RecursiveRegion rows(c.inputs[0].address() + in_row * in_row_bytes, 0, b.window.in_rows, l.in.w, l.in.c);
+  conv.inputs = RecursiveRegion(rows.values, state.index_buffer_at.at(std::size_t(producer)) + in_row * rows.pitch,
+                                rows.rows, rows.w, rows.c)
+                    .operands();
+  ctx.wait_for_writers(conv, {0, in_row * in_row_bytes, (in_row + b.window.in_rows) * in_row_bytes});
+  if (!ctx.core(core).loaded_ifmap) ctx.wait_for_producers(conv);
+  ctx.core(core).loaded_ifmap = true;
+  return kNone;
+}
+
+// Where the band's output rows go: dense int8 rows, or values and index buffer rows in the
+// recursive format when the next sparse layers take them compressed.
+void band_output(EmitContext& ctx, SparseState& state, const LayerTiling::BandTile& b, Instruction& conv) {
+  const CompiledLayer& c = ctx.layer();
+  const Layer& l = c.layer;
+  const std::uint64_t out_row = std::uint64_t(b.image) * l.out.h + b.row0, out_row_bytes = std::uint64_t(l.out.w) * l.out.c;
+  const std::uint64_t values = c.output.address() + out_row * out_row_bytes;
+  if (!state.chaining.compressed_output[ctx.layer_index()]) {
+    conv.outputs = {tensor(AddressSpace::Dram, values, {b.rows, l.out.w, l.out.c}, DType::Int8)};
+    return;
+  }
+  const RecursiveRegion shape(values, 0, b.rows, l.out.w, l.out.c);
+  conv.outputs = RecursiveRegion(values, state.index_buffer_at.at(ctx.layer_index()) + out_row * shape.pitch, b.rows,
+                                 l.out.w, l.out.c)
+                     .operands();
+}
+
 }  // namespace
 
 std::unique_ptr<LoweringState> SparseLowering::make_state(const EmitContext& ctx) const {
-  return std::make_unique<SparseState>(ctx.hw().chip.cores());
+  return std::make_unique<SparseState>(ctx);
 }
 
+// The compressed weights; a compressed output's index buffer; the band slots' size.
 void SparseLowering::place_layer(EmitContext& ctx, CompiledLayer& c) const {
   SparseState& state = state_of(ctx, *this);
-  state.packed_weights_at[c.layer.name] = ctx.dram().allocate(PackedRegion::bytes(c.weight_bytes));
-  const std::uint64_t band_elements = c.tiling.engine_plan<SparseLayerPlan>(name())->band_elements;
-  state.slot_bytes = std::max(state.slot_bytes, PackedRegion::bytes(band_elements));
+  const Layer& l = c.layer;
+  const std::size_t i = std::size_t(&c - ctx.layers().data());
+  state.packed_weights_at[l.name] = ctx.dram().allocate(PackedRegion::bytes(c.weight_bytes));
+  if (state.chaining.compressed_output[i]) {
+    const std::uint64_t rows = std::uint64_t(ctx.workload().batch) * l.out.h;
+    state.index_buffer_at[i] = ctx.dram().allocate(RecursiveRegion::bytes(rows, l.out.w, l.out.c) -
+                                                   dram_aligned(rows * l.out.w * l.out.c));
+  }
+  if (state.chaining.compressed_input[i] >= 0) return;
+  const std::uint64_t band_rows = c.tiling.engine_plan<SparseLayerPlan>(name())->band_elements / (std::uint64_t(l.in.w) * l.in.c);
+  state.slot_bytes = std::max(state.slot_bytes, RecursiveRegion::bytes(band_rows, l.in.w, l.in.c));
+}
+
+bool SparseLowering::dense_output(const EmitContext& ctx, std::size_t layer) const {
+  return !static_cast<const SparseState&>(*ctx.state(*this)).chaining.compressed_output[layer];
 }
 
 // Two compressed-band slots per core, as large as the largest band of any sparse layer.
@@ -87,32 +152,32 @@ void SparseLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64
   if (ctx.step() == 0 && core == t.cores.front()) compress_weights(ctx, state, core);
   const auto b = t.band_tile(l, tile);
   CoreState& cs = ctx.core(core);
+  const bool compressed_output = state.chaining.compressed_output[ctx.layer_index()];
+  Instruction conv = make_op(compressed_output ? "sparse_conv_compressed" : "sparse_conv", core);
+  const std::int64_t packed_id = band_input(ctx, state, core, b, conv);
   const std::uint32_t slot = std::uint32_t(cs.emitted++ % 2);
-  const std::uint64_t dense = std::uint64_t(b.window.in_rows) * l.in.w * l.in.c;
-  const PackedRegion packed(state.slots + (2 * std::uint64_t(core) + slot) * state.slot_bytes, dense);
-  const std::int64_t packed_id = compress_band(ctx, state, core, b, packed, slot);
-
-  Instruction conv = make_op("sparse_conv", core);
-  conv.inputs = packed.operands();
   for (auto& operand : PackedRegion(state.packed_weights_at.at(l.name), c.weight_bytes).operands())
     conv.inputs.push_back(operand);
   const std::uint64_t out_row = std::uint64_t(b.image) * l.out.h + b.row0, out_row_bytes = std::uint64_t(l.out.w) * l.out.c;
-  conv.outputs = {tensor(AddressSpace::Dram, c.output.address() + out_row * out_row_bytes, {b.rows, l.out.w, l.out.c},
-                         DType::Int8)};
+  band_output(ctx, state, b, conv);
+  nlohmann::json assumed = {{"ifm", l.activation_sparsity}, {"weights", l.weight_sparsity},
+                            {"seed", ctx.workload().seed + ctx.layer_index()}};
+  if (compressed_output) assumed["ofm"] = state.chaining.reader_zeros[ctx.layer_index()];
   conv.params = {{"ifm_shape", {b.window.in_rows, l.in.w, l.in.c}},
                  {"kernel", {t.kernel_h, t.kernel_w}},
                  {"stride", {l.sh, l.sw}},
                  {"padding", {b.window.pad_top, b.window.pad_bottom, l.pad[2], l.pad[3]}},
                  {"shift", l.shift},
                  {"relu", l.relu},
-                 {"assumed_sparsity",
-                  {{"ifm", l.activation_sparsity}, {"weights", l.weight_sparsity},
-                   {"seed", ctx.workload().seed + ctx.layer_index()}}}};
+                 {"assumed_sparsity", assumed}};
   if (l.bias_values) conv.params["bias"] = *l.bias_values;
   depend(conv, packed_id);
   depend(conv, state.packed_weights);
   ctx.wait_for_overwritten(conv, cs);
-  state.packed_reader[core][slot] = cs.last_store = std::int64_t(ctx.push(std::move(conv)));
+  const std::int64_t id = std::int64_t(ctx.push(std::move(conv)));
+  if (packed_id == kNone) ctx.record_read(std::uint64_t(id), 0);
+  else state.packed_reader[core][slot] = id;
+  cs.last_store = id;
   ctx.record_write(std::uint64_t(cs.last_store), out_row * out_row_bytes, (out_row + b.rows) * out_row_bytes);
 }
 

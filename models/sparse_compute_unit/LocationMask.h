@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace npusim {
 
@@ -36,6 +37,8 @@ inline std::uint64_t mask_first(std::uint64_t m, std::uint32_t t, std::uint32_t 
 inline bool mask_has(std::uint64_t m, std::uint32_t location) { return (m >> location) & 1; }
 inline std::uint32_t mask_lowest(std::uint64_t m) { return std::uint32_t(__builtin_ctzll(m)); }
 inline std::uint32_t mask_highest(std::uint64_t m) { return 63 - std::uint32_t(__builtin_clzll(m)); }
+
+inline void append_words(std::vector<std::uint64_t>& words, std::uint64_t m) { words.push_back(m); }
 
 template <class Visit>
 void for_each_location(std::uint64_t m, std::uint32_t base, Visit&& visit) {
@@ -98,6 +101,10 @@ inline std::uint32_t mask_highest(const WideMask& m) {
   std::uint32_t i = WideMask::kWords - 1;
   while (m.w[i] == 0) --i;
   return 64 * i + mask_highest(m.w[i]);
+}
+
+inline void append_words(std::vector<std::uint64_t>& words, const WideMask& m) {
+  words.insert(words.end(), m.w.begin(), m.w.end());
 }
 
 template <class Visit>

@@ -89,12 +89,22 @@ KernelNonzeros::KernelNonzeros(std::uint32_t co, std::uint32_t kh, std::uint32_t
     const std::uint64_t tap = (indices[i] % per_co) / ci;
     taps_[fill[slot_of(indices[i])]++] = {values[i], std::uint16_t(tap / kw), std::uint16_t(tap % kw)};
   }
+  fill_slots();
+}
+
+void KernelNonzeros::fill_slots() {
+  slots_.resize(taps_.size());
+  for (std::uint32_t o = 0; o < co_; ++o)
+    for (std::uint32_t c = 0; c < ci_; ++c)
+      for (std::uint32_t i = offsets_[o * ci_ + c]; i < offsets_[o * ci_ + c + 1]; ++i)
+        slots_[i] = (c * kh_ + taps_[i].row) * kw_ + taps_[i].col;
 }
 
 KernelNonzeros::KernelNonzeros(std::uint32_t kh, std::uint32_t kw, std::vector<NonZero> taps_in_order)
     : co_(1), kh_(kh), kw_(kw), ci_(1), offsets_{0, std::uint32_t(taps_in_order.size())}, taps_(std::move(taps_in_order)) {
   for (const NonZero& t : taps_)
     if (t.row >= kh || t.col >= kw) throw std::invalid_argument("a kernel tap lies outside the kernel");
+  fill_slots();
 }
 
 }  // namespace npusim

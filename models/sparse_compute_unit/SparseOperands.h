@@ -77,11 +77,16 @@ class KernelNonzeros {
   std::uint64_t nonzeros() const { return taps_.size(); }
   const NonZero* begin(std::uint32_t o, std::uint32_t c) const { return taps_.data() + offsets_[o * ci_ + c]; }
   const NonZero* end(std::uint32_t o, std::uint32_t c) const { return taps_.data() + offsets_[o * ci_ + c + 1]; }
+  // Output channel o's non-zeros in issue order as slots ci * kh*kw + row * kw + col.
+  const std::uint32_t* slots_begin(std::uint32_t o) const { return slots_.data() + offsets_[o * ci_]; }
+  const std::uint32_t* slots_end(std::uint32_t o) const { return slots_.data() + offsets_[(o + 1) * ci_]; }
 
  private:
   std::uint32_t co_, kh_, kw_, ci_;
   std::vector<std::uint32_t> offsets_;
   std::vector<NonZero> taps_;
+  std::vector<std::uint32_t> slots_;
+  void fill_slots();
 };
 
 }  // namespace npusim

@@ -12,21 +12,10 @@ namespace {
 
 std::uint32_t var_locations(const ConvShape& g) { return var_side(g.kh) * var_side(g.kw); }
 
-// Weight slots (input channel * kh*kw + tap, the issue order) as a bit set, 64 to a word.
+// Weight slots (input channel * kh*kw + tap, the issue order) as a bit set, 64 to a word,
+// like KernelNonzeros::slot_set.
 using SlotSet = std::vector<std::uint64_t>;
-std::uint32_t slot_words(const ConvShape& g) { return (g.ci * g.kh * g.kw + 63) / 64; }
-void set_slot(SlotSet& set, std::size_t first_word, std::uint32_t slot) {
-  set[first_word + slot / 64] |= std::uint64_t(1) << (slot % 64);
-}
-
-// Per output channel, the slots of its non-zero weights; `words` to a channel.
-SlotSet weight_slots(const KernelNonzeros& kernel, std::uint32_t words) {
-  SlotSet set(std::size_t(kernel.co()) * words, 0);
-  for (std::uint32_t co = 0; co < kernel.co(); ++co)
-    for (const std::uint32_t* w = kernel.slots_begin(co); w != kernel.slots_end(co); ++w)
-      set_slot(set, std::size_t(co) * words, *w);
-  return set;
-}
+void set_slot(SlotSet& set, std::uint32_t slot) { set[slot / 64] |= std::uint64_t(1) << (slot % 64); }
 
 // One cell of the sub-map as its windows see it. What decides every window of the cell
 // is each input channel's data positions and, per kernel tap, the positions whose product
@@ -43,7 +32,7 @@ class CellRuns {
         data_(g.ci),
         valid_(taps_),
         runs_(std::size_t(g.ci) * taps_),
-        issuing_(slot_words(g)) {}
+        issuing_((g.ci * g.kh * g.kw + 63) / 64) {}
 
   void load(const SubmapWork& work, std::uint32_t cy, std::uint32_t cx) {
     const CellValidity ok(work, cy, cx);
@@ -73,7 +62,7 @@ class CellRuns {
         if (!mask_any(m)) continue;
         const std::uint32_t shift = (g_.kh - 1 - t / g_.kw) * var_w_ + (g_.kw - 1 - t % g_.kw);
         runs_[std::size_t(ci) * taps_ + t] = {mask_shifted(m, shift), mask_count(m)};
-        set_slot(issuing_, 0, ci * taps_ + t);
+        set_slot(issuing_, ci * taps_ + t);
       }
     return runs_;
   }
@@ -88,19 +77,20 @@ class CellRuns {
 };
 
 // Every window of one cell: per output channel, the runs of the slots that both have a
-// non-zero weight (`weights`, `words` to a channel) and issue products here, in slot order.
+// non-zero weight and issue products here, in slot order.
 template <class Mask>
-SubmapStats count_cell(const ComputeUnitShape& unit, const SlotSet& weights, CellRuns<Mask>& cell,
+SubmapStats count_cell(const ComputeUnitShape& unit, const KernelNonzeros& kernel, CellRuns<Mask>& cell,
                        std::vector<WeightRun<Mask>>& runs) {
   const std::vector<WeightRun<Mask>>& slots = cell.runs();
   const SlotSet& issuing = cell.issuing();
   const std::size_t words = issuing.size();
   CountedMultipliers<Mask> multipliers(unit);
   SubmapStats s;
-  for (std::size_t co = 0; co * words < weights.size(); ++co) {
+  for (std::uint32_t co = 0; co < kernel.co(); ++co) {
     runs.clear();
+    const std::uint64_t* weights = kernel.slot_set(co);
     for (std::size_t k = 0; k < words; ++k)
-      for_each_location(issuing[k] & weights[co * words + k], std::uint32_t(64 * k),
+      for_each_location(issuing[k] & weights[k], std::uint32_t(64 * k),
                         [&](std::uint32_t slot) { runs.push_back(slots[slot]); });
     if (runs.empty()) continue;
     ++s.windows;
@@ -136,14 +126,13 @@ void count_windows(const ComputeUnitShape& unit, const SubmapWork& work, SubmapS
   std::unordered_map<std::vector<std::uint64_t>, SubmapStats, WordsHash> seen;
   std::vector<std::uint64_t> key;
   std::vector<WeightRun<Mask>> runs;
-  const SlotSet weights = weight_slots(*work.kernel, slot_words(*work.shape));
   for (std::uint32_t cy = 0; cy < cells.cells_y(); ++cy)
     for (std::uint32_t cx = 0; cx < cells.cells_x(); ++cx) {
       if (cells.cell_nonzeros(cy, cx) == 0) continue;
       cell.load(work, cy, cx);
       cell.key(key);
       auto [at, added] = seen.try_emplace(key);
-      if (added) at->second = count_cell(unit, weights, cell, runs);
+      if (added) at->second = count_cell(unit, *work.kernel, cell, runs);
       add_cell(s, at->second);
     }
 }
@@ -153,9 +142,8 @@ void count_windows(const ComputeUnitShape& unit, const SubmapWork& work, SubmapS
 void count_adder_windows(const ComputeUnitShape& unit, const SubmapWork& work, SubmapStats& s) {
   const ConvShape& g = *work.shape;
   const CellGrid& cells = *work.cells;
-  const std::uint32_t words = slot_words(g), cap = weight_cap(unit);
+  const std::uint32_t words = work.kernel->slot_words(), cap = weight_cap(unit);
   const std::uint32_t per_round = cap == 0 ? unit.multipliers : std::min(cap, unit.multipliers);
-  const SlotSet weights = weight_slots(*work.kernel, words);
   SlotSet data(words);
   for (std::uint32_t cy = 0; cy < cells.cells_y(); ++cy)
     for (std::uint32_t cx = 0; cx < cells.cells_x(); ++cx) {
@@ -164,10 +152,11 @@ void count_adder_windows(const ComputeUnitShape& unit, const SubmapWork& work, S
       if (!ok.rows[0] || !ok.cols[0]) continue;
       std::fill(data.begin(), data.end(), 0);
       for (std::uint32_t ci = 0; ci < g.ci; ++ci)
-        if (cells.begin(cy, cx, ci) != cells.end(cy, cx, ci)) set_slot(data, 0, ci);
+        if (cells.begin(cy, cx, ci) != cells.end(cy, cx, ci)) set_slot(data, ci);
       for (std::uint32_t co = 0; co < g.co; ++co) {
         std::uint64_t n = 0;
-        for (std::uint32_t k = 0; k < words; ++k) n += mask_count(data[k] & weights[std::size_t(co) * words + k]);
+        const std::uint64_t* weights = work.kernel->slot_set(co);  // 1x1: the slot is the input channel
+        for (std::uint32_t k = 0; k < words; ++k) n += mask_count(data[k] & weights[k]);
         if (n == 0) continue;
         ++s.windows;
         const std::uint64_t rounds_before = s.multipliers.rounds;

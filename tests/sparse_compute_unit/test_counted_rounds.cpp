@@ -1,7 +1,8 @@
 // The counted timing path (CountedRounds.h) against the exact one that issues every operand
 // pair through MultiplierArray and the WriteArbiter: over random shapes, strides 1-3, kernels
 // 1-7, 1 to 150 channels, sparsities 0-95 %, all three unit kinds, random multiplier counts,
-// weight caps and adder-merge settings, every statistic must be equal, collisions included.
+// weight caps and adder-merge settings, every statistic and the unit's busy cycles must be
+// equal, collisions included.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -80,8 +81,10 @@ TEST_CASE("Counted rounds: timing stats equal the exact pair-by-pair path over r
         const CellGrid cells(map, region, g.kh, g.kw);
         const SubmapWork work{&g, region, &cells, &kernel, nullptr};
         REQUIRE(counted_rounds_apply(work));
-        const SubmapStats counted = convolve_submap_counted(unit, work);
-        require_equal_stats(counted, convolve_submap_exact(unit, work));
+        const SubmapStats counted = convolve_submap_counted(unit, work), exact = convolve_submap_exact(unit, work);
+        require_equal_stats(counted, exact);
+        const ComputeUnitTiming timing{1 + rng() % 3, 1 + rng() % 4};
+        REQUIRE(timing.busy(counted) == timing.busy(exact));  // the unit's cycles
         total.multipliers.add(counted.multipliers);
         total.arbiter.collisions += counted.arbiter.collisions;
         total.arbiter.adjacent_merges += counted.arbiter.adjacent_merges;

@@ -75,7 +75,13 @@ std::uint64_t CellGrid::cell_nonzeros(std::uint32_t cy, std::uint32_t cx) const 
 
 KernelNonzeros::KernelNonzeros(std::uint32_t co, std::uint32_t kh, std::uint32_t kw, std::uint32_t ci,
                                const std::vector<std::int32_t>& values, const std::vector<std::uint32_t>& indices)
-    : co_(co), kh_(kh), kw_(kw), ci_(ci), offsets_(std::size_t(co) * ci + 1, 0) {
+    : co_(co),
+      kh_(kh),
+      kw_(kw),
+      ci_(ci),
+      offsets_(std::size_t(co) * ci + 1, 0),
+      slot_words_((ci * kh * kw + 63) / 64),
+      slot_sets_(std::size_t(co) * slot_words_, 0) {
   // [co kh kw ci] order visits taps row-major but interleaves channels: bucket by (co, ci).
   const std::uint64_t per_co = std::uint64_t(kh) * kw * ci;
   auto slot_of = [&](std::uint32_t idx) {
@@ -88,13 +94,23 @@ KernelNonzeros::KernelNonzeros(std::uint32_t co, std::uint32_t kh, std::uint32_t
   for (std::size_t i = 0; i < indices.size(); ++i) {
     const std::uint64_t tap = (indices[i] % per_co) / ci;
     taps_[fill[slot_of(indices[i])]++] = {values[i], std::uint16_t(tap / kw), std::uint16_t(tap % kw)};
+    mark_slot(std::uint32_t(indices[i] / per_co), indices[i] % ci, std::uint32_t(tap));
   }
 }
 
 KernelNonzeros::KernelNonzeros(std::uint32_t kh, std::uint32_t kw, std::vector<NonZero> taps_in_order)
-    : co_(1), kh_(kh), kw_(kw), ci_(1), offsets_{0, std::uint32_t(taps_in_order.size())}, taps_(std::move(taps_in_order)) {
-  for (const NonZero& t : taps_)
+    : co_(1),
+      kh_(kh),
+      kw_(kw),
+      ci_(1),
+      offsets_{0, std::uint32_t(taps_in_order.size())},
+      taps_(std::move(taps_in_order)),
+      slot_words_((kh * kw + 63) / 64),
+      slot_sets_(slot_words_, 0) {
+  for (const NonZero& t : taps_) {
     if (t.row >= kh || t.col >= kw) throw std::invalid_argument("a kernel tap lies outside the kernel");
+    mark_slot(0, 0, t.row * kw + t.col);
+  }
 }
 
 }  // namespace npusim

@@ -77,11 +77,21 @@ class KernelNonzeros {
   std::uint64_t nonzeros() const { return taps_.size(); }
   const NonZero* begin(std::uint32_t o, std::uint32_t c) const { return taps_.data() + offsets_[o * ci_ + c]; }
   const NonZero* end(std::uint32_t o, std::uint32_t c) const { return taps_.data() + offsets_[o * ci_ + c + 1]; }
+  // Output channel o's non-zeros as a bit set of slots ci * kh*kw + row * kw + col (set bits
+  // in increasing order are the issue order), slot_words() 64-bit words to a channel.
+  const std::uint64_t* slot_set(std::uint32_t o) const { return slot_sets_.data() + std::size_t(o) * slot_words_; }
+  std::uint32_t slot_words() const { return slot_words_; }
 
  private:
   std::uint32_t co_, kh_, kw_, ci_;
   std::vector<std::uint32_t> offsets_;
   std::vector<NonZero> taps_;
+  std::uint32_t slot_words_;
+  std::vector<std::uint64_t> slot_sets_;
+  void mark_slot(std::uint32_t o, std::uint32_t c, std::uint32_t tap) {
+    const std::uint32_t slot = c * kh_ * kw_ + tap;
+    slot_sets_[std::size_t(o) * slot_words_ + slot / 64] |= std::uint64_t(1) << (slot % 64);
+  }
 };
 
 }  // namespace npusim

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "models/sparse_compute_unit/CountedRounds.h"
 #include "models/sparse_compute_unit/ProductIndex.h"
 
 namespace npusim {
@@ -69,6 +70,10 @@ void window_pairs(const SubmapWork& work, const CellValidity& cell, std::uint32_
 }
 
 SubmapStats convolve_submap(const ComputeUnitShape& unit, const SubmapWork& work) {
+  return counted_rounds_apply(work) ? convolve_submap_counted(unit, work) : convolve_submap_exact(unit, work);
+}
+
+SubmapStats convolve_submap_exact(const ComputeUnitShape& unit, const SubmapWork& work) {
   const ConvShape& g = *work.shape;
   const UnitRegion& r = work.region;
   SubmapStats stats;

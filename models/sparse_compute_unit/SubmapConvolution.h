@@ -55,7 +55,10 @@ struct ComputeUnitTiming {
 // take the adder and special-accumulator path (§2.13). Only pairs whose product lands
 // on an output of the unit's rectangle are issued (stride and border products are
 // dropped by the index computation).
+// Timing runs take the counted path (CountedRounds.h) when it applies; functional runs, and
+// kernels too large for it, issue every pair (convolve_submap_exact). Both give equal stats.
 SubmapStats convolve_submap(const ComputeUnitShape& unit, const SubmapWork& work);
+SubmapStats convolve_submap_exact(const ComputeUnitShape& unit, const SubmapWork& work);
 
 // For one cell: which data rows and columns, with which kernel row and column, give a
 // product on an output of the unit's rectangle (stride and borders), and the cell's origin.

@@ -19,8 +19,14 @@ std::vector<std::uint32_t> sparse_mask(std::uint64_t elements, double zero_fract
     const std::uint64_t j = i + splitmix64(state) % (elements - i);
     std::swap(all[i], all[j]);
   }
-  all.resize(keep);
-  std::sort(all.begin(), all.end());
+  // The kept indices in increasing order: marked in a bit set and read back, which is
+  // linear where sorting them was not.
+  std::vector<std::uint64_t> kept((elements + 63) / 64, 0);
+  for (std::uint64_t i = 0; i < keep; ++i) kept[all[i] / 64] |= std::uint64_t(1) << (all[i] % 64);
+  all.clear();
+  for (std::uint64_t word = 0; word < kept.size(); ++word)
+    for (std::uint64_t bits = kept[word]; bits != 0; bits &= bits - 1)
+      all.push_back(std::uint32_t(word * 64 + std::uint64_t(__builtin_ctzll(bits))));
   return all;
 }
 

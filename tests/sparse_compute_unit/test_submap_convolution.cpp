@@ -9,21 +9,11 @@
 
 #include "models/sparse_compute_unit/ProductIndex.h"
 #include "models/sparse_compute_unit/SubmapConvolution.h"
+#include "sparse_compute_unit/SparseUnitTestSupport.h"
 
 using namespace npusim;
 
 namespace {
-
-std::vector<std::int8_t> sparse_values(std::mt19937& rng, std::size_t n, double zeros) {
-  std::vector<std::int8_t> v(n);
-  std::uniform_real_distribution<double> u(0, 1);
-  std::uniform_int_distribution<int> value(-128, 126);
-  for (auto& x : v) {
-    const int r = value(rng);
-    x = u(rng) < zeros ? 0 : std::int8_t(r >= 0 ? r + 1 : r);
-  }
-  return v;
-}
 
 // out[oy][ox][co] = sum over (a, b, ci) of x[oy*sh - pt + a][ox*sw - pl + b][ci] * w[co][a][b][ci]
 std::vector<std::int64_t> reference_conv(const ConvShape& g, const std::vector<std::int8_t>& x,
@@ -45,21 +35,6 @@ std::vector<std::int64_t> reference_conv(const ConvShape& g, const std::vector<s
         out[(std::size_t(oy) * g.wo() + ox) * g.co + co] = s;
       }
   return out;
-}
-
-std::vector<std::uint32_t> cuts(std::mt19937& rng, std::uint32_t n, std::uint32_t parts) {
-  std::vector<std::uint32_t> c{0, n};
-  std::uniform_int_distribution<std::uint32_t> at(1, n > 1 ? n - 1 : 1);
-  for (std::uint32_t i = 1; i < parts && n > 1; ++i) c.push_back(at(rng));
-  std::sort(c.begin(), c.end());
-  c.erase(std::unique(c.begin(), c.end()), c.end());
-  return c;
-}
-
-std::uint32_t pow2_at_least(std::uint32_t n) {
-  std::uint32_t p = 2;
-  while (p < n) p *= 2;
-  return p;
 }
 
 }  // namespace

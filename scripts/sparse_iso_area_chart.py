@@ -3,6 +3,7 @@
 
     scripts/sparse_iso_area_chart.py                     # everything: about 5 minutes on one core
     scripts/sparse_iso_area_chart.py --no-networks       # the layer chart only
+    scripts/sparse_iso_area_chart.py --reuse             # after an interruption: keep what finished
 
 1. Runs the sweep configs/sweeps/sparse-iso-area.json (three layer shapes forced onto one
    engine or the other, across the input map's zeros) and draws docs/sparse-iso-area.png:
@@ -109,11 +110,11 @@ def draw(rows, layers, found, path):
             if row == 0:
                 ax.set_title(layer)
     fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", ncol=3, fontsize=8)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     save(fig, str(path))
 
 
-def network_runs(npusim, out):
+def network_runs(npusim, out, reuse):
     """Each pruned network on each chip and placement rule: total cycles, energy, DRAM bytes,
     and how many layers ran on the cluster."""
     iso, today = str(ROOT / "configs/sparse-iso-area.json"), str(ROOT / "configs/sparse.json")
@@ -128,9 +129,10 @@ def network_runs(npusim, out):
         for name, slug, config in variants:
             tag = f"{network}-{slug}"
             cfg = out / f"{tag}.json"
-            cfg.write_text(json.dumps(config))
-            run([npusim, "run", "--quiet", "--config", cfg, "--workload", ROOT / f"traces/workloads/{network}.json",
-                 "--out", out / tag])
+            if not (reuse and (out / tag / "report.json").exists()):
+                cfg.write_text(json.dumps(config))
+                run([npusim, "run", "--quiet", "--config", cfg, "--workload",
+                     ROOT / f"traces/workloads/{network}.json", "--out", out / tag])
             report = json.loads((out / tag / "report.json").read_text())
             dram = sum(ch["bytes_read"] + ch["bytes_written"] for ch in report["dram_channels"])
             on_sparse = sum(1 for r in report["workload"]["rows"] if r.get("engine") == "sparse")
@@ -199,6 +201,8 @@ def main():
     parser.add_argument("--doc", default=str(ROOT / "docs/sparse-iso-area.md"), help="'' to leave docs alone")
     parser.add_argument("--no-networks", action="store_true", help="only the layer sweep and its chart")
     parser.add_argument("-j", "--jobs", default="1")
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep network runs already in --out (the sweep always resumes its finished points)")
     args = parser.parse_args()
     check_output(args.chart, "sparse_iso_area_chart.py")
     out = pathlib.Path(args.out)
@@ -210,7 +214,7 @@ def main():
     draw(rows, layers, found, args.chart)
     lines = [provenance(args.npusim), ""] + layer_table(rows, layers, found)
     if not args.no_networks:
-        lines += [""] + network_table(network_runs(args.npusim, out))
+        lines += [""] + network_table(network_runs(args.npusim, out, args.reuse))
     with open(out / "layers.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()

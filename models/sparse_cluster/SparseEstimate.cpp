@@ -41,6 +41,11 @@ SparseConvEstimate estimate_sparse_conv(const SparseClusterConfig& sc, const Spa
   return e;
 }
 
+double estimate_compress(const SparseClusterConfig& sc, double dense, double nonzeros) {
+  const double read = std::max(dense / sc.dma_bytes_per_cycle, dense / sc.compress_elements_per_cycle);
+  return read + kNonzeroBytes * nonzeros / sc.dma_bytes_per_cycle;
+}
+
 SparseConvEstimate estimate_sparse_layer(const SparseClusterConfig& sc, const ConvShape& g, double ifm_zeros,
                                          double weight_zeros, std::uint64_t seed) {
   const CompressedMap ifm = assumed_map(g.hi, g.wi, g.ci, ifm_zeros, seed);

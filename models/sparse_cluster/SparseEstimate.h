@@ -28,6 +28,11 @@ struct SparseConvEstimate {
 SparseConvEstimate estimate_sparse_conv(const SparseClusterConfig& sc, const SparseConvPlan& plan,
                                         std::uint64_t weight_nonzeros);
 
+// One compress op on `dense` elements of which `nonzeros` are non-zero, without contention, in
+// the estimate's terms: the dense read over the cluster's compress path (or the scan at
+// compress_elements_per_cycle, if slower), then the values and indices written over it.
+double estimate_compress(const SparseClusterConfig& sc, double dense, double nonzeros);
+
 // The same from a layer's declared zero fractions (timing-only maps, as a timing run builds them).
 SparseConvEstimate estimate_sparse_layer(const SparseClusterConfig& sc, const ConvShape& g, double ifm_zeros,
                                          double weight_zeros, std::uint64_t seed);

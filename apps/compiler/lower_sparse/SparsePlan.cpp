@@ -71,8 +71,10 @@ bool SparseLowering::places_by_cost(const HardwareConfig& hw) const {
   return false;
 }
 
-// The explain estimate of the first band (SparseEstimate.h), from the layer's declared zeros
-// and the seed its sparse_conv instructions use, for each band of the busiest core.
+// For each band of the busiest core: the compress of its dense input rows, which runs on the
+// cluster's queue before the band's sparse_conv, and the explain estimate of that sparse_conv
+// (SparseEstimate.h, from the layer's declared zeros and the seed its instructions use); and
+// once, the compress of the weights.
 std::optional<double> SparseLowering::layer_cycles(const Workload& w, const Layer& l, const LayerTiling& t,
                                                    const HardwareConfig& hw) const {
   const auto& cfg = t.kind(hw).block<SparseClusterConfig>(SparseClusterConfig::kSection);
@@ -81,8 +83,12 @@ std::optional<double> SparseLowering::layer_cycles(const Workload& w, const Laye
   const ConvShape band = band_conv_shape(l, t, t.band(l, 0, t.rows), l.out.c);
   const SparseConvEstimate e =
       estimate_sparse_layer(cfg, band, l.activation_sparsity, l.weight_sparsity, w.seed + index);
+  const double input = double(t.engine_plan<SparseLayerPlan>(name())->band_elements);
+  const double weights = double(band.co) * band.kh * band.kw * band.ci;
+  const double per_band = double(e.finish) + estimate_compress(cfg, input, input * (1 - l.activation_sparsity));
   const double cores = double(std::max<std::size_t>(1, t.cores.size()));
-  return double(e.finish) * std::ceil(double(t.tiles(w.batch)) / cores);
+  return per_band * std::ceil(double(t.tiles(w.batch)) / cores) +
+         estimate_compress(cfg, weights, weights * (1 - l.weight_sparsity));
 }
 
 }  // namespace npusim

@@ -205,6 +205,7 @@ def main():
                         help="keep network runs already in --out (the sweep always resumes its finished points)")
     args = parser.parse_args()
     check_output(args.chart, "sparse_iso_area_chart.py")
+    made_by = provenance(args.npusim)  # before this script rewrites its own outputs
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     run([args.npusim, "sweep", args.spec, "--out", out / "layers", "-j", args.jobs, "--quiet"])
@@ -212,7 +213,7 @@ def main():
     layers = list(dict.fromkeys(r["layer"] for r in rows))
     found = crossings(rows, layers)
     draw(rows, layers, found, args.chart)
-    lines = [provenance(args.npusim), ""] + layer_table(rows, layers, found)
+    lines = [made_by, ""] + layer_table(rows, layers, found)
     if not args.no_networks:
         lines += [""] + network_table(network_runs(args.npusim, out, args.reuse))
     with open(out / "layers.csv", "w", newline="") as f:

@@ -8,6 +8,8 @@
 
 #include "models/compression_block/CompressedRows.h"
 #include "models/matrix_unit/Explain.h"
+#include "models/sparse_cluster/SparseEstimate.h"
+#include "models/sparse_cluster/SparseIsoArea.h"
 #include "models/sparse_cluster/SparseLayerMapping.h"
 #include "models/sparse_compute_unit/ProductIndex.h"
 #include "sim/common/InputError.h"
@@ -61,6 +63,15 @@ void check_sparse_explain_limits(const ConvShape& g, const LayerSparsity& zeros)
                       "cell channel visits (ho x wo x co x ci / (kh x kw))");
 }
 
+std::string submap_row(const SparseClusterConfig& sc, const UnitRegion& r, const SubmapRun& run) {
+  const SubmapStats& st = run.stats;
+  return fmt::format("{:>6} {:>4} {:>4} {:>4}-{:<4} {:>4}-{:<4} {:>7} {:>8} {:>9} {:>5.1f}% {:>10} {:>8} {:>7} {:>9} {:>9}\n",
+                     run.submap, run.memory_unit, run.unit, r.oy0, r.oy1, r.ox0, r.ox1, st.nonzeros,
+                     st.multipliers.rounds, st.multipliers.products,
+                     100 * ratio(st.multipliers.products, double(st.multiplier_slots(sc.multipliers))),
+                     st.arbiter.collisions, st.multipliers.reissued, st.windows, run.busy, run.end);
+}
+
 }  // namespace
 
 LayerSparsity parse_sparsity_spec(const std::string& spec) {
@@ -96,67 +107,6 @@ std::string sparse_verdict_line(const HardwareConfig& cfg, const ConvShape& laye
                      classify_layer(cluster_of(*kind), layer.kh, layer.kw, zeros.ifm, zeros.weights).reason);
 }
 
-namespace {
-
-// What the sub-map table adds up: products, rounds, when the weights are loaded and when
-// the last output is stored.
-struct TableTotals {
-  std::uint64_t products = 0, rounds = 0, weight_load = 0, finish = 0;
-};
-
-// One row per sub-map as the units would run it.
-std::string submap_table(const SparseClusterConfig& sc, const SparseConvPlan& plan, const CompressedMap& ifm,
-                         const CompressedMap& weights, TableTotals& totals) {
-  const ConvShape& g = plan.shape();
-  const SparsityPartition& part = plan.partition();
-  const ComputeUnitShape unit = sc.unit_shape();
-  const ComputeUnitTiming timing = sc.unit_timing();
-  std::string s;
-  s += fmt::format("{:>6} {:>4} {:>4} {:>9} {:>9} {:>7} {:>8} {:>9} {:>6} {:>10} {:>8} {:>7} {:>9} {:>9}\n", "submap",
-                   "mem", "unit", "out rows", "out cols", "nnz", "rounds", "products", "util", "collisions",
-                   "reissued", "windows", "busy", "ends at");
-  // The same hand-out as the engine, with each memory unit's DMA loading its sub-maps
-  // (values and index bytes of the recursive format the compiler emits) back to back and
-  // no contention at DRAM.
-  const CompressedRowSizes ifm_rows = compressed_row_sizes(CompressedRows{g.hi, g.wi, g.ci}, ifm.indices);
-  const auto weight_load = std::uint64_t(5 * weights.values.size() / sc.dma_bytes_per_cycle);
-  const MemoryInterconnect net = sc.memory_network();
-  SubmapDispatcher dispatcher = plan.dispatcher(net);
-  std::vector<double> dma_free(sc.units, 0.0);
-  std::uint64_t products = 0, rounds = 0, finish = weight_load;
-  std::vector<std::string> rows(plan.submaps());
-  dispatch_submaps(dispatcher, sc.units, weight_load,
-                   [&](std::uint32_t u, const SubmapDispatcher::Pick& pick, std::uint64_t free) {
-                     const UnitRegion& r = part.regions[pick.submap];
-                     const SubmapStats st = convolve_submap(unit, plan.work(pick.submap));
-                     const std::uint64_t busy = timing.busy(st);
-                     double& dma = dma_free[pick.memory_unit];
-                     dma += double(st.nonzeros + window_index_bytes(ifm_rows, r.row0, r.rows, r.col0, r.cols, g.wi)) /
-                            sc.dma_bytes_per_cycle;
-                     const std::uint64_t begin = std::max<std::uint64_t>(free, std::uint64_t(dma) + net.latency(u, pick.memory_unit));
-                     const std::uint64_t end = begin + busy;
-                     dma = std::max(dma, double(end + sc.pipeline_latency)) +
-                           double(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * g.co / sc.dma_bytes_per_cycle;
-                     finish = std::max(finish, std::uint64_t(dma));
-                     products += st.multipliers.products;
-                     rounds += st.multipliers.rounds;
-                     rows[pick.submap] = fmt::format(
-                         "{:>6} {:>4} {:>4} {:>4}-{:<4} {:>4}-{:<4} {:>7} {:>8} {:>9} {:>5.1f}% {:>10} {:>8} {:>7} {:>9} {:>9}\n",
-                         pick.submap, pick.memory_unit, u, r.oy0, r.oy1, r.ox0, r.ox1, st.nonzeros, st.multipliers.rounds,
-                         st.multipliers.products, 100 * ratio(st.multipliers.products, double(st.multiplier_slots(sc.multipliers))),
-                         st.arbiter.collisions, st.multipliers.reissued, st.windows, busy, end);
-                     return end;
-                   });
-  for (const auto& row : rows) s += row;
-  totals.products = products;
-  totals.rounds = rounds;
-  totals.weight_load = weight_load;
-  totals.finish = finish;
-  return s;
-}
-
-}  // namespace
-
 std::string explain_sparse_layer(const HardwareConfig& cfg, const ConvShape& layer, const LayerSparsity& zeros) {
   validate_conv_shape(layer);
   const CoreConfig* kind = sparse_kind(cfg);
@@ -179,10 +129,12 @@ std::string explain_sparse_layer(const HardwareConfig& cfg, const ConvShape& lay
                    100 * zeros.ifm, 100 * zeros.weights, zeros.seed, ifm.values.size(), weights.values.size());
   s += sparse_verdict_line(cfg, layer, zeros);
   s += fmt::format("sparse cluster on core kind '{}': {} units of kind {}, p = {} multipliers, {} weight(s) per round "
-                   "at most, {}-port Benes MINs, VAR {}x{} = {} locations\n\n",
+                   "at most, {}-port Benes MINs, VAR {}x{} = {} locations\n",
                    kind->kind, sc.units, nlohmann::json(sc.unit_kind).get<std::string>(), sc.multipliers,
                    sc.unit_kind == SparseUnitKind::Unit1300 ? 1u : sc.max_weights_per_round, sc.min_ports,
                    var_side(g.kh), var_side(g.kw), var_side(g.kh) * var_side(g.kw));
+  if (sc.iso_area != IsoAreaSizing::None) s += cluster_area_line(*kind, *cfg.energy);
+  s += "\n";
   s += fmt::format("partition (seed001 §2.2): {} x {} grid, {}, metric {}, threshold {:.1f} %: {} boundary moves, "
                    "imbalance {:.1f} %\n",
                    part.grid_rows, part.grid_cols, nlohmann::json(sc.partition).get<std::string>(),
@@ -190,13 +142,19 @@ std::string explain_sparse_layer(const HardwareConfig& cfg, const ConvShape& lay
                    100 * part.imbalance);
   s += fmt::format("memory interconnect {} ({} sub-map(s) per unit)\n", nlohmann::json(sc.memory_interconnect).get<std::string>(),
                    sc.submaps_per_unit);
-  TableTotals t;
-  s += submap_table(sc, plan, ifm, weights, t);
+  s += fmt::format("{:>6} {:>4} {:>4} {:>9} {:>9} {:>7} {:>8} {:>9} {:>6} {:>10} {:>8} {:>7} {:>9} {:>9}\n", "submap",
+                   "mem", "unit", "out rows", "out cols", "nnz", "rounds", "products", "util", "collisions",
+                   "reissued", "windows", "busy", "ends at");
+  const SparseConvEstimate est = estimate_sparse_conv(sc, plan, ifm, weights.values.size());
+  std::vector<std::string> rows(plan.submaps());
+  for (const SubmapRun& run : est.runs) rows[run.submap] = submap_row(sc, part.regions[run.submap], run);
+  for (const auto& row : rows) s += row;
   const std::uint64_t dense = std::uint64_t(g.ho()) * g.wo() * g.co * g.kh * g.kw * g.ci;
   s += fmt::format("\ndense MACs {}  products {} ({:.1f} % of dense)  multiplier utilization {:.1f} %\n", dense,
-                   t.products, 100 * ratio(t.products, dense), 100 * ratio(t.products, double(t.rounds) * sc.multipliers));
+                   est.products, 100 * ratio(est.products, dense),
+                   100 * ratio(est.products, double(est.rounds) * sc.multipliers));
   s += fmt::format("weights load {} cycles; the last output sub-map is stored at about {} cycles per image\n",
-                   t.weight_load, t.finish);
+                   est.weight_load, est.finish);
   s += "(estimates without DRAM contention, per image; `npusim run` times the real traffic)\n";
   return s;
 }

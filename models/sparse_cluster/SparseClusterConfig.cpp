@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/sparse_cluster/SparseIsoArea.h"
 #include "models/sparse_compute_unit/ProductIndex.h"
 
 namespace npusim {
@@ -93,6 +94,14 @@ std::vector<ConfigKey> sparse_keys() {
                  sp.what + "cycles per switch stage of the memory interconnect (2x2: 1 stage; benes: "
                            "2 log2(units) - 1 stages), paid per buffer part sent through it"));
   add_link_keys(sp);
+  sp.add(choice(sp("placement", &S::placement), "verdict", {"verdict", "auto-cost"},
+                "how the compiler picks a conv or fc layer's engine: verdict = the scheduling engine's (sparse "
+                "from sparse_threshold on, seed001 §2.1); auto-cost = the engine whose mapping predicts fewer "
+                "cycles for the layer (docs/sparse-placement.md); a layer's own 'engine' still wins"));
+  sp.add(choice(sp("iso_area", &S::iso_area), "none", {"none", "units", "multipliers"},
+                "size the cluster to the area of its core's Wfold matrix unit, from the energy table's areas "
+                "(docs/sparse-iso-area.md): the largest units (or multipliers per unit, min_ports raised to "
+                "cover them) whose cluster area does not exceed it; that key's written value is replaced"));
   return sp.keys;
 }
 
@@ -113,7 +122,8 @@ void check_sparse(const CoreConfig& core, const SectionPlace& place) {
 }  // namespace
 
 CoreSection sparse_cluster_config_section() {
-  return {SparseClusterConfig::kSection, "sparse", SparseClusterConfig{}, sparse_keys(), check_sparse};
+  return {SparseClusterConfig::kSection, "sparse", SparseClusterConfig{}, sparse_keys(), check_sparse,
+          size_to_matrix_area};
 }
 
 double sparse_peak_macs_per_cycle(const SparseClusterConfig& cfg) {

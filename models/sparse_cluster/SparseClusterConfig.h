@@ -35,6 +35,19 @@ NLOHMANN_JSON_SERIALIZE_ENUM(PartitionPolicy, {{PartitionPolicy::Balanced, "bala
 NLOHMANN_JSON_SERIALIZE_ENUM(BalanceMetric, {{BalanceMetric::NonzeroCount, "nnz_count"},
                                              {BalanceMetric::NonzeroPercent, "nnz_percent"}})
 
+// Which size the cluster takes from the matrix unit's area (docs/sparse-iso-area.md): none
+// (as written), its units, or each unit's multipliers.
+enum class IsoAreaSizing { None, Units, Multipliers };
+NLOHMANN_JSON_SERIALIZE_ENUM(IsoAreaSizing, {{IsoAreaSizing::None, "none"},
+                                             {IsoAreaSizing::Units, "units"},
+                                             {IsoAreaSizing::Multipliers, "multipliers"}})
+
+// How the compiler picks a conv or fc layer's engine: the scheduling engine's verdict
+// (seed001 §2.1), or the engine the mapping predicts fastest (apps/compiler/planning/LayerPlacement.h).
+enum class LayerPlacementRule { Verdict, AutoCost };
+NLOHMANN_JSON_SERIALIZE_ENUM(LayerPlacementRule, {{LayerPlacementRule::Verdict, "verdict"},
+                                                  {LayerPlacementRule::AutoCost, "auto-cost"}})
+
 // The /core/sparse section: the sparse tensor cluster of seed001 (Figs. 2, 4-9). The
 // seed gives no latency, width or size: every timing key is an assumption
 // (models/sparse_cluster/README.md).
@@ -67,6 +80,8 @@ struct SparseClusterConfig {
   Cycles compute_stage_cycles;         // per switch stage of the compute interconnect
   double compute_link_bytes_per_cycle; // each port of the compute interconnect
   WeightRefill weight_refill;          // how a kernel larger than the weight memory is charged
+  LayerPlacementRule placement;
+  IsoAreaSizing iso_area;              // resolved at load (SparseIsoArea.h): units or multipliers sized
 
   ComputeUnitShape unit_shape() const { return {unit_kind, multipliers, max_weights_per_round, min_ports, adder_merge}; }
   ComputeUnitTiming unit_timing() const { return {round_cycles, window_cycles}; }

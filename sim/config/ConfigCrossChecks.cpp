@@ -96,6 +96,18 @@ void check_cross_fields(const HardwareConfig& cfg, const std::string& file) {
   check_core_kinds(cfg, file);
 }
 
+void resolve_sections(HardwareConfig& cfg, const std::string& file) {
+  std::vector<CoreConfig*> kinds = {&cfg.core};
+  for (CoreConfig& kind : cfg.core_kinds) kinds.push_back(&kind);
+  for (CoreConfig* core : kinds)
+    for (const CoreSection& section : core_sections()) {
+      if (!section.resolve) continue;
+      const SectionPlace place{file, kind_pointer(*core) + "/" + section.name};
+      section.resolve(*core, *cfg.energy, place);
+      if (section.check) section.check(*core, place);
+    }
+}
+
 std::vector<std::uint32_t> place_core_kinds(const HardwareConfig& cfg) {
   std::vector<std::uint32_t> kind_of_core;
   for (std::uint32_t c = 0; c < cfg.chip.clusters; ++c) {

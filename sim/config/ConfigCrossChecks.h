@@ -11,6 +11,10 @@ namespace npusim {
 // Throws InputError naming the key that has to change.
 void check_cross_fields(const HardwareConfig& cfg, const std::string& file);
 
+// Each registered section's `resolve`, on every core kind, with the loaded energy table
+// (cfg.energy), then its `check` again on what it resolved.
+void resolve_sections(HardwareConfig& cfg, const std::string& file);
+
 // Which kind each core is (HardwareConfig::kind_of_core): in every cluster the
 // /core kind comes first, then each core kind in name order.
 std::vector<std::uint32_t> place_core_kinds(const HardwareConfig& cfg);

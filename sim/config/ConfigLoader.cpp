@@ -106,6 +106,7 @@ HardwareConfig parse_hardware_config(const json& doc, const std::string& file_fo
   cfg.kind_of_core = place_core_kinds(cfg);
   cfg.energy = std::make_shared<const EnergyTable>(load_energy_table(
       energy_table_path(cfg.chip.energy_table, file_for_messages), file_for_messages, "/chip/energy_table"));
+  resolve_sections(cfg, file_for_messages);
   return cfg;
 }
 

@@ -8,6 +8,8 @@
 
 namespace npusim {
 
+class EnergyTable;
+
 // Where a cross-field check is looking: the file and the pointer of the section
 // in this core kind ("/core/matrix" or "/core_kinds/<name>/matrix").
 struct SectionPlace {
@@ -27,6 +29,9 @@ struct CoreSection {
   std::vector<ConfigKey> keys;
   // Rules across this section's keys; called after each key passed its own limits.
   std::function<void(const CoreConfig&, const SectionPlace&)> check;
+  // Keys the section works out from the rest of the core once the energy table is known
+  // (the sparse cluster sized to the matrix unit's area); `check` runs again after it.
+  std::function<void(CoreConfig&, const EnergyTable&, const SectionPlace&)> resolve;
 };
 
 // Returns true, so a registration can initialise a namespace-scope constant.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the bundled network workloads (resnet50, mobilenetv2, vgg16) from their papers' tables.
+"""Writes the bundled network workloads (resnet50 and mobilenetv2, each also pruned, and vgg16) from their papers' tables.
 
 Run from anywhere: python3 traces/workloads/make-workloads.py
 Layer shapes: ResNet-50 from He et al. 2015 (Table 1; stride 2 on the first 1x1 of
@@ -94,6 +94,30 @@ def mobilenetv2():
             "batch": 1, "input": {"h": 224, "w": 224, "c": 3}, "layers": layers}
 
 
+def mobilenetv2_pruned():
+    """MobileNetV2 as magnitude pruning leaves it (round figures, like resnet50_pruned):
+    75 % of the weights of every 1x1 conv and of fc1000 are zero; the first conv and the
+    depthwise convs, which hold few of the weights, stay dense. A layer reading a ReLU
+    output (the project convs read their depthwise conv) is declared 50 % zero activations;
+    the expand convs and conv_last read a linear bottleneck (a project conv or an add, no
+    ReLU) and fc1000 the global average, so their inputs are dense."""
+    net = mobilenetv2()
+    relu, prev = {}, None
+    for layer in net["layers"]:
+        source = layer.get("input", prev)
+        if layer["type"] in ("conv", "fc") and layer["name"] != "conv1" and not layer.get("groups"):
+            layer["weight_sparsity"] = 0.75
+            if relu.get(source):
+                layer["activation_sparsity"] = 0.5
+        relu[layer["name"]] = bool(layer.get("relu"))
+        prev = layer["name"]
+    net["name"] = "mobilenetv2-pruned"
+    net["description"] = ("MobileNetV2 1.0, batch 1, 224x224, 75 % zero weights in every 1x1 conv and fc1000 "
+                          "(uniform magnitude pruning; conv1 and the depthwise convs dense), 50 % zero "
+                          "activations where a layer reads a ReLU output")
+    return net
+
+
 def vgg16():
     layers = []
     for stage, (co, n) in enumerate([(64, 2), (128, 2), (256, 3), (512, 3), (512, 3)], start=1):
@@ -122,4 +146,5 @@ if __name__ == "__main__":
     write("resnet50.json", resnet50())
     write("resnet50-pruned.json", resnet50_pruned())
     write("mobilenetv2.json", mobilenetv2())
+    write("mobilenetv2-pruned.json", mobilenetv2_pruned())
     write("vgg16.json", vgg16())

@@ -3,6 +3,7 @@
 #include "apps/compiler/emit/EmitContext.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -19,6 +20,14 @@ std::map<std::string, std::unique_ptr<Lowering>>& registry() {
 }  // namespace
 
 std::unique_ptr<LoweringState> Lowering::make_state(const EmitContext&) const { return nullptr; }
+
+std::optional<double> Lowering::layer_cycles(const Workload& w, const Layer&, const LayerTiling& t,
+                                            const HardwareConfig&) const {
+  const std::optional<double> band = band_cycles(t);
+  if (!band) return std::nullopt;
+  const double cores = double(std::max<std::size_t>(1, t.cores.size()));
+  return *band * std::ceil(double(t.tiles(w.batch)) / cores) * t.co_blocks;
+}
 
 std::uint64_t Lowering::tiles(const EmitContext& ctx) const { return ctx.layer().tiling.tiles(ctx.workload().batch); }
 

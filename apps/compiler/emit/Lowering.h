@@ -52,6 +52,13 @@ class Lowering {
   // Its part of a placed layer's tiling (t.engine is this lowering, t.cores and any model
   // shares are set): blocks, bands and the engine's own mapping.
   virtual void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const {}
+  // Placement by cost (planning/LayerPlacement.cpp): whether the chip asks that a layer this
+  // lowering's probe() would judge be placed by predicted cycles instead (auto-cost).
+  virtual bool places_by_cost(const HardwareConfig& hw) const { return false; }
+  // The cycles a planned layer is predicted to take on this lowering's engine, from its own
+  // mapping; default: band_cycles() for each band and weight block of the busiest core.
+  virtual std::optional<double> layer_cycles(const Workload& w, const Layer& l, const LayerTiling& t,
+                                             const HardwareConfig& hw) const;
   // Model modes (planning/SplitPlanner.cpp): whether cores can share `l` by its channels.
   virtual bool splits_channels(const Layer& l) const { return false; }
   // Cycles one band of one weight block takes, to compare split modes; none: not compared.

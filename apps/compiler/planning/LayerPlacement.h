@@ -1,4 +1,10 @@
 #pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
 #include "apps/compiler/tiling/LayerTiler.h"
 
 namespace npusim {
@@ -8,7 +14,26 @@ namespace npusim {
 // takes() it and whose engines some core kind has; that lowering then plans it. With
 // `shares`, the layer is tiled for one core's share of a model mode. Throws InputError
 // naming the layer when no core kind can run it or it does not fit.
+//
+// Placement by cost (auto-cost, asked for by a lowering's places_by_cost(), i.e.
+// /core/sparse/placement): a conv or fc layer that names no engine is planned both on the
+// lowering whose probe() judges it (as if the layer asked for it) and on the first dense one
+// that takes it; each predicts its cycles from its own mapping (Lowering::layer_cycles), and
+// the fewer wins (a tie keeps the verdict's choice). The tiling keeps both figures as a
+// CostPlacement note. A model mode's share goes to the dense lowering without comparing:
+// only it splits channels.
 LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw,
                        const ChannelShares* shares = nullptr);
+
+// The figures behind a placement by cost, kept in LayerTiling::engine_plans under
+// kCostPlacementNote and shown in the layer's report row ("placement").
+struct CostPlacement {
+  std::vector<std::pair<std::string, double>> cycles;  // predicted, per lowering compared
+  std::string verdict;                                 // the lowering the verdict rule picks
+  std::string chosen;
+  std::string reason;  // one line
+};
+inline constexpr const char* kCostPlacementNote = "placement";
+nlohmann::json cost_placement_json(const CostPlacement& p);
 
 }  // namespace npusim

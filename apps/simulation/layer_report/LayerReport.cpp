@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "apps/compiler/planning/LayerPlacement.h"
 #include "apps/simulation/layer_report/LayerEnergy.h"
 #include "models/engine/EngineRegistry.h"
 #include "sim/config/BankedDramChecks.h"
@@ -123,6 +124,8 @@ nlohmann::json LayerReport::to_json() const {
                                {"before_scale_and_bias", c.layer.onnx->before_affine}};
     if (c.layer.onnx && !c.layer.onnx->normalized.empty()) layers.back()["onnx"]["normalizes"] = c.layer.onnx->normalized;
     layers.back()["split"] = split_section(c, traffic);
+    if (const auto* placement = c.tiling.engine_plan<CostPlacement>(kCostPlacementNote))
+      layers.back()["placement"] = cost_placement_json(*placement);
     // The engines' own sections, after the common fields they read.
     for (const Lowering* l : lowerings_) l->report(c.layer, c.tiling, r.counters, layers.back());
   }

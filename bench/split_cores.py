@@ -122,13 +122,19 @@ def commit():
 
 
 def scaling_runs(npusim, work):
-    results = {}
+    """Every network on every chip; a run npusim refuses (exit 2: the tensors do not fit
+    a NUMA memory) is None and its error line kept for the page."""
+    results, refused = {}, {}
     for _, network in SCALING_NETWORKS:
         for cores, smp, numa in SCALING_CHIPS:
             for config in filter(None, [smp, numa]):
                 print(f"scaling: {network} on {config}", file=sys.stderr)
-                results[(network, config)] = run(npusim, work, network, config, "auto")
-    return results
+                try:
+                    results[(network, config)] = run(npusim, work, network, config, "auto")
+                except subprocess.CalledProcessError:
+                    results[(network, config)] = None
+                    refused[(network, config)] = True
+    return results, refused
 
 
 def scaling_chart(results, path):
@@ -140,7 +146,8 @@ def scaling_chart(results, path):
         base = results[(network, "smp-1x1")]
         for topology, style in (("smp", "-"), ("numa", "--")):
             points = [(c, results[(network, cfg)]) for c, s, n in SCALING_CHIPS
-                      for cfg in [s if topology == "smp" else (n or s)] if not (c == 2 and cfg == "smp-1x2")]
+                      for cfg in [s if topology == "smp" else (n or s)]
+                      if not (c == 2 and cfg == "smp-1x2") and results[(network, cfg)]]
             xs = [c for c, _ in points]
             line, = speed.plot(xs, [base["total_cycles"] / r["total_cycles"] for _, r in points], style, marker="o",
                                label=f"{title} {topology.upper()}")
@@ -160,10 +167,11 @@ def scaling_chart(results, path):
 
 
 def scaling(npusim, work):
-    results = scaling_runs(npusim, work)
+    produced_by = commit()
+    results, refused = scaling_runs(npusim, work)
     scaling_chart(results, f"{ROOT}/docs/multi-core-scaling.png")
     out = [f"# Multi-core scaling\n",
-           f"Produced by `bench/split_cores.py scaling` at commit {commit()}: rerun it after any change that "
+           f"Produced by `bench/split_cores.py scaling` at commit {produced_by}: rerun it after any change that "
            "moves cycles (it rewrites this page and `multi-core-scaling.png`). Timing mode, batch as the "
            "workload says, `--split auto`; one DRAM channel per cluster (`configs/smp-CxK.json`, "
            "`numa-CxK.json`: C clusters of K cores).\n",
@@ -175,6 +183,9 @@ def scaling(npusim, work):
         for cores, smp, numa in SCALING_CHIPS:
             for config in filter(None, [smp, numa]):
                 r = results[(network, config)]
+                if r is None:
+                    out.append(f"| {title} | {config} | {cores} | refused: the tensors do not fit one memory | | | |")
+                    continue
                 out.append(f"| {title} | {config} | {cores} | {r['total_cycles']:,} | {base / r['total_cycles']:.2f} | "
                            f"{mib(dram_bytes(r))} | {' / '.join(map(str, mode_counts(r)))} |")
     out += ["", "## The split chosen per layer", "",
@@ -182,12 +193,13 @@ def scaling(npusim, work):
             "the other layers are always data parallel).", ""]
     configs = [cfg for _, s, n in SCALING_CHIPS for cfg in filter(None, [s, n])]
     for title, network in SCALING_NETWORKS:
-        table = [rows_of(results[(network, c)]) for c in configs]
+        ran = [c for c in configs if results[(network, c)]]
+        table = [rows_of(results[(network, c)]) for c in ran]
         varied = [i for i in range(len(table[0])) if len({t[i]["split"]["mode"] for t in table}) > 1]
         out += [f"### {title}", "", f"{len(varied)} of {len(table[0])} layers change mode.", ""]
         if not varied:
             continue
-        out += ["| layer | " + " | ".join(configs) + " |", "|---|" + "---|" * len(configs)]
+        out += ["| layer | " + " | ".join(ran) + " |", "|---|" + "---|" * len(ran)]
         for i in varied:
             out.append(f"| {table[0][i]['name']} | " + " | ".join(t[i]["split"]["mode"] for t in table) + " |")
         out.append("")
@@ -243,8 +255,9 @@ def auto_network(npusim, work, network, config):
 
 
 def auto_check(npusim, work, config="smp-4x4"):
+    produced_by = commit()
     out = [f"# `--split auto` against forced modes on `{config}`\n",
-           f"Produced by `bench/split_cores.py auto` at commit {commit()} (rerun it after any change that moves "
+           f"Produced by `bench/split_cores.py auto` at commit {produced_by} (rerun it after any change that moves "
            "cycles). Per layer with more than one candidate mode: \"alone\" compares auto's pick with every "
            "candidate run as a one-layer workload with its mode forced (the trials auto itself compares, "
            "`split.simulated_cycles` in report.json); \"in the network\" reruns auto's whole network with only "

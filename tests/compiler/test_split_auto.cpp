@@ -130,3 +130,25 @@ TEST_CASE("split auto: the planner takes the fastest trial, keeps every figure, 
   CHECK(s2.simulated.empty());
   CHECK(s2.reason.find("estimated") != std::string::npos);
 }
+
+TEST_CASE("split auto: explain on a multi-core chip gives the trials and the mode that npusim run reports",
+          "[split][auto][explain]") {
+  const std::string dir = scratch_dir("split-auto-explain");
+  for (const char* config : {"smp-4x4", "numa-2x2"}) {
+    INFO(config);
+    const std::string cfg = source_path(std::string("configs/") + config + ".json");
+    const auto r = run_npusim({"explain", "--config", cfg, "--layer", "hi=28,wi=28,ci=128,co=128,k=3,pad=1", "--format", "json"});
+    REQUIRE(r.status == 0);
+    const auto explained = nlohmann::json::parse(r.output).at("split");
+    write_text(dir + "/layer.json", R"({"name": "x", "input": {"h": 28, "w": 28, "c": 128},
+      "layers": [{"name": "x", "type": "conv", "co": 128, "k": 3, "padding": 1}]})");
+    const auto report = run_report({"--workload", dir + "/layer.json", "--config", cfg}, dir + "/" + config);
+    const auto& split = report.at("workload").at("rows").at(0).at("split");
+    CHECK(explained.at("mode") == split.at("mode"));
+    CHECK(explained.at("reason") == split.at("reason"));
+    CHECK(explained.at("simulated_cycles") == split.at("simulated_cycles"));
+  }
+  // One core: no split section.
+  const auto one = run_npusim({"explain", "--layer", "hi=28,wi=28,ci=128,co=128,k=3,pad=1", "--format", "json"});
+  CHECK_FALSE(nlohmann::json::parse(one.output).contains("split"));
+}

@@ -142,16 +142,17 @@ def scaling_chart(results, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, (speed, dram) = plt.subplots(1, 2, figsize=(12, 4.5))
-    for title, network in SCALING_NETWORKS:
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for (title, network), color in zip(SCALING_NETWORKS, colors):
         base = results[(network, "smp-1x1")]
         for topology, style in (("smp", "-"), ("numa", "--")):
             points = [(c, results[(network, cfg)]) for c, s, n in SCALING_CHIPS
                       for cfg in [s if topology == "smp" else (n or s)]
                       if not (c == 2 and cfg == "smp-1x2") and results[(network, cfg)]]
             xs = [c for c, _ in points]
-            line, = speed.plot(xs, [base["total_cycles"] / r["total_cycles"] for _, r in points], style, marker="o",
-                               label=f"{title} {topology.upper()}")
-            dram.plot(xs, [dram_bytes(r) / dram_bytes(base) for _, r in points], style, marker="o", color=line.get_color())
+            speed.plot(xs, [base["total_cycles"] / r["total_cycles"] for _, r in points], style, marker="o",
+                       color=color, label=f"{title} {topology.upper()}")
+            dram.plot(xs, [dram_bytes(r) / dram_bytes(base) for _, r in points], style, marker="o", color=color)
     for ax, label in ((speed, "speed-up over 1 core"), (dram, "DRAM bytes / 1-core DRAM bytes")):
         ax.set_xscale("log", base=2)
         ax.set_xticks([1, 2, 4, 8, 16], ["1", "2", "4", "8", "16"])

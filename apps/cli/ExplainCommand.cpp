@@ -9,6 +9,7 @@
 #include "models/sparse_cluster/Explain.h"
 #include "apps/cli/BundledFiles.h"
 #include "apps/cli/Cli.h"
+#include "apps/cli/ExplainSplit.h"
 #include "apps/compiler/emit/Lowering.h"
 #include "sim/config/ConfigLoader.h"
 
@@ -66,12 +67,14 @@ nlohmann::json layer_json(const ConvShape& s) {
 
 // --format json, for programs (the Python API's npusim.explain): which engine explained the
 // layer (without --engine only explain knows) and the layer as read, beside the same text.
-void print_json(const ExplainOptions& opt, const Lowering::ExplainRequest& q, const Lowering& chosen) {
+void print_json(const ExplainOptions& opt, const Lowering::ExplainRequest& q, const Lowering& chosen,
+                const nlohmann::json& split) {
   std::string notes;
   for (const Lowering* l : explainers())
     if (l != &chosen) notes += l->explain_preamble(q);
-  const nlohmann::json out = {{"config", opt.config}, {"engine", chosen.name()}, {"layer", layer_json(q.layer)},
-                              {"notes", notes}, {"explanation", chosen.explain(q)}};
+  nlohmann::json out = {{"config", opt.config}, {"engine", chosen.name()}, {"layer", layer_json(q.layer)},
+                        {"notes", notes}, {"explanation", chosen.explain(q)}};
+  if (!split.is_null()) out["split"] = split;
   std::cout << out.dump(2) << "\n";
 }
 
@@ -81,13 +84,15 @@ void explain(const ExplainOptions& opt) {
   const LayerSparsity zeros = parse_sparsity_spec(opt.sparsity);
   const Lowering::ExplainRequest q{hw, layer, zeros};
   const Lowering& chosen = opt.engine.empty() ? default_explainer(q) : lowering(opt.engine);
+  // On several cores, how auto would share the layer: its trials, as `npusim run` times them.
+  const nlohmann::json split = explain_split(hw, layer);
   if (opt.format == "json") {
-    print_json(opt, q, chosen);
+    print_json(opt, q, chosen, split);
     return;
   }
   for (const Lowering* l : explainers())
     if (l != &chosen) std::cout << l->explain_preamble(q);
-  std::cout << chosen.explain(q);
+  std::cout << chosen.explain(q) << split_text(split);
 }
 
 }  // namespace
@@ -111,7 +116,9 @@ void add_explain_command(CLI::App& app) {
                   "cluster they decide whether the layer is sparse, and set where the zeros fall");
   cmd->add_option("--format", opt->format,
                   "text (default) or json: {config, engine (the one that explained the layer), layer (as read, "
-                  "with ho and wo), notes (the other engines' remarks), explanation (the text)}")
+                  "with ho and wo), notes (the other engines' remarks), explanation (the text), and on a multi-core chip "
+                  "split (--split auto's mode, reason, rule_choice, cores and each mode's simulated_cycles alone "
+                  "and estimated_cycles)}")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->footer(
       "\nPrints the derived Pci, Ws, Bci, Aco, kmax, the loop counts Nco/Nkw/Nkh/Nci, the tiling,\n"
@@ -125,6 +132,8 @@ void add_explain_command(CLI::App& app) {
       "\nAny layer is answered at once: past 2^20 steps the Wfold tile pipeline is not followed and the\n"
       "total is given as a lower bound; the shader and sparse explanations, which lay out every tile or\n"
       "non-zero, refuse a layer past their limits with one line naming the limit (exit 2).\n"
+      "\nOn a chip with several cores, a last \"split\" line says how --split auto would share the layer:\n"
+      "each candidate mode run alone on the chip (the trials auto compares), the estimate, the reason.\n"
       "\nExamples:\n"
       "  npusim explain --layer hi=56,wi=56,ci=64,co=64,kh=3,kw=3,pad=1\n"
       "  npusim explain --layer hi=224,wi=224,ci=3,co=64,k=7,stride=2,pad=3\n"

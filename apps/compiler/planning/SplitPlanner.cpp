@@ -31,6 +31,35 @@ DynamicTag partial_dynamic(const StaticTag& s, std::uint32_t lanes) {
   return d;
 }
 
+// The layer alone: its input a fresh network input of its shape, so that a trial times
+// the layer and nothing before it.
+Workload one_layer(const Workload& w, const Layer& l) {
+  Workload one;
+  one.name = w.name + ":" + l.name;
+  one.file = w.file;
+  one.batch = w.batch;
+  one.seed = w.seed;
+  one.input = l.in;
+  one.layers = {l};
+  one.layers[0].inputs = {"input"};
+  one.layers[0].split.clear();
+  return one;
+}
+
+// Everything about a layer that its timing depends on (the chip is the planner's).
+std::string shape_key(const Layer& l, ParallelMode m) {
+  return fmt::format("{} {} {}x{}x{} {}x{}x{} k{}x{} s{}x{} d{} p{},{},{},{} g{} {} {} {}", layer_kind_name(l.kind),
+                     l.weight_sparsity, l.in.h, l.in.w, l.in.c, l.out.h, l.out.w, l.out.c, l.kh, l.kw, l.sh, l.sw,
+                     l.dilation, l.pad[0], l.pad[1], l.pad[2], l.pad[3], l.groups, l.relu, l.engine,
+                     parallel_mode_name(m));
+}
+
+SplitChoice forced(ParallelMode m) {
+  return m == ParallelMode::ModelCo ? SplitChoice::ModelCo
+         : m == ParallelMode::ModelCi ? SplitChoice::ModelCi
+                                      : SplitChoice::Data;
+}
+
 std::vector<SplittableDim> splittable(const std::vector<StrategyDim>& dims, const StaticTag& s) {
   std::vector<SplittableDim> out;
   for (const auto& d : dims)
@@ -162,12 +191,12 @@ std::vector<SplitPlanner::Candidate> SplitPlanner::candidates(const Layer& l, st
     const auto d = rule(l, m, std::uint32_t(data.cores.size()));
     const bool applies = d && !d->fallback && d->index.pieces.size() >= 2;
     if (m.mode == ParallelMode::Data) {
-      found.push_back({m.mode, data});
+      found.push_back({m.mode, data, 0.0, std::nullopt});
     } else {
       const auto shares = shares_for(l, data, m.mode, first);
       if (!shares) continue;
       try {
-        found.push_back({m.mode, tile_layer(w_, l, hw_, &*shares)});
+        found.push_back({m.mode, tile_layer(w_, l, hw_, &*shares), 0.0, std::nullopt});
       } catch (const InputError&) {
         continue;  // the share does not fit this core's buffers: not a candidate
       }
@@ -176,7 +205,7 @@ std::vector<SplitPlanner::Candidate> SplitPlanner::candidates(const Layer& l, st
   }
   // Data parallelism is always possible, listed or not.
   if (std::none_of(found.begin(), found.end(), [](const Candidate& c) { return c.mode == ParallelMode::Data; }))
-    found.insert(found.begin(), {ParallelMode::Data, data});
+    found.insert(found.begin(), {ParallelMode::Data, data, 0.0, std::nullopt});
   // Modes are compared only where the lowering estimates them and more than one core shares the layer.
   for (Candidate& c : found) {
     const std::optional<double> cycles = lowering(c.tiling.engine).band_cycles(c.tiling);
@@ -185,8 +214,46 @@ std::vector<SplitPlanner::Candidate> SplitPlanner::candidates(const Layer& l, st
   return found;
 }
 
+// Auto and "model" compare candidates by their trials when there are any: every
+// candidate runs alone on the chip with its mode forced, so the choice follows the same
+// timing rules as the run. Layers with two inputs, or one core, keep the estimate.
+void SplitPlanner::simulate(const Layer& l, std::vector<Candidate>& found) const {
+  if (!options_.trial || found.size() < 2 || l.inputs.size() > 1 || found[0].tiling.cores.size() < 2) return;
+  const Workload one = one_layer(w_, l);
+  for (Candidate& c : found) {
+    const std::string key = shape_key(l, c.mode);
+    auto it = trials_.find(key);
+    if (it == trials_.end()) {
+      SplitOptions forced_options;
+      forced_options.choice = forced(c.mode);
+      forced_options.strategy_file = options_.strategy_file;
+      it = trials_.emplace(key, options_.trial(one, hw_, forced_options)).first;
+    }
+    c.simulated = it->second;
+  }
+}
+
+// The candidate with the fewest cycles: simulated when every candidate was, else estimated;
+// `first` (the rule's choice) wins ties.
+std::size_t SplitPlanner::fastest(const std::vector<Candidate>& candidates, std::size_t first, std::string& why) const {
+  const bool simulated = std::all_of(candidates.begin(), candidates.end(), [](const Candidate& c) { return c.simulated; });
+  auto cost = [&](std::size_t i) { return simulated ? double(*candidates[i].simulated) : candidates[i].estimate; };
+  std::size_t pick = first;
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (cost(i) < cost(pick)) pick = i;
+  if (candidates.size() == 1) {
+    why = "the only mode this layer allows";
+  } else if (simulated) {
+    why = pick == first ? "the rule's choice, and no mode simulates faster alone"
+                        : "simulates faster alone than the rule's choice";
+  } else {
+    why = pick == first ? "the rule's choice, and no mode is estimated faster" : "estimated faster than the rule's choice";
+  }
+  return pick;
+}
+
 // --split, else the layer's own "split", else the workload's, else auto: the rule's
-// choice unless another mode is estimated faster.
+// choice unless another mode is faster (simulated, or else estimated).
 std::size_t SplitPlanner::pick(const Layer& l, const std::vector<Candidate>& candidates,
                                std::optional<ParallelMode> rule_choice, std::string& why) const {
   auto find = [&](ParallelMode m) -> std::optional<std::size_t> {
@@ -194,22 +261,15 @@ std::size_t SplitPlanner::pick(const Layer& l, const std::vector<Candidate>& can
       if (candidates[i].mode == m) return i;
     return std::nullopt;
   };
-  const SplitChoice choice = options_.choice.value_or(
-      parse_split_choice(l.split).value_or(parse_split_choice(w_.split).value_or(SplitChoice::Auto)));
-  if (choice == SplitChoice::Auto) {
-    const std::size_t first = rule_choice && find(*rule_choice) ? *find(*rule_choice) : 0;
-    std::size_t pick = first;
-    for (std::size_t i = 0; i < candidates.size(); ++i)
-      if (candidates[i].estimate < candidates[pick].estimate) pick = i;
-    why = candidates.size() == 1 ? "the only mode this layer allows"
-          : pick == first        ? "the rule's choice, and no mode is estimated faster"
-                                 : "estimated faster than the rule's choice";
-    return pick;
-  }
+  const SplitChoice choice = choice_for(l);
+  if (choice == SplitChoice::Auto) return fastest(candidates, rule_choice && find(*rule_choice) ? *find(*rule_choice) : 0, why);
   std::optional<std::size_t> pick;
   if (choice == SplitChoice::Model) {
+    std::vector<Candidate> model;
     for (ParallelMode m : {ParallelMode::ModelCo, ParallelMode::ModelCi})
-      if (auto i = find(m); i && (!pick || candidates[*i].estimate < candidates[*pick].estimate)) pick = i;
+      if (auto i = find(m)) model.push_back(candidates[*i]);
+    std::string ignored;
+    if (!model.empty()) pick = find(model[fastest(model, 0, ignored)].mode);
   } else {
     pick = find(choice == SplitChoice::ModelCo   ? ParallelMode::ModelCo
                 : choice == SplitChoice::ModelCi ? ParallelMode::ModelCi
@@ -220,14 +280,23 @@ std::size_t SplitPlanner::pick(const Layer& l, const std::vector<Candidate>& can
   return pick ? *pick : find(ParallelMode::Data).value_or(0);
 }
 
+SplitChoice SplitPlanner::choice_for(const Layer& l) const {
+  return options_.choice.value_or(parse_split_choice(l.split).value_or(parse_split_choice(w_.split).value_or(SplitChoice::Auto)));
+}
+
 std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint32_t out_degree, std::size_t index) const {
   std::optional<ParallelMode> rule_choice;
   std::vector<Candidate> found = candidates(l, index, rule_choice);
+  const SplitChoice choice = choice_for(l);
+  if (choice == SplitChoice::Auto || choice == SplitChoice::Model) simulate(l, found);
   std::string why;
   const std::size_t chosen = pick(l, found, rule_choice, why);
   LayerSplit s = tag(l, found[chosen].tiling, out_degree);
   s.rule_choice = rule_choice;
-  for (const Candidate& c : found) s.estimates.emplace_back(c.mode, c.estimate);
+  for (const Candidate& c : found) {
+    s.estimates.emplace_back(c.mode, c.estimate);
+    if (c.simulated) s.simulated.emplace_back(c.mode, *c.simulated);
+  }
   s.reason = why;
   return {std::move(found[chosen].tiling), std::move(s)};
 }

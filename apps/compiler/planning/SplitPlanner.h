@@ -1,4 +1,7 @@
 #pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -13,9 +16,17 @@
 
 namespace npusim {
 
+struct SplitOptions;
+// Simulates a one-layer workload on the chip with the options' forced split and gives its
+// cycles (none: the run failed). Set by the command line (apps/simulation/LayerTrial.h):
+// the compiler cannot run the simulator itself.
+using LayerTrial = std::function<std::optional<std::uint64_t>(const Workload&, const HardwareConfig&, const SplitOptions&)>;
+
 struct SplitOptions {
   std::optional<SplitChoice> choice;  // unset: the workload's "split", else auto
   std::string strategy_file;  // empty: the shipped database of the chip's family
+  // Set: auto picks the candidate whose own simulation is fastest; unset: the estimate.
+  LayerTrial trial;
 };
 
 // The database's operators are the layer kinds' names (layer_kind_name).
@@ -39,6 +50,7 @@ class SplitPlanner {
     ParallelMode mode;
     LayerTiling tiling;
     double estimate = 0;
+    std::optional<std::uint64_t> simulated;  // the trial's cycles
   };
   std::vector<Candidate> candidates(const Layer& l, std::size_t index, std::optional<ParallelMode>& rule_choice) const;
   std::size_t pick(const Layer& l, const std::vector<Candidate>& candidates, std::optional<ParallelMode> rule_choice,
@@ -46,11 +58,16 @@ class SplitPlanner {
   // `band_cycles`: the lowering's cycles for one band of one weight block.
   double estimate(const Layer& l, const LayerTiling& t, double band_cycles) const;
   LayerSplit tag(const Layer& l, const LayerTiling& t, std::uint32_t out_degree) const;
+  // Runs each candidate alone through the trial (auto only), once per layer shape and mode.
+  void simulate(const Layer& l, std::vector<Candidate>& found) const;
+  SplitChoice choice_for(const Layer& l) const;  // --split, else the layer's, else the workload's, else auto
+  std::size_t fastest(const std::vector<Candidate>& candidates, std::size_t first, std::string& why) const;
 
   const Workload& w_;
   const HardwareConfig& hw_;
   SplitOptions options_;
   SplitStrategyDatabase db_;
+  mutable std::map<std::string, std::optional<std::uint64_t>> trials_;  // by layer shape and mode
 };
 
 }  // namespace npusim

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,6 +16,8 @@ struct LayerSplit {
   std::optional<ParallelMode> rule_choice;  // the first mode the §3.3 rule applies to, if any
   std::string reason;
   std::vector<std::pair<ParallelMode, double>> estimates;  // cycles of each candidate mode
+  // Each candidate run alone on the chip (SplitOptions::trial); empty when auto did not simulate.
+  std::vector<std::pair<ParallelMode, std::uint64_t>> simulated;
   std::vector<TagInformation> tags;  // in (one per input), iw (weighted layers), on
   std::vector<std::string> tag_names;
 };

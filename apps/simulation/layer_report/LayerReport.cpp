@@ -79,6 +79,12 @@ nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t) {
                         {"remote_cache", t.exchange_remote_cache},
                         {"dram", t.exchange_dram}}},
                       {"dram_bytes_by_cluster", clusters}};
+  // Auto's trials: each candidate's cycles run alone on the chip, which decided the mode.
+  if (!s.simulated.empty()) {
+    nlohmann::json simulated = nlohmann::json::object();
+    for (const auto& [mode, cycles] : s.simulated) simulated[parallel_mode_name(mode)] = cycles;
+    j["simulated_cycles"] = simulated;
+  }
   if (!c.tiling.shares.empty()) j["shares"] = c.tiling.shares;
   return j;
 }

@@ -1,0 +1,74 @@
+#include "apps/cli/ExplainSplit.h"
+
+#include <fmt/format.h>
+
+#include "apps/compiler/planning/SplitPlanner.h"
+#include "apps/frontend/workload/LayerChecks.h"
+#include "apps/simulation/LayerTrial.h"
+
+namespace npusim {
+
+namespace {
+
+// The explained layer as a one-layer workload, as a JSON workload would give it.
+Workload conv_workload(const ConvShape& s) {
+  Workload w;
+  w.name = "explain";
+  w.file = "explain";
+  w.batch = s.n;
+  w.input = {s.hi, s.wi, s.ci};
+  Layer l;
+  l.name = "layer";
+  l.kind = LayerKind::Conv;
+  l.inputs = {"input"};
+  l.in = w.input;
+  l.out = {s.ho(), s.wo(), s.co};
+  l.kh = s.kh;
+  l.kw = s.kw;
+  l.sh = s.sh;
+  l.sw = s.sw;
+  l.pad = {s.pad_top, s.pad_bottom, s.pad_left, s.pad_right};
+  l.shift = default_layer_shift(l);
+  w.layers = {l};
+  return w;
+}
+
+template <typename Cycles>
+nlohmann::json by_mode(const std::vector<std::pair<ParallelMode, Cycles>>& figures) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [mode, cycles] : figures) j[parallel_mode_name(mode)] = cycles;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json explain_split(const HardwareConfig& hw, const ConvShape& layer) {
+  if (hw.chip.cores() < 2 || layer.element_bytes != 1) return nullptr;
+  const Workload w = conv_workload(layer);
+  SplitOptions options;
+  options.trial = simulate_layer_trial;
+  const SplitPlanner planner(w, hw, options);
+  const auto [tiling, split] = planner.plan(w.layers[0], 0, 0);
+  return {{"cores", tiling.cores.size()},
+          {"mode", parallel_mode_name(split.mode)},
+          {"rule_choice", split.rule_choice ? parallel_mode_name(*split.rule_choice) : "none"},
+          {"reason", split.reason},
+          {"simulated_cycles", by_mode(split.simulated)},
+          {"estimated_cycles", by_mode(split.estimates)}};
+}
+
+std::string split_text(const nlohmann::json& split) {
+  if (split.is_null()) return "";
+  auto figures = [](const nlohmann::json& j) {
+    std::string out;
+    for (const auto& [mode, cycles] : j.items()) out += fmt::format(" {} {:.0f}", mode, cycles.get<double>());
+    return out.empty() ? std::string(" none") : out;
+  };
+  return fmt::format("split      {} cores, --split auto: {} ({}; the §3.3 rule's choice: {})\n"
+                     "           cycles alone:{}; estimated:{}\n",
+                     split.at("cores").get<std::size_t>(), split.at("mode").get<std::string>(),
+                     split.at("reason").get<std::string>(), split.at("rule_choice").get<std::string>(),
+                     figures(split.at("simulated_cycles")), figures(split.at("estimated_cycles")));
+}
+
+}  // namespace npusim

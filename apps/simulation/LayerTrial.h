@@ -1,0 +1,16 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "apps/compiler/planning/SplitPlanner.h"
+
+namespace npusim {
+
+// SplitOptions::trial for the command line: compiles `one_layer` with `options` and runs
+// it in timing mode on `hw`, in a child process (SystemC elaborates once per process,
+// and the caller has not started its own run yet). Gives the run's cycles, or none when
+// the child failed (the candidate is then compared by its estimate).
+std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, const HardwareConfig& hw,
+                                                  const SplitOptions& options);
+
+}  // namespace npusim

@@ -107,6 +107,7 @@ std::vector<std::string> SweepWorkspace::run_arguments(const PointPlan& plan) co
     args.insert(args.end(), {"--trace", spec.trace});
   }
   if (spec.functional) args.push_back("--functional");
+  if (!spec.rows.empty()) args.insert(args.end(), {"--rows", spec.rows});
   return args;
 }
 

@@ -59,3 +59,27 @@ TEST_CASE("sweep results: a point run with --rows none gives the same row as --r
   CHECK_FALSE(std::filesystem::exists(none + "/instructions.csv"));
   CHECK(npusim::point_cells(none) == all);
 }
+
+TEST_CASE("sweep spec \"rows\": every point runs with that --rows; other values are bad input", "[sweep][rows]") {
+  const std::string dir = scratch_dir("sweep-spec-rows");
+  const std::string spec = "{\"config\": \"" + source_path("configs/default.json") + "\", \"workload\": \"" +
+                           source_path("traces/workloads/tiny.json") +
+                           "\", \"rows\": \"none\", \"axes\": [{\"name\": \"clock\", \"pointer\": \"/chip/clock_mhz\", "
+                           "\"values\": [500, 1000]}]}";
+  write_text(dir + "/spec.json", spec);
+  auto r = run_npusim({"sweep", "--quiet", "--out", dir + "/out", dir + "/spec.json"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::size_t points = 0;
+  for (const auto& p : std::filesystem::directory_iterator(dir + "/out/points")) {
+    ++points;
+    CHECK_FALSE(std::filesystem::exists(p.path() / "instructions.csv"));
+    CHECK(nlohmann::json::parse(read_text((p.path() / "report.json").string())).at("rows").at("written") == "none");
+    CHECK(npusim::point_cells(p.path().string()).at("macs") != "");
+  }
+  CHECK(points == 2);
+  write_text(dir + "/bad.json", std::string(spec).replace(spec.find("\"none\""), 6, "\"some\""));
+  r = run_npusim({"sweep", "--quiet", "--out", dir + "/bad-out", dir + "/bad.json"});
+  CHECK(r.status == 2);
+  CHECK(r.output.find("/rows") != std::string::npos);
+}

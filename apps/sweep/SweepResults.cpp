@@ -99,17 +99,22 @@ void add_registered_stats(const json& report, Cells& cells) {
   for (const auto& [column, sum] : sums) cells[column] = number(sum);
 }
 
+// macs and mac_utilization against the chip's peak (from the point's resolved config).
+void add_mac_cells(const json& report, const std::string& dir, Cells& cells) {
+  const std::optional<double> macs = run_macs(report, dir);
+  if (!macs) return;
+  cells["macs"] = number(*macs);
+  const std::string config = (fs::path(dir) / kConfigFile).string();
+  const double peak = chip_peak_macs_per_cycle(json::parse(read_input_file(config)), config);
+  const double cycles = report.at("total_cycles").get<double>();
+  if (peak > 0 && cycles > 0) cells["mac_utilization"] = number(*macs / (peak * cycles));
+}
+
 void add_run_metrics(const std::string& dir, Cells& cells) {
   const json report = read_report((fs::path(dir) / "report.json").string());
-  const double cycles = report.at("total_cycles").get<double>();
   cells["total_cycles"] = report.at("total_cycles").dump();
   cells["time_us"] = number(report.at("time_us").get<double>());
-  if (const std::optional<double> macs = run_macs(report, dir)) {
-    cells["macs"] = number(*macs);
-    const std::string config = (fs::path(dir) / kConfigFile).string();
-    const double peak = chip_peak_macs_per_cycle(json::parse(read_input_file(config)), config);
-    if (peak > 0 && cycles > 0) cells["mac_utilization"] = number(*macs / (peak * cycles));
-  }
+  add_mac_cells(report, dir, cells);
   double dram_bytes = 0, dram_util = 0;
   const auto& channels = report.at("dram_channels");
   for (const auto& ch : channels) {

@@ -16,8 +16,6 @@ namespace npusim {
 
 namespace {
 
-constexpr const char* kCsvHeader = "id,op,engine,core,dispatch,start,end,stall_cycles,bytes,macs\n";
-
 std::ofstream open_temp(const std::string& path) {
   CreationGuard guard;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -48,7 +46,7 @@ RunRecorder::RunRecorder(const OutputDirectory& out, double clock_mhz, const Row
   if (!writing_rows_) return;
   csv_ = open_temp(csv_temp_);
   rows_ = open_temp(rows_temp_);
-  csv_ << kCsvHeader;
+  csv_ << kInstructionsCsvHeader;
 }
 
 RunRecorder::~RunRecorder() {

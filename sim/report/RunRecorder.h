@@ -16,6 +16,9 @@
 
 namespace npusim {
 
+// The first line of instructions.csv.
+inline constexpr const char* kInstructionsCsvHeader = "id,op,engine,core,dispatch,start,end,stall_cycles,bytes,macs\n";
+
 // Collects what a run produces while it runs and writes report.json,
 // instructions.csv and timeline.json into the output directory's staging area.
 // Each record goes straight to temporary files, so memory stays flat however many

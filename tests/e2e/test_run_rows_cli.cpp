@@ -51,3 +51,19 @@ TEST_CASE("run --rows: an unknown value is refused with exit 2", "[e2e][rows]") 
   CHECK(r.status == 2);
   CHECK(r.output.find("--rows") != std::string::npos);
 }
+
+TEST_CASE("diff: runs that left their instruction rows out compare as having none", "[e2e][rows][diff]") {
+  const std::string dir = scratch_dir("run-rows-diff");
+  for (const std::string rows : {"all", "layers"})
+    for (const std::string copy : {"a", "b"}) REQUIRE(run_tiny(dir + "/" + rows + "-" + copy, {"--quiet", "--rows", rows}).status == 0);
+  const NpusimResult same = run_npusim({"diff", dir + "/layers-a", dir + "/layers-b"});
+  INFO(same.output);
+  CHECK(same.status == 0);
+  // Against a run that kept them, every instruction row is missing on one side.
+  const NpusimResult differ = run_npusim({"diff", dir + "/all-a", dir + "/layers-a"});
+  INFO(differ.output);
+  CHECK(differ.status == 1);
+  // A run whose report does not say it left them out still needs its instructions.csv.
+  std::filesystem::remove(dir + "/all-b/instructions.csv");
+  CHECK(run_npusim({"diff", dir + "/all-a", dir + "/all-b"}).status == 2);
+}

@@ -8,7 +8,7 @@
 #   scripts/output-manifest.sh build-before/npusim before.txt
 #   scripts/output-manifest.sh build/npusim after.txt && diff before.txt after.txt
 #
-# TIER=fast (default) leaves out the 7B prefill/decode and BERT seq512, which take minutes;
+# TIER=fast (default) leaves out the 7B and 70B prefill/decode and BERT seq512, which take minutes;
 # TIER=full runs everything. JOBS sets the parallelism (default: nproc).
 set -uo pipefail
 [[ $# -eq 2 ]] || { echo "usage: $0 NPUSIM MANIFEST" >&2; exit 2; }
@@ -35,7 +35,7 @@ cases() {
   local onnx_shape=()
   for cfg in "$root"/configs/*.json; do
     for wl in "$root"/traces/workloads/*.json "$root"/traces/workloads/*.csv "$root"/tests/onnx/data/*.onnx; do
-      if [[ "${TIER:-fast}" != full && $wl =~ (llm-7b-decode|llm-7b-prefill|seq512)\.json$ ]]; then continue; fi
+      if [[ "${TIER:-fast}" != full && $wl =~ (llm-7b-decode|llm-7b-prefill|llm-70b-decode|llm-70b-prefill|seq512)\.json$ ]]; then continue; fi
       echo "$cfg $wl"; echo "$cfg $wl --split model"
     done
   done

@@ -3,6 +3,7 @@
 #include <map>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "apps/cli/BundledFiles.h"
 #include "apps/cli/Cli.h"
@@ -15,6 +16,7 @@
 #include "apps/compiler/emit/Lowering.h"
 #include "sim/report/OutputDirectory.h"
 #include "sim/report/ReportContext.h"
+#include "sim/report/RunRows.h"
 
 namespace npusim {
 
@@ -33,6 +35,7 @@ struct RunOptions {
   std::string split_strategies;
   std::vector<std::string> input_shapes;
   CalibrateOptions calibration;
+  std::string rows;  // empty: by the run's size (RunRows.h)
 };
 
 // The engines' own options (e.g. --matrix-model), from their lowerings, by rank.
@@ -69,6 +72,7 @@ void run(const RunOptions& opt) {
   request.out_dir = opt.out.empty() ? fresh.path : opt.out;
   request.show_progress = !opt.quiet && ProgressMeter::terminal_attached();
   request.summary = opt.quiet ? nullptr : &std::cout;
+  if (!opt.rows.empty()) request.rows.asked = parse_row_detail(opt.rows);
   if (compile) {
     WorkloadOptions options = workload_options(opt.input_shapes, opt.functional);
     const std::optional<Calibration> calibration = calibrate(input, opt.calibration, options);
@@ -113,9 +117,16 @@ void add_run_command(CLI::App& app) {
   add_split_options(*cmd, opt->split, opt->split_strategies);
   add_input_shape_option(*cmd, opt->input_shapes);
   add_calibrate_options(*cmd, opt->calibration);
+  cmd->add_option("--rows", opt->rows,
+                  fmt::format("Rows to write: all (every instruction and layer), layers (per-layer rows only) or "
+                              "none; default: all up to {} instructions, layers above (the report says so)",
+                              kInstructionRowLimit))
+      ->check(CLI::IsMember({"none", "layers", "all"}));
   cmd->footer(
       "\nWrites OUT/report.json, OUT/instructions.csv and OUT/timeline.json (open it in\n"
-      "https://ui.perfetto.dev), and prints a summary table.\n"
+      "https://ui.perfetto.dev), and prints a summary table. instructions.csv and report.json's\n"
+      "instruction_rows are left out with --rows layers|none and, unless --rows all, above\n"
+      "the instruction limit.\n"
       "\nExamples:\n"
       "  npusim run                      ResNet-50 (batch 1, 224x224) on configs/default.json\n"
       "  npusim run --workload traces/workloads/mobilenetv2.json --config configs/smp-2x2.json\n"

@@ -16,7 +16,8 @@ struct RunOutputs {
 };
 
 // Reads DIR/report.json and DIR/instructions.csv; a missing directory or file, or
-// a malformed one, is an InputError naming it.
+// a malformed one, is an InputError naming it. A run whose report says it left its
+// instruction rows out (`run --rows`) has no instructions.csv and reads as no rows.
 RunOutputs load_run_outputs(const std::string& dir);
 
 }  // namespace npusim

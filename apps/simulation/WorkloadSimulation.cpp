@@ -31,6 +31,7 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
                                                                                         ReportContext& ctx) {
     if (outer) outer(stats, ctx);
     nlohmann::json rows = layers.to_json();
+    if (!request.rows.per_layer()) rows.erase("rows");
     rows["constant_packets"] = packets_json(constant_packets(emitter, request.hardware.chip.cores()));
     rows["name"] = workload.name;
     rows["batch"] = workload.batch;
@@ -39,7 +40,7 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
     ctx.extra["workload"] = rows;
     if (!stats.energy.priced) return;
     nlohmann::json& energy = ctx.extra["energy"];
-    energy["layers"] = layer_energy_json(layers.rows(), stats.energy);
+    if (request.rows.per_layer()) energy["layers"] = layer_energy_json(layers.rows(), stats.energy);
     energy["inferences"] = workload.batch;
     energy["pj_per_inference"] = stats.energy.total().total_pj() / double(std::max<std::uint32_t>(1, workload.batch));
   };
@@ -47,7 +48,7 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
     *summary << "note: " << workload.file << ": a DRAM region per tensor does not fit the chip, so dead tensors' "
              << "regions hold later ones; a functional run writes only the network's outputs to tensors/\n";
   RunStats stats = simulate_trace(request);
-  if (summary) layers.print_table(*summary, stats);
+  if (summary && request.rows.per_layer()) layers.print_table(*summary, stats);
   return stats;
 }
 

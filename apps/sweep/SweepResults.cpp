@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -23,8 +24,7 @@ using nlohmann::json;
 
 namespace {
 
-// Column name -> value text for one point; absent columns are left empty.
-using Cells = std::map<std::string, std::string>;
+using Cells = PointCells;
 
 const std::vector<std::string> kFixedMetrics = {"total_cycles", "time_us",   "macs",     "mac_utilization",
                                                 "dram_bytes",   "dram_bw_utilization", "energy_pj", "edp",
@@ -36,8 +36,12 @@ std::string number(double v) {
   return fmt::format("{:.6g}", v);
 }
 
-double sum_macs(const std::string& run_dir) {
+// The run's useful MACs: the energy account's count (the same sum over engines), else, in runs
+// without one, the macs column of instructions.csv; nullopt when the run kept neither.
+std::optional<double> run_macs(const json& report, const std::string& run_dir) {
+  if (report.contains("energy") && report.at("energy").contains("macs")) return report.at("energy").at("macs").get<double>();
   const std::string path = (fs::path(run_dir) / "instructions.csv").string();
+  if (!fs::is_regular_file(path)) return std::nullopt;
   const CsvTable table = parse_csv(read_input_file(path), path);
   std::size_t column = table.header.size();
   for (std::size_t c = 0; c < table.header.size(); ++c)
@@ -46,6 +50,30 @@ double sum_macs(const std::string& run_dir) {
   if (column == table.header.size()) return total;
   for (const auto& row : table.rows) total += std::stod(row[column]);
   return total;
+}
+
+// Only these top-level keys of report.json feed results.csv: the per-instruction and per-layer
+// rows, most of the file, are skipped while parsing (a sweep reads a report per point).
+bool results_key(const std::string& key) {
+  static const std::set<std::string> keys = {"total_cycles", "time_us", "dram_channels", "energy",     "area",
+                                             "engines",      "memories", "stats",        "stat_kinds"};
+  return keys.count(key) != 0;
+}
+
+// report.json's summary: the text before its "instruction_rows", which write_report_json puts
+// last at the top level, closed again (the only top-level line that starts so; the rows'
+// own lines are indented deeper). A report without them is kept whole.
+std::string without_instruction_rows(std::string text) {
+  const std::size_t rows = text.find(",\n  \"instruction_rows\": [");
+  if (rows == std::string::npos) return text;
+  text.resize(rows);
+  return text + "\n}\n";
+}
+
+json read_report(const std::string& path) {
+  return json::parse(without_instruction_rows(read_input_file(path)), [](int depth, json::parse_event_t event, json& parsed) {
+    return !(depth == 1 && event == json::parse_event_t::key && !results_key(parsed.get<std::string>()));
+  });
 }
 
 // The chip's peak MACs per cycle, as each core's engines state it, from the run's resolved config.
@@ -71,16 +99,22 @@ void add_registered_stats(const json& report, Cells& cells) {
   for (const auto& [column, sum] : sums) cells[column] = number(sum);
 }
 
-void add_run_metrics(const std::string& dir, Cells& cells) {
-  const json report = json::parse(read_input_file((fs::path(dir) / "report.json").string()));
-  const double cycles = report.at("total_cycles").get<double>();
-  cells["total_cycles"] = report.at("total_cycles").dump();
-  cells["time_us"] = number(report.at("time_us").get<double>());
-  const double macs = sum_macs(dir);
-  cells["macs"] = number(macs);
+// macs and mac_utilization against the chip's peak (from the point's resolved config).
+void add_mac_cells(const json& report, const std::string& dir, Cells& cells) {
+  const std::optional<double> macs = run_macs(report, dir);
+  if (!macs) return;
+  cells["macs"] = number(*macs);
   const std::string config = (fs::path(dir) / kConfigFile).string();
   const double peak = chip_peak_macs_per_cycle(json::parse(read_input_file(config)), config);
-  if (peak > 0 && cycles > 0) cells["mac_utilization"] = number(macs / (peak * cycles));
+  const double cycles = report.at("total_cycles").get<double>();
+  if (peak > 0 && cycles > 0) cells["mac_utilization"] = number(*macs / (peak * cycles));
+}
+
+void add_run_metrics(const std::string& dir, Cells& cells) {
+  const json report = read_report((fs::path(dir) / "report.json").string());
+  cells["total_cycles"] = report.at("total_cycles").dump();
+  cells["time_us"] = number(report.at("time_us").get<double>());
+  add_mac_cells(report, dir, cells);
   double dram_bytes = 0, dram_util = 0;
   const auto& channels = report.at("dram_channels");
   for (const auto& ch : channels) {
@@ -110,7 +144,9 @@ std::string one_line(std::string text) {
   return text;
 }
 
-Cells point_cells(const std::string& dir) {
+}  // namespace
+
+PointCells point_cells(const std::string& dir) {
   Cells cells;
   const fs::path report = fs::path(dir) / "report.json";
   const fs::path error = fs::path(dir) / kErrorFile;
@@ -131,6 +167,8 @@ Cells point_cells(const std::string& dir) {
   return cells;
 }
 
+namespace {
+
 const std::vector<std::string> kPointColumns = {"index", "point", "status", "error"};
 
 bool is_chip_column(const std::string& column) {
@@ -145,11 +183,13 @@ bool is_results_column(const std::string& name) {
   return is_chip_column(name);
 }
 
-std::string results_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points, const std::string& points_dir) {
+std::string results_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points, const std::string& points_dir,
+                        const std::vector<std::optional<PointCells>>* read) {
   std::vector<Cells> rows;
   std::set<std::string> extra_columns;  // util.* and bw.*, which depend on the chip
-  for (const auto& p : points) {
-    rows.push_back(point_cells((fs::path(points_dir) / p.name).string()));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const bool known = read && (*read)[i];
+    rows.push_back(known ? *(*read)[i] : point_cells((fs::path(points_dir) / points[i].name).string()));
     for (const auto& [column, value] : rows.back())
       if (is_chip_column(column)) extra_columns.insert(column);
   }

@@ -1,4 +1,6 @@
 #pragma once
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,14 @@ inline constexpr const char* kErrorFile = "error.txt";     // why a failed point
 // True for a column results.csv fills itself; an axis may not take such a name.
 bool is_results_column(const std::string& name);
 
-std::string results_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points, const std::string& points_dir);
+// Column name -> value text for one point's row, read from its directory (absent columns
+// stay empty). A sweep reads each point as it completes, on the thread that ran it, so the
+// rows are not all read one after another at the end.
+using PointCells = std::map<std::string, std::string>;
+PointCells point_cells(const std::string& dir);
+
+// `read`: rows already read by point_cells, by point (nullopt: read it now); nullptr: none.
+std::string results_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points, const std::string& points_dir,
+                        const std::vector<std::optional<PointCells>>* read = nullptr);
 
 }  // namespace npusim

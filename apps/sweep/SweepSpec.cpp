@@ -19,8 +19,8 @@ using nlohmann::json;
 
 namespace {
 
-const std::set<std::string> kSpecKeys = {"description", "config", "trace", "workload", "functional", "mode", "axes",
-                                         "backend", "slurm"};
+const std::set<std::string> kSpecKeys = {"description", "config", "trace", "workload", "functional", "rows", "mode",
+                                         "axes", "backend", "slurm"};
 const std::set<std::string> kSlurmKeys = {"partition", "array_limit", "points_per_task", "sbatch_args"};
 const std::set<std::string> kAxisKeys = {"name", "pointer", "values", "in"};
 
@@ -124,11 +124,16 @@ class SpecReader {
     if (doc.contains("workload")) spec.workload = path_at(doc, "workload");
   }
 
-  // How each point runs and how the points are formed and spread: functional, mode, backend, slurm.
+  // How each point runs and how the points are formed and spread: functional, rows, mode, backend, slurm.
   void read_run_settings(const json& doc, SweepSpec& spec) const {
     if (doc.contains("functional")) {
       if (!doc.at("functional").is_boolean()) fail("/functional", "expected true or false");
       spec.functional = doc.at("functional").get<bool>();
+    }
+    if (doc.contains("rows")) {
+      spec.rows = string_at(doc, "rows", "");
+      if (spec.rows != "all" && spec.rows != "layers" && spec.rows != "none")
+        fail("/rows", "expected \"all\", \"layers\" or \"none\"");
     }
     if (doc.contains("mode")) {
       const std::string mode = string_at(doc, "mode", "");

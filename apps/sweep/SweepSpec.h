@@ -33,6 +33,7 @@ struct SweepSpec {
   std::string trace;     // exactly one of trace and workload is set
   std::string workload;
   bool functional = false;
+  std::string rows;      // each point's `run --rows`; empty: run's default
   bool zip = false;      // pair the axes' values up instead of crossing them
   std::vector<SweepAxis> axes;
   std::string backend = "local";  // "local" or "slurm"

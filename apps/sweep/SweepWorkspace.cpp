@@ -107,6 +107,7 @@ std::vector<std::string> SweepWorkspace::run_arguments(const PointPlan& plan) co
     args.insert(args.end(), {"--trace", spec.trace});
   }
   if (spec.functional) args.push_back("--functional");
+  if (!spec.rows.empty()) args.insert(args.end(), {"--rows", spec.rows});
   return args;
 }
 
@@ -138,6 +139,7 @@ bool SweepWorkspace::run(std::size_t i) const {
     fs::remove(plan.input_workload);
   }
   fs::remove(plan.input_config);
+  cells_[i] = point_cells(plan.dir.string());
   return true;
 }
 
@@ -150,7 +152,8 @@ SweepWorkspace::SweepWorkspace(const SweepSpec& spec, const std::string& out)
       base_(load_config_json(spec.config)),
       workload_(spec.has_workload_axes() ? parse_strict_json<json>(read_input_file(spec.workload), spec.workload)
                                          : json()),
-      plans_(points_.size()) {}
+      plans_(points_.size()),
+      cells_(points_.size()) {}
 
 const SweepWorkspace::PointPlan& SweepWorkspace::plan(std::size_t i) const {
   if (!plans_[i]) plans_[i] = std::make_unique<PointPlan>(plan_point(points_[i]));
@@ -185,7 +188,7 @@ void SweepWorkspace::clear_failure(std::size_t i) const {
 void SweepWorkspace::finish() const {
   std::error_code ignored;
   fs::remove_all(out_ / ".inputs", ignored);
-  write_file_atomically((out_ / "results.csv").string(), results_csv(spec_, points_, (out_ / "points").string()));
+  write_file_atomically((out_ / "results.csv").string(), results_csv(spec_, points_, (out_ / "points").string(), &cells_));
 }
 
 }  // namespace npusim

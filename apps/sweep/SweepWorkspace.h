@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/sweep/SweepPoints.h"
+#include "apps/sweep/SweepResults.h"
 #include "apps/sweep/SweepSpec.h"
 #include "sim/report/PlaceLock.h"
 
@@ -65,6 +66,8 @@ class SweepWorkspace {
   std::vector<SweepPoint> points_;
   nlohmann::json base_, workload_;
   mutable std::vector<std::unique_ptr<PointPlan>> plans_;
+  // Each point's results row, read by run() once it completed (by the thread that ran it).
+  mutable std::vector<std::optional<PointCells>> cells_;
   mutable PlaceLock::Handle lock_;
 };
 

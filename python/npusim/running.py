@@ -13,6 +13,7 @@ from .errors import InputError
 from .inputs import is_trace, workload_file
 
 DEFAULT_WORKLOAD = "traces/workloads/resnet50.json"  # what `npusim run` runs by default
+INSTRUCTION_COLUMNS = ["id", "op", "engine", "core", "dispatch", "start", "end", "stall_cycles", "bytes", "macs"]
 
 
 class Run:
@@ -26,7 +27,9 @@ class Run:
     def __init__(self, folder, keep):
         folder = pathlib.Path(folder)
         self.report = json.loads((folder / "report.json").read_text())
-        self.instructions = pd.read_csv(folder / "instructions.csv")
+        # Runs with `--rows layers|none`, or above the row limit, have no instructions.csv.
+        csv = folder / "instructions.csv"
+        self.instructions = pd.read_csv(csv) if csv.exists() else pd.DataFrame(columns=INSTRUCTION_COLUMNS)
         self.tensors = {p.stem: np.load(p) for p in sorted((folder / "tensors").glob("*.npy"))}
         self.directory = folder if keep else None
         # out=None keeps no file; the timeline is small (0.4 MB for ResNet-50), so keep its text.

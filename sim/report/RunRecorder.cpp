@@ -16,8 +16,6 @@ namespace npusim {
 
 namespace {
 
-constexpr const char* kCsvHeader = "id,op,engine,core,dispatch,start,end,stall_cycles,bytes,macs\n";
-
 std::ofstream open_temp(const std::string& path) {
   CreationGuard guard;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -37,24 +35,34 @@ void close_checked(std::ofstream& f, const std::string& path) {
 
 }  // namespace
 
-RunRecorder::RunRecorder(const OutputDirectory& out, double clock_mhz)
+RunRecorder::RunRecorder(const OutputDirectory& out, double clock_mhz, const RowsPolicy& rows)
     : out_(out),
       clock_mhz_(checked_clock(clock_mhz)),
+      rows_policy_(rows),
+      writing_rows_(rows.keeps_instructions(0)),
       csv_temp_(out.file(".instructions.csv.part")),
       rows_temp_(out.file(".instruction_rows.part")),
-      csv_(open_temp(csv_temp_)),
-      rows_(open_temp(rows_temp_)),
       timeline_(out.file(".timeline.part"), clock_mhz) {
-  csv_ << kCsvHeader;
+  if (!writing_rows_) return;
+  csv_ = open_temp(csv_temp_);
+  rows_ = open_temp(rows_temp_);
+  csv_ << kInstructionsCsvHeader;
 }
 
 RunRecorder::~RunRecorder() {
   if (!finished_) remove_temporaries();
 }
 
+void RunRecorder::record(const InstructionRecord& r) {
+  if (writing_rows_ && !rows_policy_.keeps_instructions(recorded_ + 1)) drop_rows();
+  if (writing_rows_) write_rows(r);
+  timeline_.add_complete(r);
+  ++recorded_;
+}
+
 // Rows are formatted into a buffer with compiled format strings, then written at once:
 // a run writes millions of them.
-void RunRecorder::record(const InstructionRecord& r) {
+void RunRecorder::write_rows(const InstructionRecord& r) {
   line_.clear();
   fmt::format_to(std::back_inserter(line_), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{}\n"), r.id,
                  names_.csv(r.op), names_.csv(r.engine), r.core, r.dispatch, r.start, r.end,
@@ -68,8 +76,12 @@ void RunRecorder::record(const InstructionRecord& r) {
                  recorded_ == 0 ? "" : ",", r.id, names_.json(r.op), names_.json(r.engine),
                  r.core, r.dispatch, r.start, r.end, r.stall, r.bytes, r.macs);
   rows_.write(line_.data(), std::streamsize(line_.size()));
-  timeline_.add_complete(r);
-  ++recorded_;
+}
+
+// Past the limit: the rows written so far go too, so the run keeps none rather than a prefix.
+void RunRecorder::drop_rows() noexcept {
+  remove_temporaries();
+  writing_rows_ = false;
 }
 
 void RunRecorder::add_span(const std::string& track, const std::string& name, Cycles start, Cycles end) {
@@ -80,21 +92,27 @@ void RunRecorder::add_instant(const std::string& engine, const std::string& name
   timeline_.add_instant(engine, name, at);
 }
 
-void RunRecorder::finish(const RunStats& stats, const ReportContext& ctx) {
+void RunRecorder::finish(const RunStats& stats, ReportContext& ctx) {
   if (finished_) throw std::logic_error("RunRecorder::finish called twice");
-  close_checked(csv_, csv_temp_);
-  close_checked(rows_, rows_temp_);
-
+  if (writing_rows_) {
+    close_checked(csv_, csv_temp_);
+    close_checked(rows_, rows_temp_);
+  }
+  const nlohmann::json left_out = rows_report(rows_policy_, recorded_);
+  if (!left_out.empty()) ctx.extra["rows"] = left_out;
   const auto summary = report_summary(stats, ctx, clock_mhz_, recorded_);
   {
-    std::ifstream rows(rows_temp_, std::ios::binary);
+    std::ifstream rows;
+    if (writing_rows_) rows.open(rows_temp_, std::ios::binary);
     std::ofstream report = open_temp(out_.file("report.json"));
-    write_report_json(report, summary, rows, recorded_ > 0);
+    write_report_json(report, summary, rows, writing_rows_ && recorded_ > 0);
     close_checked(report, out_.file("report.json"));
   }
   timeline_.finish(out_.file("timeline.json"), stats.engines);
-  std::filesystem::rename(csv_temp_, out_.file("instructions.csv"));
-  std::filesystem::remove(rows_temp_);
+  if (writing_rows_) {
+    std::filesystem::rename(csv_temp_, out_.file("instructions.csv"));
+    std::filesystem::remove(rows_temp_);
+  }
   finished_ = true;
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/ByteSize.h"
+#include "sim/report/RunRows.h"
 #include "sim/report/RunMetrics.h"
 
 namespace npusim {
@@ -61,6 +62,7 @@ void print_summary(std::ostream& os, const RunStats& stats, const ReportContext&
   os << fmt::format("  time          {:.3f} us at {} MHz\n",
                     cycles_to_us(stats.total_cycles, stats.clock_mhz), stats.clock_mhz);
   os << fmt::format("  instructions  {}\n", stats.instructions);
+  if (ctx.extra.is_object() && ctx.extra.contains("rows")) os << rows_summary_line(ctx.extra.at("rows"));
   if (stats.energy.priced) {
     const EnergySplit e = stats.energy.total();
     const std::uint64_t macs = run_macs(stats);

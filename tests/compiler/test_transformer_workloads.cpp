@@ -32,3 +32,25 @@ TEST_CASE("compiler: two-layer BERT-base and 7B decode workloads run in timing m
     CHECK(matmuls == 4);
   }
 }
+
+TEST_CASE("compiler: the two-layer 70B decode runs on the 64-core config", "[compiler][transformer][e2e]") {
+  const std::string out = scratch_dir("transformer-70b") + "/run";
+  auto r = run_npusim({"run", "--quiet", "--workload", source_path("traces/workloads/llm-70b-decode-2l.json"),
+                       "--config", source_path("configs/smp-8x8.json"), "--out", out});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto report = nlohmann::json::parse(read_text(out + "/report.json"));
+  const auto& rows = report.at("workload").at("rows");
+  REQUIRE(rows.size() == 2 * 16);  // 16 layers a block
+  for (const auto& row : rows) {
+    INFO(row.dump());
+    CHECK(row.at("cores") == 64);
+    const std::string kind = row.at("kind"), name = row.at("name");
+    // One token: d 8192 in and out of q/k/v/proj; 64 heads of 128 against an 8,192-token cache;
+    // the gated MLP's 28,672 features.
+    double macs = 0;
+    if (kind == "matmul") macs = 64.0 * 1 * 8192 * 128;
+    if (kind == "fc") macs = name.find(".attn.") != std::string::npos ? 8192.0 * 8192 : 8192.0 * 28672;
+    CHECK(row.at("macs").get<double>() == macs);
+  }
+}

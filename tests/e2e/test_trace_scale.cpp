@@ -23,7 +23,8 @@ TEST_CASE("peak memory stays flat from 10k to 1M instructions", "[e2e][scale][rs
   int sizes[2] = {10000, 1000000};
   for (int i = 0; i < 2; ++i) {
     std::string trace = long_trace(dir, sizes[i]);
-    auto r = run_npusim({"run", "--quiet", "--trace", trace, "--out", dir + "/run"});
+    // --rows all: every instruction's rows streamed out, as the default stops at 200,000.
+    auto r = run_npusim({"run", "--quiet", "--rows", "all", "--trace", trace, "--out", dir + "/run"});
     REQUIRE(r.status == 0);
     peak[i] = r.peak_rss_kib;
     std::filesystem::remove_all(dir + "/run");

@@ -120,3 +120,13 @@ def test_a_wrong_array_is_refused_naming_the_workload_and_the_argument(tmp_path)
         npusim.run(None, TINY, functional=True, inputs={"input": floats})
     assert status == 2 and caught.value.file == TINY and caught.value.place == expected.place
     assert caught.value.reason == expected.reason.replace(str(tmp_path / "floats.npy"), "inputs['input']")
+
+
+def test_a_run_folder_without_instruction_rows_reads_as_an_empty_table(tmp_path):
+    from npusim.running import Run, INSTRUCTION_COLUMNS
+    report = cli_run(tmp_path / "cli", "--workload", TINY, "--rows", "layers")
+    assert not (tmp_path / "cli" / "instructions.csv").exists()
+    run = Run(tmp_path / "cli", keep=True)
+    assert run.cycles == report["total_cycles"]
+    assert list(run.instructions.columns) == INSTRUCTION_COLUMNS and len(run.instructions) == 0
+    assert len(run.layers) == len(report["workload"]["rows"])

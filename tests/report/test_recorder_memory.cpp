@@ -45,7 +45,9 @@ TEST_CASE("recording 500k instructions keeps resident memory flat", "[report][rs
 
   ScratchDir scratch("memory");
   OutputDirectory out((scratch.path / "run").string());
-  RunRecorder recorder(out, 1000.0);
+  RowsPolicy every_row;  // --rows all: past the default limit of 200,000 rows
+  every_row.asked = RowDetail::all;
+  RunRecorder recorder(out, 1000.0, every_row);
   for (std::uint64_t i = 0; i < kWarmup; ++i) recorder.record(nth_record(i));
   const std::size_t baseline = resident_bytes();
   for (std::uint64_t i = kWarmup; i < kTotal; ++i) recorder.record(nth_record(i));

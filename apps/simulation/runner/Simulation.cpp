@@ -96,7 +96,7 @@ ReportContext report_context(const SimulationRequest& request, Chip& chip, const
 RunStats simulate_trace(const SimulationRequest& request) {
   RunInstructions instructions(request);
   OutputDirectory out(request.out_dir);
-  RunRecorder recorder(out, request.hardware.chip.clock_mhz);
+  RunRecorder recorder(out, request.hardware.chip.clock_mhz, request.rows);
   Chip chip(
       "chip", request.hardware, request.functional, instructions.source(),
       [&recorder, &request](const InstructionRecord& r) {

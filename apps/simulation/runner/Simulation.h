@@ -6,6 +6,7 @@
 
 #include "sim/config/HardwareConfig.h"
 #include "sim/report/ReportContext.h"
+#include "sim/report/RunRows.h"
 #include "sim/report/RunStats.h"
 #include "sim/trace/TraceHeader.h"
 
@@ -21,6 +22,7 @@ struct SimulationRequest {
   bool functional = false;
   bool show_progress = false;
   std::ostream* summary = nullptr;  // human table; nullptr = none
+  RowsPolicy rows;                  // which per-instruction rows the run folder gets (--rows)
 
   // A compiler feeding instructions directly instead of a trace file (trace_path is
   // then only the name shown in reports). The header gives its functional bindings.

@@ -57,7 +57,7 @@ namespace {
 // How the layer's cores shared it (seed002): the mode and why, the tags of its tensors,
 // the partial sums exchanged per level, the time in reductions, and the DRAM bytes each
 // cluster moved to its own memory and to the others.
-nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t) {
+nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t, const std::string& sharing) {
   const LayerSplit& s = c.split;
   nlohmann::json estimates = nlohmann::json::object();
   for (const auto& [mode, cycles] : s.estimates) estimates[parallel_mode_name(mode)] = cycles;
@@ -79,6 +79,10 @@ nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t) {
                         {"dram", t.exchange_dram}}},
                       {"dram_bytes_by_cluster", clusters}};
   if (!c.tiling.shares.empty()) j["shares"] = c.tiling.shares;
+  if (c.tiling.cores.size() > 1)  // one core shares nothing (and its report stays as it was)
+    j["shared_reads"] = {{"weights", sharing},
+                         {"multicast_cluster_bytes", t.multicast_cluster},
+                         {"multicast_core_bytes", t.multicast_core}};
   return j;
 }
 
@@ -122,7 +126,7 @@ nlohmann::json LayerReport::to_json() const {
                                {"scale_exponent", c.layer.onnx->scale_exponent},
                                {"before_scale_and_bias", c.layer.onnx->before_affine}};
     if (c.layer.onnx && !c.layer.onnx->normalized.empty()) layers.back()["onnx"]["normalizes"] = c.layer.onnx->normalized;
-    layers.back()["split"] = split_section(c, traffic);
+    layers.back()["split"] = split_section(c, traffic, emitter_.weight_sharing(c));
     // The engines' own sections, after the common fields they read.
     for (const Lowering* l : lowerings_) l->report(c.layer, c.tiling, r.counters, layers.back());
   }

@@ -38,20 +38,21 @@ def dram_read(report):
     return sum(m["bytes_read"] for m in report["memories"] if m["kind"] == "dram_channel")
 
 
-def config_path(work, name, multicast=True):
-    """A shipped config, or one derived from it (the -cache SMP 4x4, multicast off)."""
-    base = name.replace("-nomc", "")
-    if base == "smp-4x4-cache":
-        path = os.path.join(work, "smp-4x4-cache.json")
-        with open(path, "w") as f:
-            json.dump({"extends": f"{ROOT}/configs/smp-4x4.json", "chip": {"cluster_cache": {"enabled": True}}}, f)
-        return path
-    if multicast:
-        return f"{ROOT}/configs/{base}.json"
-    path = os.path.join(work, f"{base}-nomc.json")
+def derived(work, name, extends, chip):
+    path = os.path.join(work, name + ".json")
     with open(path, "w") as f:
-        json.dump({"extends": f"{ROOT}/configs/{base}.json", "chip": {"interconnect": {"multicast": False}}}, f)
+        json.dump({"extends": extends, "chip": chip}, f)
     return path
+
+
+def config_path(work, name, multicast=True):
+    """A shipped config, or one derived from it (the -cache SMP 4x4; multicast off)."""
+    path = f"{ROOT}/configs/{name}.json"
+    if name == "smp-4x4-cache":
+        path = derived(work, name, f"{ROOT}/configs/smp-4x4.json", {"cluster_cache": {"enabled": True}})
+    if multicast:
+        return path
+    return derived(work, name + "-nomc", path, {"interconnect": {"multicast": False}})
 
 
 def data_mode_table(npusim, work):
@@ -67,14 +68,14 @@ def data_mode_table(npusim, work):
                   f"{read / one:.2f} |")
 
 
-def networks_table(npusim, work, networks):
+def networks_table(npusim, work, networks, multicast):
     print("| network | 1 core | chips | SMP cycles | NUMA cycles | NUMA / SMP | speed-up SMP / NUMA |")
     print("|---|---|---|---|---|---|---|")
     for network in networks:
         one = run(npusim, work, network, config_path(work, "default"))["total_cycles"]
         for label, smp, numa in PAIRS:
-            s = run(npusim, work, network, config_path(work, smp))["total_cycles"]
-            n = run(npusim, work, network, config_path(work, numa))["total_cycles"]
+            s = run(npusim, work, network, config_path(work, smp, multicast))["total_cycles"]
+            n = run(npusim, work, network, config_path(work, numa, multicast))["total_cycles"]
             print(f"| {network} | {one:,} | {label} | {s:,} | {n:,} | {n / s:.3f} | {one / s:.2f} / {one / n:.2f} |")
 
 
@@ -83,12 +84,13 @@ def main():
     parser.add_argument("--npusim", default=os.path.join(ROOT, "build", "npusim"))
     parser.add_argument("--networks", default=",".join(NETWORKS))
     parser.add_argument("--skip-data", action="store_true", help="leave out the ResNet-50 --split data table")
+    parser.add_argument("--no-multicast", action="store_true", help="networks with /chip/interconnect/multicast off")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
         if not args.skip_data:
             data_mode_table(args.npusim, work)
             print()
-        networks_table(args.npusim, work, args.networks.split(","))
+        networks_table(args.npusim, work, args.networks.split(","), not args.no_multicast)
 
 
 if __name__ == "__main__":

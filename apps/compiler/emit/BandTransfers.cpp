@@ -67,7 +67,7 @@ BandSlot EmitContext::next_slot(CoreState& cs, std::size_t inputs) const {
 void EmitContext::emit_band_loads(std::uint32_t core, const std::vector<WindowPiece>& pieces, std::uint64_t at,
                                   std::int64_t reader, bool row_by_row, const InputBytes& bytes, BandWriters& loads) {
   const CoreState& cs = cores_[core];
-  SharedBand* shared = shares_bands() && !pieces.empty() ? &shared_band(core, pieces) : nullptr;  // SharedWeights.cpp
+  SharedBand* shared = shares_bands() && !pieces.empty() ? &shared_band(core, pieces) : nullptr;  // SharedReads.cpp
   std::size_t k = 0;
   for (const WindowPiece& piece : pieces) {
     Instruction load = make_op("load", core);
@@ -151,7 +151,7 @@ void EmitContext::emit_weights(std::uint32_t core, const TensorOperand& to, cons
   const std::uint64_t per_co_loaded = std::uint64_t(t.kernel_h) * t.kernel_w * ci.second;
   const std::uint64_t begin = co.first * per_co;
   const std::uint64_t end = depthwise ? c.weight_bytes : begin + co.second * per_co;
-  const bool shared = shares_weights(c);  // SharedWeights.cpp
+  const bool shared = shares_weights(c);  // SharedReads.cpp
   const DramTensor all = !c.spread_weights.chunks.empty()
                             ? c.spread_weights
                             : DramTensor{{{0, c.weight_bytes, weights_at(shared ? weight_lead(core) : core)}}};

@@ -17,7 +17,7 @@ struct CompiledLayer {
   std::uint64_t weights_offset = 0;          // the first copy of the weights
   // Per memory, the copy of the weights there; one entry when the memories are not separate.
   std::vector<std::uint64_t> weight_copies;
-  // Weights its cores share (SharedWeights.cpp) on a chip of separate memories: whole
+  // Weights its cores share (SharedReads.cpp) on a chip of separate memories: whole
   // output channels dealt to the memories in turn; empty otherwise.
   DramTensor spread_weights;
   DramTensor output;

@@ -140,7 +140,7 @@ bool EmitContext::pop(Instruction& out) {
 }
 
 // Load and store bytes to DRAM, by the cluster of the core and whether the channel is
-// its cluster's own memory; a multicast copy reads none (SharedWeights.cpp).
+// its cluster's own memory; a multicast copy reads none (SharedReads.cpp).
 void EmitContext::count_dram(const Instruction& inst) {
   if (inst.op != "load" && inst.op != "store") return;
   const std::uint32_t cluster = inst.core / hw_.chip.cores_per_cluster;

@@ -156,7 +156,7 @@ class EmitContext {
                     std::pair<std::uint32_t, std::uint32_t> co, std::pair<std::uint32_t, std::uint32_t> ci,
                     std::int64_t& weights);
 
-  // ---- Weight blocks the cores of a data-parallel layer share (SharedWeights.cpp) ----
+  // ---- Weight blocks the cores of a data-parallel layer share (SharedReads.cpp) ----
   // Whether `c`'s cores take each weight block from one DRAM read, replicated by the fabric.
   bool shares_weights(const CompiledLayer& c) const;
   // How the layer's cores get its weights, for the report.

@@ -207,7 +207,7 @@ void EmitContext::release_dead_tensors(std::size_t reader) {
 // core reads them from its own memory (seed002 §3.10: constants are delivered to the
 // local memory of the cores that use them, once, before the run). One copy when the
 // memories are not separate, or when the cores share one read of each block
-// (SharedWeights.cpp): then the layers' copies take the memories in turn, so that the
+// (SharedReads.cpp): then the layers' copies take the memories in turn, so that the
 // channels share the weight traffic.
 void EmitContext::place_weights(CompiledLayer& c, std::size_t index) {
   if (shares_weights(c) && spread_weights(c, index)) return;

@@ -109,3 +109,31 @@ TEST_CASE("multicast: a bad multicast copy is one error line and exit 2", "[inte
     CHECK(run.output.find(message) != std::string::npos);
   }
 }
+
+// A cluster may also fetch a block once into its off-core cache (seed002 §3.6: a conv's
+// weights are stored in `cluster`), from which its cores load it.
+TEST_CASE("multicast: a load fills the cluster cache from DRAM, and only from DRAM", "[cluster_cache][multicast]") {
+  const std::string config = json{{"extends", source_path("configs/smp-2x2-cache.json")}}.dump();
+  json fill = instruction(0, "load", tensor("dram", 0, {kRows, kRowBytes}), tensor("cluster", 0, {kRows, kRowBytes}));
+  json read = instruction(1, "load", tensor("cluster", 0, {kRows, kRowBytes}), tensor("wram", 0, {kRows, kRowBytes}),
+                          {dependency(0, "full")});
+  read["core"] = 1;
+  auto run = run_trace_on("cache-fill", config, {fill, read});
+  INFO(run.output);
+  REQUIRE(run.status == 0);
+  std::uint64_t cache_written = 0, cache_read = 0;
+  for (const auto& m : run.report.at("memories"))
+    if (m.at("name") == "cluster0.cache") {
+      cache_written = m.at("bytes_written").get<std::uint64_t>();
+      cache_read = m.at("bytes_read").get<std::uint64_t>();
+    }
+  CHECK(cache_written == kBlock);
+  CHECK(cache_read == kBlock);
+  CHECK(traffic_of(run).dram_read == kBlock);
+  CHECK(run.by_id.at(1).start >= run.by_id.at(0).end);
+
+  json copy = instruction(2, "load", tensor("cluster", 0, {kRows, kRowBytes}), tensor("cluster", 1 << 20, {kRows, kRowBytes}));
+  auto bad = run_trace_on("cache-fill-bad", config, {copy});
+  CHECK(bad.status == 2);
+  CHECK(bad.output.find("a load fills the cluster cache from DRAM only") != std::string::npos);
+}

@@ -31,6 +31,7 @@ class TraceEmitter : public InstructionSource {
   // Layer that emitted instruction `id` (which must have been emitted already).
   std::size_t layer_of(std::uint64_t id) const { return ctx_.layer_of(id); }
   const LayerTraffic& traffic(std::size_t layer) const { return ctx_.traffic(layer); }
+  std::string weight_sharing(const CompiledLayer& c) const { return ctx_.weight_sharing(c); }
   // Whether instruction `id` moves or adds partial sums of a model-ci reduction.
   bool in_reduction(std::uint64_t id) const { return ctx_.in_reduction(id); }
 

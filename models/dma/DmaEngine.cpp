@@ -40,7 +40,7 @@ void DmaEngine::connect(CoreWiring& wiring) {
 DmaEngine::Route DmaEngine::route_for(const TensorOperand& t) {
   if (t.space == AddressSpace::Cluster && t.cluster && *t.cluster != cluster_)
     return {cache_route[static_cast<int>(*t.cluster)], remote_cache_cycles_};
-  return {&port_for(t.space), 0};
+  return {&port_for(t.space), 0, t.space == AddressSpace::Dram ? multicast_ : Multicast::None};
 }
 
 tlm::tlm_fw_transport_if<>& DmaEngine::port_for(AddressSpace space) {
@@ -56,17 +56,23 @@ tlm::tlm_fw_transport_if<>& DmaEngine::port_for(AddressSpace space) {
   return target(dram_port);
 }
 
-Cycles DmaEngine::transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd,
-                           std::uint64_t address, std::uint64_t bytes, std::uint64_t bounce_at,
-                           Cycles earliest, std::uint64_t rows, std::uint64_t pitch) {
-  *transactions_ += rows;
+// A multicast copy (params.multicast) takes the bytes another read already paid for:
+// behind the cluster's routing node ("core") it costs no memory transaction at all.
+Cycles DmaEngine::transfer(const Route& route, tlm::tlm_command cmd, std::uint64_t address, std::uint64_t bytes,
+                           std::uint64_t bounce_at, Cycles earliest, std::uint64_t rows, std::uint64_t pitch) {
   std::uint8_t* data = bounce_.empty() ? nullptr : bounce_.data() + bounce_at;
-  if (rows == 1) return tlm_transfer(port, cmd, address, bytes, data, earliest, name());
+  if (route.multicast == Multicast::Core) {
+    tlm_debug_read(*route.port, address, bytes, data, rows, pitch);
+    return earliest;
+  }
+  *transactions_ += rows;
+  const bool copy = route.multicast == Multicast::Cluster;
+  if (rows == 1) return tlm_transfer(*route.port, cmd, address, bytes, data, earliest, name(), nullptr, copy);
   PitchedRows pitched;
   pitched.rows = rows;
   pitched.row_bytes = bytes / rows;
   pitched.pitch = pitch;
-  return tlm_transfer(port, cmd, address, bytes, data, earliest, name(), &pitched);
+  return tlm_transfer(*route.port, cmd, address, bytes, data, earliest, name(), &pitched, copy);
 }
 
 // One transaction per contiguous run; the whole rows of a pitched DRAM window go as one
@@ -77,8 +83,7 @@ Cycles DmaEngine::transfer_runs(const Route& route, tlm::tlm_command cmd, const 
   Cycles done = floor;
   const std::uint64_t end = begin + bytes, row = t.row_bytes();
   auto send = [&](std::uint64_t at, std::uint64_t count, std::uint64_t rows) {
-    done = std::max(done, transfer(*route.port, cmd, t.address_of(at), count, at - begin, earliest, rows,
-                                   t.row_pitch()) +
+    done = std::max(done, transfer(route, cmd, t.address_of(at), count, at - begin, earliest, rows, t.row_pitch()) +
                               route.hop_cycles);
   };
   if (t.dense() || t.space != AddressSpace::Dram) {
@@ -136,6 +141,7 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
     throw std::logic_error("DMA instruction " + std::to_string(inst.id) + ": source and destination sizes differ");
 
   std::uint64_t moved = 0;
+  multicast_ = multicast_of(inst);
   // The instructions in flight share one issue slot, in program order: this one's
   // set-up overlaps the earlier ones' segments, its first segment follows their last.
   Cycles issue = std::max(now_cycles() + cfg_.setup_cycles, issue_free_);

@@ -6,6 +6,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/dma/DmaConfig.h"
+#include "models/dma/DmaOps.h"
 #include "models/engine/Engine.h"
 
 namespace npusim {
@@ -45,12 +46,12 @@ class DmaEngine : public Engine {
   struct Route {
     tlm::tlm_fw_transport_if<>* port;
     Cycles hop_cycles;
+    Multicast multicast = Multicast::None;  // a DRAM read whose bytes another read took out
   };
   Route route_for(const TensorOperand& t);
   tlm::tlm_fw_transport_if<>& port_for(AddressSpace space);
-  Cycles transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd, std::uint64_t address,
-                  std::uint64_t bytes, std::uint64_t bounce_at, Cycles earliest, std::uint64_t rows = 1,
-                  std::uint64_t pitch = 0);
+  Cycles transfer(const Route& route, tlm::tlm_command cmd, std::uint64_t address, std::uint64_t bytes,
+                  std::uint64_t bounce_at, Cycles earliest, std::uint64_t rows = 1, std::uint64_t pitch = 0);
   // Moves tensor bytes [begin, begin + bytes) of `t` in or out over `route`; returns
   // when the last transaction completes, no earlier than `floor`.
   Cycles transfer_runs(const Route& route, tlm::tlm_command cmd, const TensorOperand& t, std::uint64_t begin,
@@ -62,6 +63,7 @@ class DmaEngine : public Engine {
 
   DmaConfig cfg_;
   std::uint32_t cluster_ = 0;
+  Multicast multicast_ = Multicast::None;  // of the instruction being booked
   Cycles remote_cache_cycles_ = 0;  // one way to another cluster's cache
   std::uint64_t* transactions_ = nullptr;  // registered counter
   Cycles issue_free_ = 0;  // the issue slot is free from here on (after the last segment issued)

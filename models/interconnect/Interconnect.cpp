@@ -120,6 +120,14 @@ bool Interconnect::send_piece(tlm::tlm_generic_payload& trans, std::uint32_t clu
   piece.set_data_ptr(data);
   piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   if (pitched) piece.set_extension(new PitchedRows(*pitched));  // the piece owns and frees it
+  const std::uint64_t rows = pitched ? pitched->rows : 1;
+  if (trans.get_extension<MulticastCopy>()) {
+    // Replicated by the fabric from a read that already left the channel: only the
+    // links towards this cluster and the hops from the memory carry it.
+    tlm_debug_read(*to_dram.operator->(), address, bytes, data, rows, pitched ? pitched->pitch : 0);
+    finished = std::max(finished, cross_links(cluster, channel, bytes, rows, false, entered) + path);
+    return true;
+  }
   to_dram->b_transport(piece, piece_delay);
   if (piece.is_response_error()) {
     trans.set_response_status(piece.get_response_status());
@@ -127,8 +135,7 @@ bool Interconnect::send_piece(tlm::tlm_generic_payload& trans, std::uint32_t clu
   }
   // Through when both the channel and every link on the path are; then the hops back.
   const Cycles through = std::max(now_cycles() + to_cycles(piece_delay),
-                                  cross_links(cluster, channel, bytes, pitched ? pitched->rows : 1,
-                                              trans.is_write(), entered));
+                                  cross_links(cluster, channel, bytes, rows, trans.is_write(), entered));
   finished = std::max(finished, through + path);
   return true;
 }

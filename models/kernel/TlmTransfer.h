@@ -24,13 +24,29 @@ struct PitchedRows : tlm::tlm_extension<PitchedRows> {
   std::uint64_t row_address(std::uint64_t first, std::uint64_t row) const { return first + row * pitch; }
 };
 
+// Marks a DRAM read whose bytes another instruction already took out of DRAM and the
+// routing fabric replicates to this reader (a multicast; seed002 §3.9: in data-parallel
+// mode the weights are exchanged between clusters). The fabric books the links from the
+// memory to the reader's cluster and the hops, not the DRAM channel; the data comes from
+// the DRAM's debug port (the bytes are those the other read took).
+struct MulticastCopy : tlm::tlm_extension<MulticastCopy> {
+  tlm::tlm_extension_base* clone() const override { return new MulticastCopy(*this); }
+  void copy_from(const tlm::tlm_extension_base&) override {}
+};
+
 // One blocking TLM read or write of `bytes` at `address`, starting no earlier than
 // `earliest`; returns the cycle it completes. `data` may be null in timing-only
 // runs. `rows`, when given, makes it a pitched transfer (PitchedRows; `bytes` is then
 // rows x row_bytes). A memory that answers with an error means a model bug (the trace
 // reader has checked every address), so it throws std::logic_error naming `who`.
+// `multicast` marks the read a MulticastCopy.
 Cycles tlm_transfer(tlm::tlm_fw_transport_if<>& port, tlm::tlm_command cmd, std::uint64_t address,
                     std::uint64_t bytes, std::uint8_t* data, Cycles earliest, const char* who,
-                    const PitchedRows* rows = nullptr);
+                    const PitchedRows* rows = nullptr, bool multicast = false);
+
+// Copies `bytes` (as `rows` rows `pitch` apart) at `address` into `data` through the
+// debug interface, taking no time: the bytes of a read that another read already paid for.
+void tlm_debug_read(tlm::tlm_fw_transport_if<>& port, std::uint64_t address, std::uint64_t bytes,
+                    std::uint8_t* data, std::uint64_t rows = 1, std::uint64_t pitch = 0);
 
 }  // namespace npusim

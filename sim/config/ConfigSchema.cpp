@@ -56,6 +56,9 @@ void add_chip_keys(std::vector<ConfigKey>& keys) {
   keys.push_back(bandwidth(NPUSIM_FIELD(chip.interconnect.inter_cluster_link_bytes_per_cycle), 32,
                            "link between two clusters' routing nodes on a NUMA chip, both directions together; "
                            "traffic to the other cluster's memory crosses it (assumption)"));
+  keys.push_back(flag(NPUSIM_FIELD(chip.interconnect.multicast), true,
+                      "the routing nodes can replicate one DRAM read to several cores (seed002 §3.9: data-parallel "
+                      "cores share each weight block); false: every core reads its own (assumption)"));
 
   keys.push_back(flag(NPUSIM_FIELD(chip.cluster_cache.enabled), false, "each cluster has an off-core cache its cores share: trace space \"cluster\""));
   keys.push_back(integer(NPUSIM_FIELD(chip.cluster_cache.capacity_bytes), 4 * 1048576, within(KiB, 4 * GiB), "bytes",

@@ -79,6 +79,7 @@ struct InterconnectConfig {
   std::uint32_t numa_remote_hops;
   double cluster_link_bytes_per_cycle;        // each cluster's link into the routing fabric
   double inter_cluster_link_bytes_per_cycle;  // NUMA: the link between two clusters' routing nodes
+  bool multicast;  // the fabric can replicate one DRAM read to several cores (load params.multicast)
 };
 
 struct ClusterCacheConfig {

@@ -67,12 +67,18 @@ BandSlot EmitContext::next_slot(CoreState& cs, std::size_t inputs) const {
 void EmitContext::emit_band_loads(std::uint32_t core, const std::vector<WindowPiece>& pieces, std::uint64_t at,
                                   std::int64_t reader, bool row_by_row, const InputBytes& bytes, BandWriters& loads) {
   const CoreState& cs = cores_[core];
+  SharedBand* shared = shares_bands() && !pieces.empty() ? &shared_band(core, pieces) : nullptr;  // SharedReads.cpp
+  std::size_t k = 0;
   for (const WindowPiece& piece : pieces) {
     Instruction load = make_op("load", core);
     load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
     load.inputs[0].pitch = piece.pitch;
     load.outputs = {tensor(AddressSpace::Nram, at + piece.offset, piece.shape, DType::Int8)};
     depend(load, reader);
+    if (shared && shared->lead != core) {  // a copy of the same piece the cluster's first reader took
+      load.params["multicast"] = "core";
+      depend(load, shared->reads.at(k++), DependencyMode::TwoPhase);
+    }
     if (!cs.loaded_ifmap) {
       depend(load, cs.last_store);
       wait_for_producers(load);
@@ -80,6 +86,7 @@ void EmitContext::emit_band_loads(std::uint32_t core, const std::vector<WindowPi
     wait_for_writers(load, bytes);
     const bool staged = piece.starts && row_by_row;
     loads.emplace_back(push(std::move(load)), staged ? DependencyMode::Staged : DependencyMode::Full);
+    if (shared && shared->lead == core) shared->reads.push_back(std::int64_t(loads.back().first));
     record_read(loads.back().first, bytes.input);
   }
 }
@@ -144,7 +151,12 @@ void EmitContext::emit_weights(std::uint32_t core, const TensorOperand& to, cons
   const std::uint64_t per_co_loaded = std::uint64_t(t.kernel_h) * t.kernel_w * ci.second;
   const std::uint64_t begin = co.first * per_co;
   const std::uint64_t end = depthwise ? c.weight_bytes : begin + co.second * per_co;
-  const DramTensor all{{{0, c.weight_bytes, weights_at(core)}}};
+  const bool shared = shares_weights(c);  // SharedReads.cpp
+  const DramTensor all = !c.spread_weights.chunks.empty()
+                            ? c.spread_weights
+                            : DramTensor{{{0, c.weight_bytes, weights_at(shared ? weight_lead(core) : core)}}};
+  if (shared) weight_lead(core);
+  std::size_t k = 0;
   for (const DramChunk& piece : all.pieces(begin, end)) {
     const std::uint32_t rows = depthwise ? co.second : std::uint32_t(piece.bytes / per_co);
     const auto shape = weight_shape(l, t, rows, ci.second);
@@ -155,7 +167,9 @@ void EmitContext::emit_weights(std::uint32_t core, const TensorOperand& to, cons
     load.outputs[0].offset += (piece.first - begin) / per_co * per_co_loaded;
     load.outputs[0].shape = shape;
     for (std::int64_t id : readers) depend(load, id);
+    if (shared) share_weight_piece(load, k++);
     weights = std::int64_t(push(std::move(load)));
+    if (shared) shared_piece_pushed(core, std::uint64_t(weights));
   }
 }
 

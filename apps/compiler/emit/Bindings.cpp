@@ -61,7 +61,9 @@ void EmitContext::bind_layer(const CompiledLayer& c) {
     std::vector<std::uint64_t> copies;
     for (std::uint64_t address : c.weight_copies)
       if (address != kNoCopy && address != c.weights_offset) copies.push_back(address);
-    bind_input(l.name + ".weights", DramTensor{{{0, c.weight_bytes, c.weights_offset}}}, dense_weight_shape(l),
+    const DramTensor at = c.spread_weights.chunks.empty() ? DramTensor{{{0, c.weight_bytes, c.weights_offset}}}
+                                                          : c.spread_weights;
+    bind_input(l.name + ".weights", at, dense_weight_shape(l),
                l.weights_file, {l.dilation, l.dilation}, l.weight_sparsity, copies, l.weight_values);
   }
   if (!c.kv_cache.chunks.empty())  // keys or values of earlier tokens: generated like weights

@@ -17,6 +17,9 @@ struct CompiledLayer {
   std::uint64_t weights_offset = 0;          // the first copy of the weights
   // Per memory, the copy of the weights there; one entry when the memories are not separate.
   std::vector<std::uint64_t> weight_copies;
+  // Weights its cores share (SharedReads.cpp) on a chip of separate memories: whole
+  // output channels dealt to the memories in turn; empty otherwise.
+  DramTensor spread_weights;
   DramTensor output;
   DramTensor kv_cache;                       // matmul: the cached rows of B (decode), one region
   std::vector<int> overwrites;               // dead outputs (layers) whose DRAM its output takes
@@ -35,6 +38,9 @@ struct LayerTraffic {
   // Model-ci partial sums by the level they are exchanged through: kept in the
   // receiving core's NRAM, its cluster's cache, another cluster's cache, DRAM.
   std::uint64_t exchange_nram = 0, exchange_cache = 0, exchange_remote_cache = 0, exchange_dram = 0;
+  // Bytes that reached a core as a copy of another core's DRAM read (params.multicast):
+  // across the links into its cluster, and fanned out inside a cluster that had them.
+  std::uint64_t multicast_cluster = 0, multicast_core = 0;
 };
 
 }  // namespace npusim

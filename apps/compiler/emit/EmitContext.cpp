@@ -140,11 +140,15 @@ bool EmitContext::pop(Instruction& out) {
 }
 
 // Load and store bytes to DRAM, by the cluster of the core and whether the channel is
-// its cluster's own memory.
+// its cluster's own memory; a multicast copy reads none (SharedReads.cpp).
 void EmitContext::count_dram(const Instruction& inst) {
   if (inst.op != "load" && inst.op != "store") return;
   const std::uint32_t cluster = inst.core / hw_.chip.cores_per_cluster;
   LayerTraffic& traffic = traffic_[layer_];
+  if (const auto multicast = inst.params.find("multicast"); multicast != inst.params.end()) {
+    (*multicast == "core" ? traffic.multicast_core : traffic.multicast_cluster) += inst.inputs[0].bytes();
+    return;
+  }
   for (const auto* list : {&inst.inputs, &inst.outputs})
     for (const TensorOperand& t : *list) {
       if (t.space != AddressSpace::Dram) continue;

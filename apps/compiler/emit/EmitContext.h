@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -155,9 +156,32 @@ class EmitContext {
                     std::pair<std::uint32_t, std::uint32_t> co, std::pair<std::uint32_t, std::uint32_t> ci,
                     std::int64_t& weights);
 
+  // ---- Weight blocks the cores of a data-parallel layer share (SharedReads.cpp) ----
+  // Whether `c`'s cores take each weight block from one DRAM read, replicated by the fabric.
+  bool shares_weights(const CompiledLayer& c) const;
+  // How the layer's cores get its weights, for the report.
+  std::string weight_sharing(const CompiledLayer& c) const;
+  // Whether the cores of a cluster take each band of a model-co layer's input from one
+  // read (they read the same band at the same step).
+  bool shares_bands() const;
+
  private:
   void place_tensors();                  // TensorPlacement.cpp
-  void place_weights(CompiledLayer& c);
+  void place_weights(CompiledLayer& c, std::size_t index);
+  bool spread_weights(CompiledLayer& c, std::size_t index);
+  // The core whose read of the current weight block the others' copies come from.
+  std::uint32_t weight_lead(std::uint32_t core);
+  // Before pushing piece `k` of the block on its core: a copy of the lead's piece k.
+  void share_weight_piece(Instruction& load, std::size_t k) const;
+  // After: the lead's piece is recorded, and the core's cluster has the block.
+  void shared_piece_pushed(std::uint32_t core, std::uint64_t id);
+  // The reads of the band window `pieces` by the first core of `core`'s cluster to load
+  // it in this weight block of the layer; `core` becomes that core if none has.
+  struct SharedBand {
+    std::uint32_t lead = 0;
+    std::vector<std::int64_t> reads;
+  };
+  SharedBand& shared_band(std::uint32_t core, const std::vector<WindowPiece>& pieces);
   void release_dead_tensors(std::size_t reader);
   void forget_placement();
   std::vector<std::pair<std::uint64_t, std::uint32_t>> row_runs(const CompiledLayer& c, bool reading) const;
@@ -201,6 +225,17 @@ class EmitContext {
   std::vector<std::uint64_t> first_ids_;  // per started layer
   std::vector<LayerTraffic> traffic_;
   IdRuns reduction_ids_;
+  // The weight block being shared: its layer and block, the core whose DRAM reads the
+  // others copy, those reads, and the clusters the block has reached.
+  struct SharedBlock {
+    std::size_t layer = ~std::size_t(0);
+    std::uint32_t block = 0, lead = 0;
+    std::vector<std::int64_t> reads;
+    std::vector<bool> reached;
+  } shared_;
+  // Model-co band windows read in this layer, by (cluster, weight block, first DRAM address, pieces).
+  std::size_t shared_bands_layer_ = ~std::size_t(0);
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::size_t>, SharedBand> shared_bands_;
 
   std::deque<Instruction> pending_;
   std::vector<CoreState> cores_;

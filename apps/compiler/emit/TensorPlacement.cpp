@@ -14,6 +14,44 @@ using Runs = std::vector<std::pair<std::uint64_t, std::uint32_t>>;
 bool moved_in_bands(const CompiledLayer* c) { return c && !lowering(c->tiling.engine).whole_tensors(); }
 bool data_parallel(const CompiledLayer* c) { return moved_in_bands(c) && c->tiling.split == ParallelMode::Data; }
 
+// Moves rows from memories that hold more than an even share (total / memories, rounded
+// up; unless all are within an eighth of it) to the ones that hold less, from the end of each over-full run, keeping row order:
+// on a NUMA chip a cluster whose cores took more bands would otherwise keep its channel
+// busy while another channel idles (an SMP chip spreads every tensor over all channels).
+// The moved rows are read across the link between the two clusters, which the layer's
+// own traffic leaves mostly idle, for one more routing node.
+Runs balance_runs(const Runs& runs, std::uint32_t memories) {
+  std::vector<std::uint64_t> held(memories, 0);
+  std::uint64_t total = 0;
+  for (const auto& [rows, memory] : runs) held[memory] += rows, total += rows;
+  const std::uint64_t share = (total + memories - 1) / memories;
+  // Within an eighth of an even share, the channels stay as busy as each other; a remote
+  // row would only add its hop.
+  if (*std::max_element(held.begin(), held.end()) <= share + share / 8) return runs;
+  std::vector<std::uint64_t> spare(memories, 0), excess(memories, 0);
+  for (std::uint32_t m = 0; m < memories; ++m) {
+    if (held[m] > share) excess[m] = held[m] - share;
+    else spare[m] = share - held[m];
+  }
+  Runs out;
+  auto add = [&out](std::uint64_t rows, std::uint32_t memory) {
+    if (rows == 0) return;
+    if (!out.empty() && out.back().second == memory) out.back().first += rows;
+    else out.emplace_back(rows, memory);
+  };
+  for (const auto& [rows, memory] : runs) {
+    const std::uint64_t moved = std::min(rows, excess[memory]);
+    excess[memory] -= moved;
+    add(rows - moved, memory);
+    for (std::uint64_t left = moved, m = 0; left > 0; ++m) {
+      const std::uint64_t take = std::min(left, spare[m]);
+      spare[m] -= take, left -= take;
+      add(take, std::uint32_t(m));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 // The map rows (images x height) a layer's cores read (`reading`) or write, as runs of
@@ -72,6 +110,11 @@ Runs EmitContext::activation_runs(const CompiledLayer* producer, const CompiledL
     runs = row_runs(*reader, true);
   else if (moved_in_bands(producer))
     runs = row_runs(*producer, false);
+  // The moved rows cross the links between clusters; a chip of two clusters has one,
+  // which the shared weights' copies already keep busy, so only a chip with more such
+  // links than memories takes them (numa-4x4: 6 links, 4 memories).
+  const std::uint32_t clusters = hw_.chip.clusters;
+  if (clusters * (clusters - 1) / 2 > dram_.memories()) runs = balance_runs(runs, dram_.memories());
   for (auto& run : runs) run.first *= row_bytes;
   return runs;
 }
@@ -138,7 +181,7 @@ void EmitContext::place_layer(std::size_t i, Placement& p) {
                        ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
                        : std::uint64_t(l.out.c) * c.tiling.kernel_h * c.tiling.kernel_w * (l.in.c / l.groups);
   if (l.has_constant()) c.weight_bytes = l.weight_elements();  // one image's constant (or a table), for every image
-  place_weights(c);
+  place_weights(c, i);
   if (i > 0) release_dead_tensors(i - 1);
   c.output = dram_.allocate_activation(activation_runs(&c, p.reader_of(l.name), p.chunkable[l.name], n * l.out.h,
                                                        std::uint64_t(l.out.w) * l.out.c),
@@ -163,15 +206,41 @@ void EmitContext::release_dead_tensors(std::size_t reader) {
 // The weights go to the memory of every cluster whose cores run the layer, so every
 // core reads them from its own memory (seed002 §3.10: constants are delivered to the
 // local memory of the cores that use them, once, before the run). One copy when the
-// memories are not separate.
-void EmitContext::place_weights(CompiledLayer& c) {
+// memories are not separate, or when the cores share one read of each block
+// (SharedReads.cpp): then the layers' copies take the memories in turn, so that the
+// channels share the weight traffic.
+void EmitContext::place_weights(CompiledLayer& c, std::size_t index) {
+  if (shares_weights(c) && spread_weights(c, index)) return;
   std::vector<bool> copy(dram_.memories(), false);
-  if (moved_in_bands(&c))
+  if (shares_weights(c))
+    copy[index % dram_.memories()] = true;
+  else if (moved_in_bands(&c))
     for (std::uint32_t core : c.tiling.cores) copy[dram_.memory_of_cluster(core / hw_.chip.cores_per_cluster)] = true;
   if (std::none_of(copy.begin(), copy.end(), [](bool b) { return b; })) copy[0] = true;
   c.weight_copies.assign(dram_.memories(), kNoCopy);
   for (std::uint32_t m = dram_.memories(); m-- > 0;)
     if (copy[m]) c.weights_offset = c.weight_copies[m] = dram_.allocate(c.weight_bytes, m);
+}
+
+// Shared weights on a chip of separate memories (NUMA): one copy, whole output channels
+// dealt to every memory in turn, a weight block's share of each together, so that the
+// read of every block streams from all channels at once, as the interleaved channels of
+// an SMP chip would serve it (the copies then reach each cluster over the links). The
+// layer's first memory turns with `index`. Not for depthwise weights (one block of every
+// channel, small); false when not spread.
+bool EmitContext::spread_weights(CompiledLayer& c, std::size_t index) {
+  const Layer& l = c.layer;
+  const std::uint32_t memories = dram_.memories();
+  if (memories == 1 || l.kind == LayerKind::Depthwise || l.has_constant() || l.out.c == 0) return false;
+  const std::uint64_t per_co = c.weight_bytes / l.out.c;
+  const std::uint32_t run = std::max<std::uint32_t>(1, (std::min(c.tiling.co_block, l.out.c) + memories - 1) / memories);
+  Runs runs;
+  for (std::uint32_t co = 0, k = 0; co < l.out.c; co += run, ++k)
+    runs.emplace_back(std::uint64_t(std::min(run, l.out.c - co)) * per_co, std::uint32_t((index + k) % memories));
+  c.spread_weights = dram_.allocate_runs(runs);
+  c.weights_offset = c.spread_weights.address();
+  c.weight_copies.assign(memories, kNoCopy);
+  return true;
 }
 
 }  // namespace npusim

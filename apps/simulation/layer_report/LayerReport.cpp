@@ -58,7 +58,7 @@ namespace {
 // How the layer's cores shared it (seed002): the mode and why, the tags of its tensors,
 // the partial sums exchanged per level, the time in reductions, and the DRAM bytes each
 // cluster moved to its own memory and to the others.
-nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t) {
+nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t, const std::string& sharing) {
   const LayerSplit& s = c.split;
   nlohmann::json estimates = nlohmann::json::object();
   for (const auto& [mode, cycles] : s.estimates) estimates[parallel_mode_name(mode)] = cycles;
@@ -86,6 +86,10 @@ nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t) {
     j["simulated_cycles"] = simulated;
   }
   if (!c.tiling.shares.empty()) j["shares"] = c.tiling.shares;
+  if (c.tiling.cores.size() > 1)  // one core shares nothing (and its report stays as it was)
+    j["shared_reads"] = {{"weights", sharing},
+                         {"multicast_cluster_bytes", t.multicast_cluster},
+                         {"multicast_core_bytes", t.multicast_core}};
   return j;
 }
 
@@ -129,7 +133,7 @@ nlohmann::json LayerReport::to_json() const {
                                {"scale_exponent", c.layer.onnx->scale_exponent},
                                {"before_scale_and_bias", c.layer.onnx->before_affine}};
     if (c.layer.onnx && !c.layer.onnx->normalized.empty()) layers.back()["onnx"]["normalizes"] = c.layer.onnx->normalized;
-    layers.back()["split"] = split_section(c, traffic);
+    layers.back()["split"] = split_section(c, traffic, emitter_.weight_sharing(c));
     if (const auto* placement = c.tiling.engine_plan<CostPlacement>(kCostPlacementNote))
       layers.back()["placement"] = cost_placement_json(*placement);
     // The engines' own sections, after the common fields they read.

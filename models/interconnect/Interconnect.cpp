@@ -112,14 +112,9 @@ bool Interconnect::send_piece(tlm::tlm_generic_payload& trans, std::uint32_t clu
   const std::uint32_t channel = map_.channel_of(address);
   const Cycles path = Cycles(hops(cluster, channel)) * cfg_.interconnect.hop_latency;
   sc_core::sc_time piece_delay = delay + cycles_to_time(path);
-  tlm::tlm_generic_payload piece;
-  piece.set_command(trans.get_command());
-  piece.set_address(address);
-  piece.set_data_length(static_cast<unsigned int>(bytes));
-  piece.set_streaming_width(static_cast<unsigned int>(bytes));
-  piece.set_data_ptr(data);
-  piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  if (pitched) piece.set_extension(new PitchedRows(*pitched));  // the piece owns and frees it
+  PitchedRows rows = pitched ? *pitched : PitchedRows{};
+  TransferPayload borrowed(trans.get_command(), address, bytes, data, pitched ? &rows : nullptr);
+  tlm::tlm_generic_payload& piece = *borrowed;
   to_dram->b_transport(piece, piece_delay);
   if (piece.is_response_error()) {
     trans.set_response_status(piece.get_response_status());

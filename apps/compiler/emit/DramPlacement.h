@@ -50,8 +50,14 @@ class DramPlacement {
   // Calls fn(channel, bytes) for the bytes of [address, address + bytes) each channel serves.
   template <typename Fn>
   void for_each_channel(std::uint64_t address, std::uint64_t bytes, Fn&& fn) const {
+    for_each_channel_of([&](auto&& add) { add(address, bytes); }, fn);
+  }
+  // The same summed over several ranges: ranges(add) calls add(address, bytes) for each.
+  // A pitched operand has a range per row; its channels are walked once, not per row.
+  template <typename Ranges, typename Fn>
+  void for_each_channel_of(Ranges&& ranges, Fn&& fn) const {
     shares_.assign(map_.channels(), 0);
-    map_.add_channel_shares(address, bytes, shares_);
+    ranges([&](std::uint64_t address, std::uint64_t bytes) { map_.add_channel_shares(address, bytes, shares_); });
     for (std::uint32_t channel = 0; channel < map_.channels(); ++channel)
       if (shares_[channel] > 0) fn(channel, shares_[channel]);
   }

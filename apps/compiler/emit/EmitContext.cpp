@@ -145,15 +145,15 @@ void EmitContext::count_dram(const Instruction& inst) {
   if (inst.op != "load" && inst.op != "store") return;
   const std::uint32_t cluster = inst.core / hw_.chip.cores_per_cluster;
   LayerTraffic& traffic = traffic_[layer_];
-  for (const auto* list : {&inst.inputs, &inst.outputs})
-    for (const TensorOperand& t : *list) {
-      if (t.space != AddressSpace::Dram) continue;
-      for_each_run(t, 0, t.bytes(), [&](std::uint64_t address, std::uint64_t, std::uint64_t count) {
-        dram_.for_each_channel(address, count, [&](std::uint32_t channel, std::uint64_t n) {
-          (home_cluster(hw_.chip, channel) == cluster ? traffic.dram_local : traffic.dram_remote)[cluster] += n;
-        });
-      });
-    }
+  auto dram_runs = [&](auto&& add) {
+    for (const auto* list : {&inst.inputs, &inst.outputs})
+      for (const TensorOperand& t : *list)
+        if (t.space == AddressSpace::Dram)
+          for_each_run(t, 0, t.bytes(), [&](std::uint64_t address, std::uint64_t, std::uint64_t count) { add(address, count); });
+  };
+  dram_.for_each_channel_of(dram_runs, [&](std::uint32_t channel, std::uint64_t n) {
+    (home_cluster(hw_.chip, channel) == cluster ? traffic.dram_local : traffic.dram_remote)[cluster] += n;
+  });
 }
 
 void EmitContext::wait_for_producers(Instruction& inst) const {
@@ -165,7 +165,7 @@ void EmitContext::wait_for_producers(Instruction& inst) const {
 void EmitContext::wait_for_writers(Instruction& inst, const InputBytes& bytes) const {
   const int producer = layers_[layer_].producers.at(bytes.input);
   if (producer < 0) return;  // the network input: in DRAM before the run
-  for (std::uint64_t id : writes_[std::size_t(producer)].writers(bytes.begin, bytes.end)) depend(inst, std::int64_t(id));
+  depend_on_each(inst, writes_[std::size_t(producer)].writers(bytes.begin, bytes.end));
 }
 
 void EmitContext::record_write(std::uint64_t id, std::uint64_t begin, std::uint64_t end) {
@@ -181,8 +181,8 @@ void EmitContext::wait_for_overwritten(Instruction& inst, CoreState& cs) const {
   if (cs.wrote_output) return;
   cs.wrote_output = true;
   for (int dead : layers_[layer_].overwrites) {
-    for (std::uint64_t id : reads_[std::size_t(dead)]) depend(inst, std::int64_t(id));
-    for (std::uint64_t id : writes_[std::size_t(dead)].writers(0, ~std::uint64_t(0))) depend(inst, std::int64_t(id));
+    depend_on_each(inst, reads_[std::size_t(dead)]);
+    depend_on_each(inst, writes_[std::size_t(dead)].writers(0, ~std::uint64_t(0)));
   }
 }
 

@@ -233,8 +233,11 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
   const std::uint64_t out_rows = std::uint64_t(std::max<std::uint32_t>(1, plan.layer.n)) * std::max<std::uint32_t>(1, plan.ho);
   Schedule schedule;
   schedule.tile_bytes = ofmap.bytes() / out_rows;
+  schedule.reads.reserve(tiles);
+  schedule.written.reserve(out_rows + 1);
   Cycles shift = 0, port_late = 0, done = start;
-  std::vector<Cycles> set_late(tiles, 0);  // how late each tile gave its result set back
+  std::vector<Cycles>& set_late = set_late_;  // how late each tile gave its result set back
+  set_late.assign(tiles, 0);
   for (std::uint64_t i = 0; i < tiles; ++i) {
     const TileTimes& planned = times[i];
     const TilePlace place = place_of(plan, i);

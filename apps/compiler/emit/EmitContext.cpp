@@ -145,13 +145,21 @@ void EmitContext::count_dram(const Instruction& inst) {
   if (inst.op != "load" && inst.op != "store") return;
   const std::uint32_t cluster = inst.core / hw_.chip.cores_per_cluster;
   LayerTraffic& traffic = traffic_[layer_];
-  auto dram_runs = [&](auto&& add) {
+  auto dram_rows = [&](auto&& add) {
     for (const auto* list : {&inst.inputs, &inst.outputs})
-      for (const TensorOperand& t : *list)
-        if (t.space == AddressSpace::Dram)
-          for_each_run(t, 0, t.bytes(), [&](std::uint64_t address, std::uint64_t, std::uint64_t count) { add(address, count); });
+      for (const TensorOperand& t : *list) {
+        if (t.space != AddressSpace::Dram || t.bytes() == 0) continue;
+        if (t.dense()) {
+          add(t.offset, t.bytes(), 1);
+          continue;
+        }
+        // Rows row_pitch apart: those a share period apart split over the channels alike.
+        const std::uint64_t row = t.row_bytes(), rows = t.bytes() / row, period = dram_.share_period(t.row_pitch(), rows);
+        for (std::uint64_t r = 0; r < period; ++r)
+          add(t.offset + r * t.row_pitch(), row, rows / period + (r < rows % period ? 1 : 0));
+      }
   };
-  dram_.for_each_channel_of(dram_runs, [&](std::uint32_t channel, std::uint64_t n) {
+  dram_.for_each_channel_of(dram_rows, [&](std::uint32_t channel, std::uint64_t n) {
     (home_cluster(hw_.chip, channel) == cluster ? traffic.dram_local : traffic.dram_remote)[cluster] += n;
   });
 }

@@ -234,10 +234,8 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
   Schedule schedule;
   schedule.tile_bytes = ofmap.bytes() / out_rows;
   schedule.reads.reserve(tiles);
-  schedule.written.reserve(out_rows + 1);
   Cycles shift = 0, port_late = 0, done = start;
-  std::vector<Cycles>& set_late = set_late_;  // how late each tile gave its result set back
-  set_late.assign(tiles, 0);
+  set_late_.assign(tiles, 0);
   for (std::uint64_t i = 0; i < tiles; ++i) {
     const TileTimes& planned = times[i];
     const TilePlace place = place_of(plan, i);
@@ -246,7 +244,7 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
       // The set this tile needs came back late: its first compute (with one set, its first
       // window) waits unless the plan left it slack.
       const Cycles gate = sets == 1 ? planned.fill_start : planned.first_compute;
-      const Cycles freed = times[i - sets].write_end + set_late[i - sets];
+      const Cycles freed = times[i - sets].write_end + set_late_[i - sets];
       if (freed > gate) shift = std::max(shift, freed - gate);
     }
     const Cycles begin = std::max(start + planned.fill_start + shift, step_gate(i));
@@ -266,7 +264,7 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
     const Cycles port_end = written - nram_->access_latency();
     const Cycles planned_port_end = start + planned.write_end - cfg_.write_back.latency;
     port_late = port_end > planned_port_end ? port_end - planned_port_end : 0;
-    set_late[i] = port_late;
+    set_late_[i] = port_late;
     const Cycles visible = std::max({written, start + planned.write_end + port_late, done});
     done = visible;
     schedule.reads.emplace_back(begin, std::max(inputs, weights_in));

@@ -94,7 +94,7 @@ class MatrixUnit : public Engine {
   // --matrix-model cycle-stepped: tile times per plan (timing runs), or of this instruction.
   std::map<const WfoldPlan*, std::vector<TileTimes>> stepped_times_;
   std::vector<TileTimes> stepped_scratch_;
-  std::vector<Cycles> set_late_;  // stream_tiles' per-tile lateness, kept to reuse its memory
+  std::vector<Cycles> set_late_;  // stream_tiles: how late each tile gave its result set back
 };
 
 // The conv layer a `conv` instruction describes (operand shapes and params).

@@ -148,6 +148,8 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
   Schedule schedule;
   const std::uint64_t segment = segment_for(total);
   schedule.tile_bytes = segment;
+  schedule.reads.reserve((total + segment - 1) / segment);
+  schedule.written.reserve((total + segment - 1) / segment);
   if (setup().functional && bounce_.size() < segment) bounce_.resize(segment);
   Cycles done = issue, released = issue;
   std::size_t step = 0;

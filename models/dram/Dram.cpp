@@ -18,17 +18,21 @@ Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg, bool functional,
 }
 
 // A pitched transaction (PitchedRows) books each channel once for the cycles its rows
-// would have held it one by one: every row's share is rounded up to whole cycles.
+// would have held it one by one: every row's share is rounded up to whole cycles. Rows a
+// share period apart split alike, so each distinct split is worked out once and counted
+// for every row that has it.
 Cycles Dram::book_bandwidth(const PitchedRows& rows, std::uint64_t address, Cycles now, Cycles earliest, bool write) {
   shares_.assign(channels_.size(), 0);
   cycles_.assign(channels_.size(), 0);
-  for (std::uint64_t r = 0; r < rows.rows; ++r) {
+  const std::uint64_t period = map_.share_period(rows.pitch, rows.rows);
+  for (std::uint64_t r = 0; r < period; ++r) {
+    const std::uint64_t alike = rows.rows / period + (r < rows.rows % period ? 1 : 0);  // rows r, r + period, ...
     row_shares_.assign(channels_.size(), 0);
     map_.add_channel_shares(rows.row_address(address, r), rows.row_bytes, row_shares_);
     for (std::size_t ch = 0; ch < channels_.size(); ++ch) {
       if (row_shares_[ch] == 0) continue;
-      shares_[ch] += row_shares_[ch];
-      cycles_[ch] += channels_[ch].transfer_cycles(row_shares_[ch]);
+      shares_[ch] += row_shares_[ch] * alike;
+      cycles_[ch] += channels_[ch].transfer_cycles(row_shares_[ch]) * alike;
     }
   }
   Cycles done = earliest;

@@ -1,6 +1,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "sim/config/BankedDramChecks.h"
@@ -68,6 +69,15 @@ class DramAddressMap {
   }
 
   std::uint32_t channels() const { return channels_; }
+
+  // Rows `pitch` bytes apart split over the channels alike every this many rows: with
+  // interleaving a range's shares depend only on its address modulo the stripe (one block
+  // per channel). Without interleaving no two rows need agree: `rows` (each row its own).
+  std::uint64_t share_period(std::uint64_t pitch, std::uint64_t rows) const {
+    if (interleave_ == 0) return rows;
+    const std::uint64_t stripe = interleave_ * channels_;
+    return std::min(rows, stripe / std::gcd(pitch % stripe, stripe));
+  }
 
  private:
   std::uint32_t channels_;

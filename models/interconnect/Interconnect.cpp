@@ -112,22 +112,17 @@ bool Interconnect::send_piece(tlm::tlm_generic_payload& trans, std::uint32_t clu
   const std::uint32_t channel = map_.channel_of(address);
   const Cycles path = Cycles(hops(cluster, channel)) * cfg_.interconnect.hop_latency;
   sc_core::sc_time piece_delay = delay + cycles_to_time(path);
-  tlm::tlm_generic_payload piece;
-  piece.set_command(trans.get_command());
-  piece.set_address(address);
-  piece.set_data_length(static_cast<unsigned int>(bytes));
-  piece.set_streaming_width(static_cast<unsigned int>(bytes));
-  piece.set_data_ptr(data);
-  piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  if (pitched) piece.set_extension(new PitchedRows(*pitched));  // the piece owns and frees it
-  const std::uint64_t rows = pitched ? pitched->rows : 1;
+  const std::uint64_t row_count = pitched ? pitched->rows : 1;
   if (trans.get_extension<MulticastCopy>()) {
     // Replicated by the fabric from a read that already left the channel: only the
     // links towards this cluster and the hops from the memory carry it.
-    tlm_debug_read(*to_dram.operator->(), address, bytes, data, rows, pitched ? pitched->pitch : 0);
-    finished = std::max(finished, cross_links(cluster, channel, bytes, rows, false, entered) + path);
+    tlm_debug_read(*to_dram.operator->(), address, bytes, data, row_count, pitched ? pitched->pitch : 0);
+    finished = std::max(finished, cross_links(cluster, channel, bytes, row_count, false, entered) + path);
     return true;
   }
+  PitchedRows rows = pitched ? *pitched : PitchedRows{};
+  TransferPayload borrowed(trans.get_command(), address, bytes, data, pitched ? &rows : nullptr);
+  tlm::tlm_generic_payload& piece = *borrowed;
   to_dram->b_transport(piece, piece_delay);
   if (piece.is_response_error()) {
     trans.set_response_status(piece.get_response_status());
@@ -135,7 +130,7 @@ bool Interconnect::send_piece(tlm::tlm_generic_payload& trans, std::uint32_t clu
   }
   // Through when both the channel and every link on the path are; then the hops back.
   const Cycles through = std::max(now_cycles() + to_cycles(piece_delay),
-                                  cross_links(cluster, channel, bytes, rows, trans.is_write(), entered));
+                                  cross_links(cluster, channel, bytes, row_count, trans.is_write(), entered));
   finished = std::max(finished, through + path);
   return true;
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <memory>
 
 #include <tlm>
 
@@ -32,6 +33,23 @@ struct PitchedRows : tlm::tlm_extension<PitchedRows> {
 struct MulticastCopy : tlm::tlm_extension<MulticastCopy> {
   tlm::tlm_extension_base* clone() const override { return new MulticastCopy(*this); }
   void copy_from(const tlm::tlm_extension_base&) override {}
+};
+
+// A generic payload set up for one blocking transfer, borrowed from a free list and given
+// back, its PitchedRows slot cleared, when it goes out of scope: constructing a payload
+// allocates its extension array, and a DMA sends a transfer per run of bytes. `rows`, when
+// given, is attached, not owned: it must outlive the transfer.
+class TransferPayload {
+ public:
+  TransferPayload(tlm::tlm_command cmd, std::uint64_t address, std::uint64_t bytes, std::uint8_t* data,
+                  PitchedRows* rows);
+  ~TransferPayload();
+  TransferPayload(const TransferPayload&) = delete;
+  TransferPayload& operator=(const TransferPayload&) = delete;
+  tlm::tlm_generic_payload& operator*() { return *payload_; }
+
+ private:
+  std::unique_ptr<tlm::tlm_generic_payload> payload_;
 };
 
 // One blocking TLM read or write of `bytes` at `address`, starting no earlier than

@@ -6,7 +6,7 @@
 namespace npusim {
 
 void LayerStats::add(const WfoldPlan& plan, Cycles cycles, std::uint64_t bank_conflicts) {
-  Layer& layer = layers_[wfold_plan_key(plan.layer, plan.requantized)];
+  Layer& layer = layers_[&plan];
   if (layer.instructions == 0) {
     layer.plan = &plan;
     layer.order = layers_.size();

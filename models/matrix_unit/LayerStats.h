@@ -1,6 +1,6 @@
 #pragma once
 #include <cstdint>
-#include <map>
+#include <unordered_map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -29,7 +29,8 @@ class LayerStats {
     Cycles cycles = 0;
     std::uint64_t bank_conflicts = 0;
   };
-  std::map<std::string, Layer> layers_;
+  // By plan: the matrix unit keeps one plan per shape and result path.
+  std::unordered_map<const WfoldPlan*, Layer> layers_;
 };
 
 }  // namespace npusim

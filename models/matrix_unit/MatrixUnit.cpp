@@ -205,6 +205,7 @@ std::vector<ReadStep> MatrixUnit::read_steps(const Instruction& inst) {
     const std::uint64_t last = std::uint64_t(std::clamp<std::int64_t>(top + l.kh, 1, l.hi));
     const std::uint64_t image = t.image * std::uint64_t(l.hi) * row_bytes;
     ReadStep step;
+    step.reads.reserve(2);  // one allocation per tile, not two
     step.reads.push_back({&ifmap, ifmap.offset + image + std::min(first, last - 1) * row_bytes,
                           ifmap.offset + image + last * row_bytes});
     step.reads.push_back({&weights, weights.offset, weights.offset + weights.bytes() * (t.round + 1) / t.rounds});
@@ -232,8 +233,9 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
   const std::uint64_t out_rows = std::uint64_t(std::max<std::uint32_t>(1, plan.layer.n)) * std::max<std::uint32_t>(1, plan.ho);
   Schedule schedule;
   schedule.tile_bytes = ofmap.bytes() / out_rows;
+  schedule.reads.reserve(tiles);
   Cycles shift = 0, port_late = 0, done = start;
-  std::vector<Cycles> set_late(tiles, 0);  // how late each tile gave its result set back
+  set_late_.assign(tiles, 0);
   for (std::uint64_t i = 0; i < tiles; ++i) {
     const TileTimes& planned = times[i];
     const TilePlace place = place_of(plan, i);
@@ -242,7 +244,7 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
       // The set this tile needs came back late: its first compute (with one set, its first
       // window) waits unless the plan left it slack.
       const Cycles gate = sets == 1 ? planned.fill_start : planned.first_compute;
-      const Cycles freed = times[i - sets].write_end + set_late[i - sets];
+      const Cycles freed = times[i - sets].write_end + set_late_[i - sets];
       if (freed > gate) shift = std::max(shift, freed - gate);
     }
     const Cycles begin = std::max(start + planned.fill_start + shift, step_gate(i));
@@ -262,7 +264,7 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
     const Cycles port_end = written - nram_->access_latency();
     const Cycles planned_port_end = start + planned.write_end - cfg_.write_back.latency;
     port_late = port_end > planned_port_end ? port_end - planned_port_end : 0;
-    set_late[i] = port_late;
+    set_late_[i] = port_late;
     const Cycles visible = std::max({written, start + planned.write_end + port_late, done});
     done = visible;
     schedule.reads.emplace_back(begin, std::max(inputs, weights_in));

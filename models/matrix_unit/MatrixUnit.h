@@ -86,7 +86,7 @@ class MatrixUnit : public Engine {
   std::vector<std::size_t> leader_;
   std::vector<SlaveShares> splits_;
   LayerStats layer_stats_;
-  std::map<std::string, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
+  std::map<WfoldPlanKey, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
   const WfoldPlan* last_plan_ = nullptr;                       // of instruction last_plan_id_
   std::uint64_t last_plan_id_ = 0;
   std::vector<std::int32_t> accumulators_;  // functional runs that requantize on the result path
@@ -94,6 +94,7 @@ class MatrixUnit : public Engine {
   // --matrix-model cycle-stepped: tile times per plan (timing runs), or of this instruction.
   std::map<const WfoldPlan*, std::vector<TileTimes>> stepped_times_;
   std::vector<TileTimes> stepped_scratch_;
+  std::vector<Cycles> set_late_;  // stream_tiles: how late each tile gave its result set back
 };
 
 // The conv layer a `conv` instruction describes (operand shapes and params).

@@ -337,8 +337,9 @@ std::vector<WoTileKind> wo_tile_kinds(const WfoldPlan& p) {
   return kinds;
 }
 
-std::string wfold_plan_key(const ConvShape& layer, bool requantize) {
-  return layer.to_string() + (requantize ? " requantized" : "");
+WfoldPlanKey wfold_plan_key(const ConvShape& l, bool requantize) {
+  return {l.n,        l.hi,         l.wi,       l.ci,        l.co,           l.kh, l.kw, l.sh, l.sw,
+          l.pad_top, l.pad_bottom, l.pad_left, l.pad_right, l.element_bytes, requantize ? 1u : 0u};
 }
 
 bool result_path_requantizes(const MatrixUnitConfig& cfg, const ConvShape& layer) {

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -232,8 +233,10 @@ void follow_tile_pipeline(WfoldPlan& plan, const MatrixUnitConfig& cfg);
 // cannot be mapped (the reason says which quantity fails and why).
 WfoldPlan plan_wfold_conv(const MatrixUnitConfig& cfg, const ConvShape& layer, bool requantize = false);
 
-// Names a plan for caches and report rows: the layer and its result path.
-std::string wfold_plan_key(const ConvShape& layer, bool requantize);
+// Identifies a plan for caches: every field of the layer and its result path. A value
+// key, not a string: the matrix unit looks its plan up once per instruction.
+using WfoldPlanKey = std::array<std::uint32_t, 15>;
+WfoldPlanKey wfold_plan_key(const ConvShape& layer, bool requantize);
 
 // Whether the chip's result path requantizes this layer's results (int8, result_requantize on).
 bool result_path_requantizes(const MatrixUnitConfig& cfg, const ConvShape& layer);

@@ -17,10 +17,22 @@ nlohmann::json SchedulingStats::Waits::to_json() const {
           {"mean_wait_cycles", count ? double(cycles) / double(count) : 0.0}};
 }
 
-void SchedulingStats::dependency_wait(const std::string& mode, const std::string& pair, Cycles wait) {
+void SchedulingStats::dependency_wait(DependencyMode mode, const std::string& producer_kind,
+                                      const std::string& consumer_kind, Cycles wait) {
   total_.add(wait);
-  by_mode_[mode].add(wait);
-  by_pair_[pair].add(wait);
+  Waits*& by_mode = mode_waits_.at(static_cast<std::size_t>(mode));
+  if (!by_mode) by_mode = &by_mode_[json_name(mode)];
+  by_mode->add(wait);
+  pair_waits(producer_kind, consumer_kind).add(wait);
+}
+
+SchedulingStats::Waits& SchedulingStats::pair_waits(const std::string& producer_kind,
+                                                    const std::string& consumer_kind) {
+  for (const PairSlot& slot : pair_slots_)
+    if (slot.producer_kind == producer_kind && slot.consumer_kind == consumer_kind) return *slot.waits;
+  Waits& waits = by_pair_[producer_kind + "->" + consumer_kind];
+  pair_slots_.push_back({producer_kind, consumer_kind, &waits});
+  return waits;
 }
 
 void SchedulingStats::first_compute(const std::string& layer, Cycles cycles) {

@@ -9,11 +9,15 @@
 // staged release it at the producer's release point.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "models/scoreboard/Scoreboard.h"
 
 namespace npusim {
 
 namespace {
+
+const std::string kFinished = "finished";  // the producer of a wait on an instruction that had completed
 
 bool overlaps(const ReadRange& r, Viewpoint consumer, const Progress& p) {
   return p.writes && same_memory(*r.operand, consumer, p.output, p.at) && p.output.touches(r.begin, r.end);
@@ -38,9 +42,8 @@ std::uint64_t staged_need(const ReadRange& r, const Progress& p, const std::stri
 void Scoreboard::announce_flags(Progress& producer, const Dependency& dep) {
   if (!on_flag || flagged_[producer.id]) return;
   flagged_[producer.id] = true;
-  const std::string tag = "#" + std::to_string(producer.id);
   if (dep.mode == DependencyMode::TwoPhase) {
-    on_flag(producer.engine, "end flag " + tag, producer.release);
+    on_flag(producer.engine, fmt::format("end flag #{}", producer.id), producer.release);
     return;
   }
   if (!producer.writes) return;
@@ -49,8 +52,7 @@ void Scoreboard::announce_flags(Progress& producer, const Dependency& dep) {
   // A timeline with thousands of flags per instruction is unreadable; show the first ones.
   const std::uint64_t shown = std::min<std::uint64_t>(stages, 64);
   for (std::uint64_t k = 0; k < shown; ++k)
-    on_flag(producer.engine,
-            "stage " + std::to_string(k + 1) + "/" + std::to_string(stages) + " " + tag,
+    on_flag(producer.engine, fmt::format("stage {}/{} #{}", k + 1, stages, producer.id),
             producer.time_written(std::min(producer.output.bytes(), (k + 1) * g)));
 }
 
@@ -64,7 +66,7 @@ std::vector<Cycles> Scoreboard::step_gates(const Instruction& consumer, const st
   for (const Dependency& dep : deps) {
     auto it = published_.find(dep.producer);
     if (it == published_.end()) {
-      scheduling_.dependency_wait(dependency_mode_name(dep.mode), "finished->" + consumer_kind, 0);
+      scheduling_.dependency_wait(dep.mode, kFinished, consumer_kind, 0);
       continue;
     }
     Progress& p = it->second;
@@ -93,7 +95,7 @@ std::vector<Cycles> Scoreboard::step_gates(const Instruction& consumer, const st
       gates[i] = std::max(gates[i], g);
     }
     const Cycles ready = gates.front();
-    scheduling_.dependency_wait(dependency_mode_name(dep.mode), p.kind + "->" + consumer_kind,
+    scheduling_.dependency_wait(dep.mode, p.kind, consumer_kind,
                                 ready > at_head ? ready - at_head : 0);
     if (dep.mode != DependencyMode::Full) announce_flags(p, dep);
     if (p.kind == "load" && shares_bytes) {

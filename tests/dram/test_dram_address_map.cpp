@@ -65,3 +65,27 @@ TEST_CASE("channel shares of random ranges equal a byte-by-byte count", "[dram]"
     }
   }
 }
+
+// Dram books a pitched transaction's distinct row splits once each (issue 36): every row
+// must split over the channels exactly as the row a whole number of share periods before it.
+TEST_CASE("rows a share period apart split over the channels alike", "[dram]") {
+  std::mt19937_64 rng(36);
+  for (const auto& [channels, interleave] : std::vector<std::pair<std::uint32_t, std::uint64_t>>{
+           {4, 256}, {3, 64}, {1, 256}, {8, 1024}, {2, 0}, {5, 0}}) {
+    DramAddressMap map(dram(channels, interleave, 1 << 24));
+    for (int trial = 0; trial < 100; ++trial) {
+      const std::uint64_t address = rng() % (1 << 16), row_bytes = 1 + rng() % 3000, rows = 1 + rng() % 40;
+      const std::uint64_t pitch = row_bytes + (trial % 3 == 0 ? 0 : rng() % 5000);
+      const std::uint64_t period = map.share_period(pitch, rows);
+      REQUIRE(period >= 1);
+      REQUIRE(period <= rows);
+      for (std::uint64_t r = 0; r < rows; ++r) {
+        std::vector<std::uint64_t> row(channels, 0), first(channels, 0);
+        map.add_channel_shares(address + r * pitch, row_bytes, row);
+        map.add_channel_shares(address + (r % period) * pitch, row_bytes, first);
+        INFO("channels " << channels << ", interleave " << interleave << ", pitch " << pitch << ", row " << r);
+        REQUIRE(row == first);
+      }
+    }
+  }
+}

@@ -31,6 +31,13 @@ std::uint32_t DramPlacement::memory_of_cluster(std::uint32_t cluster) const {
   return std::uint32_t(std::uint64_t(cluster) * memories_ / chip_.clusters);
 }
 
+void DramPlacement::add_shares(std::uint64_t address, std::uint64_t bytes, std::uint64_t times) const {
+  if (times == 1) return map_.add_channel_shares(address, bytes, shares_);
+  one_range_.assign(map_.channels(), 0);
+  map_.add_channel_shares(address, bytes, one_range_);
+  for (std::size_t channel = 0; channel < one_range_.size(); ++channel) shares_[channel] += one_range_[channel] * times;
+}
+
 std::uint32_t DramPlacement::memory_of(std::uint64_t address) const {
   return memories_ == 1 ? 0 : map_.channel_of(address);
 }

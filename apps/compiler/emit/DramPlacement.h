@@ -47,14 +47,19 @@ class DramPlacement {
   std::uint32_t memory_of_cluster(std::uint32_t cluster) const;
   // The memory (channel) an address is in; 0 when the memories are not separate.
   std::uint32_t memory_of(std::uint64_t address) const;
-  // Calls fn(channel, bytes) for the bytes of [address, address + bytes) each channel serves.
-  template <typename Fn>
-  void for_each_channel(std::uint64_t address, std::uint64_t bytes, Fn&& fn) const {
+  // Calls fn(channel, bytes) for the bytes each channel serves of the ranges `ranges` names:
+  // ranges(add) calls add(address, bytes, times) for each, `times` counting ranges that split
+  // over the channels alike (share_period).
+  // A pitched operand has a range per row; its channels are walked once, not per row.
+  template <typename Ranges, typename Fn>
+  void for_each_channel_of(Ranges&& ranges, Fn&& fn) const {
     shares_.assign(map_.channels(), 0);
-    map_.add_channel_shares(address, bytes, shares_);
+    ranges([&](std::uint64_t address, std::uint64_t bytes, std::uint64_t times) { add_shares(address, bytes, times); });
     for (std::uint32_t channel = 0; channel < map_.channels(); ++channel)
       if (shares_[channel] > 0) fn(channel, shares_[channel]);
   }
+  // Rows `pitch` apart split over the channels alike every this many rows (DramAddressMap).
+  std::uint64_t share_period(std::uint64_t pitch, std::uint64_t rows) const { return map_.share_period(pitch, rows); }
 
   // `bytes` (256-byte aligned) at the end of memory `memory`'s used part.
   std::uint64_t allocate(std::uint64_t bytes, std::uint32_t memory = 0);
@@ -85,7 +90,9 @@ class DramPlacement {
   DramTensor allocate_chunks(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs,
                              const std::function<std::uint64_t(std::uint64_t, std::uint32_t)>& at);
   std::uint64_t needed(std::uint32_t memory) const;  // bytes of memory `memory` in use
-  mutable std::vector<std::uint64_t> shares_;  // for_each_channel's per-channel sums
+  void add_shares(std::uint64_t address, std::uint64_t bytes, std::uint64_t times) const;
+  mutable std::vector<std::uint64_t> shares_;      // for_each_channel's per-channel sums
+  mutable std::vector<std::uint64_t> one_range_;  // add_shares' split of one range
 };
 
 }  // namespace npusim

@@ -149,15 +149,23 @@ void EmitContext::count_dram(const Instruction& inst) {
     (*multicast == "core" ? traffic.multicast_core : traffic.multicast_cluster) += inst.inputs[0].bytes();
     return;
   }
-  for (const auto* list : {&inst.inputs, &inst.outputs})
-    for (const TensorOperand& t : *list) {
-      if (t.space != AddressSpace::Dram) continue;
-      for_each_run(t, 0, t.bytes(), [&](std::uint64_t address, std::uint64_t, std::uint64_t count) {
-        dram_.for_each_channel(address, count, [&](std::uint32_t channel, std::uint64_t n) {
-          (home_cluster(hw_.chip, channel) == cluster ? traffic.dram_local : traffic.dram_remote)[cluster] += n;
-        });
-      });
-    }
+  auto dram_rows = [&](auto&& add) {
+    for (const auto* list : {&inst.inputs, &inst.outputs})
+      for (const TensorOperand& t : *list) {
+        if (t.space != AddressSpace::Dram || t.bytes() == 0) continue;
+        if (t.dense()) {
+          add(t.offset, t.bytes(), 1);
+          continue;
+        }
+        // Rows row_pitch apart: those a share period apart split over the channels alike.
+        const std::uint64_t row = t.row_bytes(), rows = t.bytes() / row, period = dram_.share_period(t.row_pitch(), rows);
+        for (std::uint64_t r = 0; r < period; ++r)
+          add(t.offset + r * t.row_pitch(), row, rows / period + (r < rows % period ? 1 : 0));
+      }
+  };
+  dram_.for_each_channel_of(dram_rows, [&](std::uint32_t channel, std::uint64_t n) {
+    (home_cluster(hw_.chip, channel) == cluster ? traffic.dram_local : traffic.dram_remote)[cluster] += n;
+  });
 }
 
 void EmitContext::wait_for_producers(Instruction& inst) const {
@@ -169,7 +177,7 @@ void EmitContext::wait_for_producers(Instruction& inst) const {
 void EmitContext::wait_for_writers(Instruction& inst, const InputBytes& bytes) const {
   const int producer = layers_[layer_].producers.at(bytes.input);
   if (producer < 0) return;  // the network input: in DRAM before the run
-  for (std::uint64_t id : writes_[std::size_t(producer)].writers(bytes.begin, bytes.end)) depend(inst, std::int64_t(id));
+  depend_on_each(inst, writes_[std::size_t(producer)].writers(bytes.begin, bytes.end));
 }
 
 void EmitContext::record_write(std::uint64_t id, std::uint64_t begin, std::uint64_t end) {
@@ -185,8 +193,8 @@ void EmitContext::wait_for_overwritten(Instruction& inst, CoreState& cs) const {
   if (cs.wrote_output) return;
   cs.wrote_output = true;
   for (int dead : layers_[layer_].overwrites) {
-    for (std::uint64_t id : reads_[std::size_t(dead)]) depend(inst, std::int64_t(id));
-    for (std::uint64_t id : writes_[std::size_t(dead)].writers(0, ~std::uint64_t(0))) depend(inst, std::int64_t(id));
+    depend_on_each(inst, reads_[std::size_t(dead)]);
+    depend_on_each(inst, writes_[std::size_t(dead)].writers(0, ~std::uint64_t(0)));
   }
 }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -25,15 +26,35 @@ inline std::vector<std::uint64_t> nhwc(std::uint64_t n, std::uint64_t h, std::ui
   return {n, h, w, c};
 }
 
+// Appends a dependency `inst` does not have yet.
+inline void add_dependency(Instruction& inst, std::uint64_t id, DependencyMode mode) {
+  Dependency d;
+  d.producer = id;
+  d.mode = mode;
+  if (mode == DependencyMode::Staged) d.granularity = "rows";
+  inst.deps.push_back(d);
+}
+
 inline void depend(Instruction& inst, std::int64_t id, DependencyMode mode = DependencyMode::Full) {
   if (id < 0) return;
   for (const auto& d : inst.deps)
     if (d.producer == std::uint64_t(id)) return;
-  Dependency d;
-  d.producer = std::uint64_t(id);
-  d.mode = mode;
-  if (mode == DependencyMode::Staged) d.granularity = "rows";
-  inst.deps.push_back(d);
+  add_dependency(inst, std::uint64_t(id), mode);
+}
+
+// depend() (full) on each of `ids` in turn, without depend()'s scan of every dependency for
+// each: a read of a layer stored by many stores depends on thousands of writers.
+inline void depend_on_each(Instruction& inst, const std::vector<std::uint64_t>& ids) {
+  std::vector<std::uint64_t> known;  // sorted producers so far
+  known.reserve(inst.deps.size() + ids.size());
+  for (const auto& d : inst.deps) known.push_back(d.producer);
+  std::sort(known.begin(), known.end());
+  for (std::uint64_t id : ids) {
+    auto at = std::lower_bound(known.begin(), known.end(), id);
+    if (std::int64_t(id) < 0 || (at != known.end() && *at == id)) continue;
+    known.insert(at, id);
+    add_dependency(inst, id, DependencyMode::Full);
+  }
 }
 
 // An instruction of `op` on `core`, on the engine the op catalogue runs it on, so the

@@ -196,7 +196,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--npusim", default=str(ROOT / "build/npusim"))
     parser.add_argument("--spec", default=str(ROOT / "configs/sweeps/sparse-iso-area.json"))
-    parser.add_argument("--out", default="sweeps/sparse-iso-area", help="working directory (sweep and runs)")
+    parser.add_argument("--out", default=str(ROOT / "build/sparse-iso-area"), help="working directory (sweep and runs; default build/sparse-iso-area)")
     parser.add_argument("--chart", default=str(ROOT / "docs/sparse-iso-area.png"))
     parser.add_argument("--doc", default=str(ROOT / "docs/sparse-iso-area.md"), help="'' to leave docs alone")
     parser.add_argument("--no-networks", action="store_true", help="only the layer sweep and its chart")

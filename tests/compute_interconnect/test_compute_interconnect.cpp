@@ -10,6 +10,7 @@
 #include "models/compute_interconnect/BorderExchange.h"
 #include "models/compute_interconnect/NoOverlapPartition.h"
 #include "models/sparse_cluster/DepthwiseSeparable.h"
+#include "reference/RandomSmallLayer.h"
 #include "reference/ReferenceConv.h"
 #include "sparse_cluster/SparseClusterTestConfig.h"
 
@@ -23,16 +24,7 @@ ConvShape random_shape(std::mt19937& rng) {
   ConvShape g;
   g.kh = 1 + rng() % 7;
   g.kw = rng() % 2 ? g.kh : 1 + rng() % 7;
-  g.sh = 1 + rng() % 3;
-  g.sw = 1 + rng() % 3;
-  g.hi = g.kh + rng() % 14;
-  g.wi = g.kw + rng() % 14;
-  g.ci = 1 + rng() % 4;
-  g.co = 1 + rng() % 3;
-  g.pad_top = rng() % g.kh;
-  g.pad_bottom = rng() % g.kh;
-  g.pad_left = rng() % g.kw;
-  g.pad_right = rng() % g.kw;
+  reference::random_small_layer(rng, g, 14, 4, 3);
   return g;
 }
 

@@ -9,6 +9,7 @@
 
 #include "models/sparse_compute_unit/CountedRounds.h"
 #include "models/sparse_compute_unit/ProductIndex.h"
+#include "reference/RandomSmallLayer.h"
 #include "sparse_compute_unit/SparseUnitTestSupport.h"
 
 using namespace npusim;
@@ -33,17 +34,8 @@ ConvShape random_shape(std::mt19937& rng, int trial) {
   ConvShape g;
   g.kh = trial % 4 == 1 ? 1 : 1 + rng() % 7;  // a quarter 1x1
   g.kw = trial % 3 == 0 || trial % 4 == 1 ? g.kh : 1 + rng() % 7;
-  g.sh = 1 + rng() % 3;
-  g.sw = 1 + rng() % 3;
-  g.hi = g.kh + rng() % 10;
-  g.wi = g.kw + rng() % 10;
   // Every fifth trial has many channels: the 1x1 path's channel sets span several words.
-  g.ci = trial % 5 == 0 ? 1 + rng() % 150 : 1 + rng() % 6;
-  g.co = 1 + rng() % 4;
-  g.pad_top = rng() % g.kh;
-  g.pad_bottom = rng() % g.kh;
-  g.pad_left = rng() % g.kw;
-  g.pad_right = rng() % g.kw;
+  reference::random_small_layer(rng, g, 10, trial % 5 == 0 ? 150 : 6, 4);
   return g;
 }
 

@@ -9,6 +9,7 @@
 
 #include "models/sparse_compute_unit/ProductIndex.h"
 #include "models/sparse_compute_unit/SubmapConvolution.h"
+#include "reference/RandomSmallLayer.h"
 #include "sparse_compute_unit/SparseUnitTestSupport.h"
 
 using namespace npusim;
@@ -47,16 +48,7 @@ TEST_CASE("Sparse compute units: functional output equals a dense reference conv
     ConvShape g;
     g.kh = 1 + rng() % 7;
     g.kw = trial % 3 == 0 ? g.kh : 1 + rng() % 7;
-    g.sh = 1 + rng() % 3;
-    g.sw = 1 + rng() % 3;
-    g.hi = g.kh + rng() % 10;
-    g.wi = g.kw + rng() % 10;
-    g.ci = 1 + rng() % 5;
-    g.co = 1 + rng() % 4;
-    g.pad_top = rng() % g.kh;
-    g.pad_bottom = rng() % g.kh;
-    g.pad_left = rng() % g.kw;
-    g.pad_right = rng() % g.kw;
+    reference::random_small_layer(rng, g, 10, 5, 4);
     const double zeros = (rng() % 20) * 0.05;  // 0 .. 95 %
     const auto x = sparse_values(rng, std::size_t(g.hi) * g.wi * g.ci, zeros);
     const auto w = sparse_values(rng, std::size_t(g.co) * g.kh * g.kw * g.ci, zeros);

@@ -31,8 +31,10 @@ CompressedRowsImage compress_rows(const CompressedRows& shape, const std::int8_t
   image.index.assign(shape.h * pitch, 0);
   for (std::uint32_t y = 0; y < shape.h; ++y) {
     const RecursiveCompressed row = recursive_compress(shape.plane(), dense + y * n);
-    std::memcpy(&image.values[y * n], row.values.data(), row.values.size());
-    std::memcpy(&image.index[y * pitch], row.index.data(), row.index.size());
+    // std::copy, not memcpy: an all-zero row has no values, and memcpy from an empty
+    // vector's null data() is undefined even for zero bytes.
+    std::copy(row.values.begin(), row.values.end(), image.values.begin() + y * n);
+    std::copy(row.index.begin(), row.index.end(), image.index.begin() + y * pitch);
     image.sizes.value_bytes.push_back(row.values.size());
     image.sizes.index_bytes.push_back(row.index.size());
   }

@@ -41,11 +41,13 @@ ran="$(ls "$work/slurm/slurm/logs" | wc -l)"
 echo "ok: 45 points on Slurm ($ran of 7 tasks ran) equal the local backend byte for byte"
 
 # 2. Cancel the first task once it has finished a point but not all of them.
+# Points of about 2 s each (pruned ResNet-50 on the sparse cluster): a single sparse layer
+# became too quick to cancel between points once timing runs counted rounds.
 cat > "$work/slow.json" <<SPEC
-{"config": "$src/configs/sparse.json", "workload": "$src/configs/sweeps/sparse-layer.json",
+{"config": "$src/configs/sparse.json", "workload": "$src/traces/workloads/resnet50-pruned.json",
  "axes": [{"name": "unit_kind", "pointer": "/core/sparse/unit_kind", "values": ["1300", "1400"]},
-          {"name": "ifm_zeros", "in": "workload", "pointer": "/layers/*/activation_sparsity",
-           "values": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]}]}
+          {"name": "refill", "pointer": "/core/sparse/weight_refill", "values": ["uncharged", "single", "double"]},
+          {"name": "memory_net", "pointer": "/core/sparse/memory_interconnect", "values": ["static", "benes"]}]}
 SPEC
 "$npusim" sweep "$work/slow.json" --backend slurm --points-per-task 6 --array-limit 1 --out "$work/kill" -q
 job="$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['job_id'])" "$work/kill/slurm/submission.json")"

@@ -145,3 +145,31 @@ TEST_CASE("cost placement: the run report's layer row says why, with both predic
   CHECK(p.at("predicted_cycles").contains("matrix"));
   CHECK_THAT(p.at("reason").get<std::string>(), Catch::Matchers::StartsWith("auto-cost: "));
 }
+
+TEST_CASE("cost placement: a layer whose producer hands its output on compressed pays no compress for its input",
+          "[sparse][compiler][placement]") {
+  const auto hw = chip("auto-cost-chain", R"("placement": "auto-cost")");
+  // Two kSparse convs in a row; the second reads the first's whole map, its only reader.
+  auto two_layers = [&](const std::string& first_engine) {
+    const std::string text = fmt::format(
+        R"({{"input":{{"h":28,"w":28,"c":64}},"layers":[)"
+        R"({{"name":"a","type":"conv","co":64,"k":3,"padding":1,"activation_sparsity":0.98,"weight_sparsity":0.95{}}},)"
+        R"({{"name":"b","type":"conv","co":64,"k":3,"padding":1,"activation_sparsity":0.98,"weight_sparsity":0.95}}]}})",
+        first_engine.empty() ? "" : fmt::format(R"(,"engine":"{}")", first_engine));
+    npusim::TraceEmitter e(npusim::parse_workload_json(text, "w.json"), hw);
+    return e.layers().at(1).tiling;
+  };
+  const npusim::LayerTiling chained = two_layers(""), dense = two_layers("matrix");
+  CHECK(chained.input_chained);
+  CHECK_FALSE(dense.input_chained);
+  const double with = predicted(*chained.engine_plan<npusim::CostPlacement>(npusim::kCostPlacementNote), "sparse");
+  const double without = predicted(*dense.engine_plan<npusim::CostPlacement>(npusim::kCostPlacementNote), "sparse");
+  // The difference is the compress of b's input (28 x 28 x 64 read and scanned, then written in
+  // the recursive format at 16 B/cycle) drawn with b's seed: the workload's (1) plus its index (1).
+  const double map = 28 * 28 * 64;
+  const double recursive = double(npusim::compressed_row_sizes(npusim::CompressedRows{28, 28, 64},
+                                                               npusim::assumed_map(28, 28, 64, 0.98, 2).indices)
+                                      .total());
+  CHECK(without - with == Approx(map / 16 + recursive / 16));
+  CHECK(chained.engine == "sparse");
+}

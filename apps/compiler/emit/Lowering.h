@@ -59,6 +59,13 @@ class Lowering {
   // mapping; default: band_cycles() for each band and weight block of the busiest core.
   virtual std::optional<double> layer_cycles(const Workload& w, const Layer& l, const LayerTiling& t,
                                              const HardwareConfig& hw) const;
+  // Placement by cost: whether `reader`, if placed on this lowering, would take the output
+  // of `producer` (already placed on it; read by `producer_readers` layers) as stored, with
+  // no pass of its own to convert it (the sparse cluster's compressed outputs).
+  virtual bool chains_to(const Layer& producer, std::uint32_t producer_readers, const Layer& reader,
+                         const Workload& w) const {
+    return false;
+  }
   // Placement by cost's energy objective (auto-cost-energy): whether the chip asks for it.
   virtual bool places_by_energy(const HardwareConfig& hw) const { return false; }
   // What a planned layer is predicted to add to this lowering's engine counters (by counter

@@ -28,7 +28,7 @@ bool asks_for(const HardwareConfig& hw, const std::string& engine, std::initiali
 struct SparseLayerCost {
   const SparseClusterConfig* cfg = nullptr;
   SparseConvEstimate band;
-  double input = 0;                          // one band's dense input elements
+  double input = 0;                          // one band's dense input elements; 0 when chained
   double weights = 0, weight_nonzeros = 0;   // the layer's weights, compressed once
   double tiles = 0, tiles_per_core = 0;      // bands of every image; of the busiest core
 };
@@ -40,12 +40,19 @@ SparseLayerCost layer_cost(const Workload& w, const Layer& l, const LayerTiling&
   while (index < w.layers.size() && w.layers[index].name != l.name) ++index;
   const ConvShape band = band_conv_shape(l, t, t.band(l, 0, t.rows), l.out.c);
   c.band = estimate_sparse_layer(*c.cfg, band, l.activation_sparsity, l.weight_sparsity, w.seed + index);
-  c.input = double(t.engine_plan<SparseLayerPlan>(SparseLowering::kName)->band_elements);
+  // An input that arrives compressed (LayerTiling::input_chained) is not compressed again.
+  if (!t.input_chained) c.input = double(t.engine_plan<SparseLayerPlan>(SparseLowering::kName)->band_elements);
   c.weights = double(band.co) * band.kh * band.kw * band.ci;
   c.weight_nonzeros = c.weights * (1 - l.weight_sparsity);
   c.tiles = double(t.tiles(w.batch));
   c.tiles_per_core = std::ceil(c.tiles / double(std::max<std::size_t>(1, t.cores.size())));
   return c;
+}
+
+// The bytes the band's input compress writes, and its cycles: none when the input is chained.
+double compressed_input_bytes(const SparseLayerCost& c) { return c.input > 0 ? double(c.band.map_bytes) : 0.0; }
+double compress_input_cycles(const SparseLayerCost& c) {
+  return c.input > 0 ? estimate_compress(*c.cfg, c.input, compressed_input_bytes(c)) : 0.0;
 }
 
 }  // namespace
@@ -60,11 +67,12 @@ bool SparseLowering::places_by_energy(const HardwareConfig& hw) const {
 
 // For each band of the busiest core: the compress of its dense input rows into the recursive
 // format (its values and index bytes), which runs on the cluster's queue before the band's
-// sparse_conv, and the estimate of that sparse_conv; and once, the flat compress of the weights.
+// sparse_conv (none when the input arrives compressed), and the estimate of that sparse_conv;
+// and once, the flat compress of the weights.
 std::optional<double> SparseLowering::layer_cycles(const Workload& w, const Layer& l, const LayerTiling& t,
                                                    const HardwareConfig& hw) const {
   const SparseLayerCost c = layer_cost(w, l, t, hw);
-  const double per_band = double(c.band.finish) + estimate_compress(*c.cfg, c.input, double(c.band.map_bytes));
+  const double per_band = double(c.band.finish) + compress_input_cycles(c);
   return per_band * c.tiles_per_core + estimate_compress(*c.cfg, c.weights, compressed_bytes(c.weight_nonzeros));
 }
 
@@ -90,7 +98,7 @@ std::optional<Lowering::PredictedCounts> SparseLowering::layer_counts(const Work
                 {"weight_index_bytes", double(e.weight_bytes - e.weight_nonzeros) * c.tiles}};
   const double loads = double(e.weight_bytes + e.loaded_value_bytes + e.loaded_index_bytes);
   p.dram_read = (c.input + loads) * c.tiles + c.weights;
-  p.dram_written = double(e.map_bytes + e.stored_bytes) * c.tiles +
+  p.dram_written = (compressed_input_bytes(c) + double(e.stored_bytes)) * c.tiles +
                    compressed_bytes(c.weight_nonzeros);
   return p;
 }

@@ -27,6 +27,8 @@ class SparseLowering : public Lowering {
   // Placement by cost (SparseCost.cpp).
   bool places_by_cost(const HardwareConfig& hw) const override;
   bool places_by_energy(const HardwareConfig& hw) const override;
+  bool chains_to(const Layer& producer, std::uint32_t producer_readers, const Layer& reader,
+                 const Workload& w) const override;  // SparseChaining.cpp
   std::optional<double> layer_cycles(const Workload& w, const Layer& l, const LayerTiling& t,
                                      const HardwareConfig& hw) const override;
   std::optional<PredictedCounts> layer_counts(const Workload& w, const Layer& l, const LayerTiling& t,

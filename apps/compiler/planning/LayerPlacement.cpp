@@ -125,8 +125,10 @@ bool cost_placement_applies(const Layer& l, const HardwareConfig& hw) {
 std::optional<std::pair<const Lowering*, LayerTiling>> placed_by_cost(const Workload& w, const Layer& l,
                                                                       const HardwareConfig& hw,
                                                                       const LayerTiling& verdict_tiling,
-                                                                      const Lowering& verdict, bool model_share) {
-  const LayerTiling start = start_tiling(l);
+                                                                      const Lowering& verdict, bool model_share,
+                                                                      bool input_chained) {
+  LayerTiling start = start_tiling(l);
+  start.input_chained = input_chained;
   LayerTiling dense_tiling = start;
   dense_tiling.engine_plans = verdict_tiling.engine_plans;  // the probes' notes (the sparse verdict)
   std::vector<std::string> wanted;
@@ -156,12 +158,13 @@ bool cost_choice(double first, double second, bool first_is_verdict) {
   return first == second ? first_is_verdict : first < second;
 }
 
-LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw, const ChannelShares* shares) {
+LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw, const ChannelShares* shares,
+                       bool input_chained) {
   LayerTiling t = start_tiling(l);
   const Lowering* lowering = &place_layer(w, l, t, hw);
   const bool model_share = shares && shares->mode != ParallelMode::Data;
   if (cost_placement_applies(l, hw))
-    if (auto by_cost = placed_by_cost(w, l, hw, t, *lowering, model_share)) {
+    if (auto by_cost = placed_by_cost(w, l, hw, t, *lowering, model_share, input_chained)) {
       lowering = by_cost->first;
       t = std::move(by_cost->second);
     }

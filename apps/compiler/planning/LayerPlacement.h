@@ -25,8 +25,10 @@ namespace npusim {
 // the lower dynamic energy wins, by the same tie rule. The tiling keeps every figure as a
 // CostPlacement note. A model mode's share goes to the dense lowering without comparing:
 // only it splits channels.
+// `input_chained`: the caller knows the layer's input would arrive as its producer's engine
+// stores it (Lowering::chains_to); kept as LayerTiling::input_chained for the predictions.
 LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw,
-                       const ChannelShares* shares = nullptr);
+                       const ChannelShares* shares = nullptr, bool input_chained = false);
 
 // The figures behind a placement by cost, kept in LayerTiling::engine_plans under
 // kCostPlacementNote and shown in the layer's report row ("placement").

@@ -6,7 +6,17 @@
 namespace npusim {
 namespace {
 
-// Chooses how each layer's cores share it and tiles it so.
+// Whether `l`'s one input, from a layer placed before it, would come as its producer's
+// engine stores it if `l` ran there too (Lowering::chains_to): placement by cost weighs it.
+bool input_chained(const std::vector<CompiledLayer>& placed, const Layer& l, const Workload& w) {
+  if (l.inputs.size() != 1) return false;
+  for (const CompiledLayer& p : placed)
+    if (p.layer.name == l.inputs[0]) return lowering(p.tiling.engine).chains_to(p.layer, p.output_readers, l, w);
+  return false;
+}
+
+// Chooses how each layer's cores share it and tiles it so, in order: a layer's producers are
+// placed before it.
 std::vector<CompiledLayer> plan_layers(const Workload& w, const HardwareConfig& hw, const SplitOptions& split) {
   const SplitPlanner planner(w, hw, split);
   const WorkloadLiveness liveness = tensor_liveness(w);
@@ -14,7 +24,8 @@ std::vector<CompiledLayer> plan_layers(const Workload& w, const HardwareConfig& 
   for (std::size_t i = 0; i < w.layers.size(); ++i) {
     CompiledLayer c;
     c.layer = w.layers[i];
-    std::tie(c.tiling, c.split) = planner.plan(c.layer, liveness.outputs[i].readers, i);
+    const bool chained = input_chained(layers, c.layer, w);
+    std::tie(c.tiling, c.split) = planner.plan(c.layer, liveness.outputs[i].readers, i, chained);
     c.output_readers = liveness.outputs[i].readers;
     c.last_reader = liveness.outputs[i].last_reader;
     layers.push_back(std::move(c));

@@ -100,8 +100,10 @@ unsigned int Dram::transport_dbg(tlm::tlm_generic_payload& trans) {
 // The banked model prices its commands (models/banked_dram); the bandwidth model its bytes.
 void Dram::add_energy(EnergyLedger& ledger) const {
   if (banked_) return banked_->add_energy(ledger);
-  for (const auto& ch : channels_) ch.add_energy(ledger, {"dram", "read"}, {"dram", "write"});
+  for (const auto& ch : channels_) ch.add_energy(ledger, dram_byte_energy(false), dram_byte_energy(true));
 }
+
+EnergyAction dram_byte_energy(bool write) { return {"dram", write ? "write" : "read"}; }
 
 void Dram::register_stats(StatRegistry& registry) {
   if (banked_) banked_->register_stats(registry);

@@ -54,4 +54,8 @@ class Dram : public sc_core::sc_module {
   std::unique_ptr<BankedDram> banked_;  // the banked model, when /chip/dram/model is banked
 };
 
+// What one byte the bandwidth model reads or writes costs, as an energy action (the banked
+// model prices its commands instead, from the datasheet currents).
+EnergyAction dram_byte_energy(bool write);
+
 }  // namespace npusim

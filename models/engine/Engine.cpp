@@ -157,7 +157,9 @@ Cycles Engine::hold_for_producers(const Instruction& inst, Cycles at_head) {
 std::vector<ReadStep> Engine::read_steps(const Instruction& inst) {
   ReadStep step;
   for (const auto& in : inst.inputs) step.reads.push_back({&in, in.offset, in.end()});
-  return {step};
+  std::vector<ReadStep> steps;
+  steps.push_back(std::move(step));  // an initializer list would copy it
+  return steps;
 }
 
 void Engine::publish(const Instruction& inst, Schedule schedule) {
@@ -167,9 +169,10 @@ void Engine::publish(const Instruction& inst, Schedule schedule) {
   p.engine = stats_.name;
   p.kind = setup_.kind;
   p.op = inst.op;
-  if (inst.params.contains("layer") && inst.params["layer"].is_string()) p.layer = inst.params["layer"];
+  if (auto layer = inst.params.find("layer"); layer != inst.params.end() && layer->is_string())
+    p.layer = layer->get_ref<const std::string&>();
   p.line = inst.line;
-  p.deps = deps_;
+  p.deps = std::move(deps_);  // hold_for_producers resolves them afresh for the next one
   p.start = now_cycles();
   p.writes = !inst.outputs.empty();
   if (p.writes) p.output = inst.outputs.front();

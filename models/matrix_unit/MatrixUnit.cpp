@@ -205,7 +205,6 @@ std::vector<ReadStep> MatrixUnit::read_steps(const Instruction& inst) {
     const std::uint64_t last = std::uint64_t(std::clamp<std::int64_t>(top + l.kh, 1, l.hi));
     const std::uint64_t image = t.image * std::uint64_t(l.hi) * row_bytes;
     ReadStep step;
-    step.reads.reserve(2);  // one allocation per tile, not two
     step.reads.push_back({&ifmap, ifmap.offset + image + std::min(first, last - 1) * row_bytes,
                           ifmap.offset + image + last * row_bytes});
     step.reads.push_back({&weights, weights.offset, weights.offset + weights.bytes() * (t.round + 1) / t.rounds});

@@ -4,22 +4,15 @@
 #include <vector>
 
 #include "sim/common/Cycles.h"
+#include "models/scoreboard/ReadRanges.h"
 #include "sim/trace/Instruction.h"
 
 namespace npusim {
 
-// A byte range an engine reads in one step of its work. `operand` is the trace
-// operand it belongs to: staged dependencies count granules along its shape.
-struct ReadRange {
-  const TensorOperand* operand = nullptr;
-  std::uint64_t begin = 0;  // absolute offsets in operand->space
-  std::uint64_t end = 0;
-};
-
 // One step of an engine's work (a DMA segment, a vector chunk, a matrix tile)
 // and when it actually read its inputs once scheduled.
 struct ReadStep {
-  std::vector<ReadRange> reads;
+  ReadRanges reads;
   Cycles read_start = 0;
   Cycles read_done = 0;
 };

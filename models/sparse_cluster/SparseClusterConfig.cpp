@@ -94,10 +94,12 @@ std::vector<ConfigKey> sparse_keys() {
                  sp.what + "cycles per switch stage of the memory interconnect (2x2: 1 stage; benes: "
                            "2 log2(units) - 1 stages), paid per buffer part sent through it"));
   add_link_keys(sp);
-  sp.add(choice(sp("placement", &S::placement), "verdict", {"verdict", "auto-cost"},
+  sp.add(choice(sp("placement", &S::placement), "verdict", {"verdict", "auto-cost", "auto-cost-energy"},
                 "how the compiler picks a conv or fc layer's engine: verdict = the scheduling engine's (sparse "
                 "from sparse_threshold on, seed001 §2.1); auto-cost = the engine whose mapping predicts fewer "
-                "cycles for the layer (docs/sparse-placement.md); a layer's own 'engine' still wins"));
+                "cycles for the layer; auto-cost-energy = the one whose predicted counters, priced by the "
+                "energy table, cost less dynamic energy (docs/sparse-placement.md); a layer's own 'engine' "
+                "still wins"));
   sp.add(choice(sp("iso_area", &S::iso_area), "none", {"none", "units", "multipliers"},
                 "size the cluster to the area of its core's Wfold matrix unit, from the energy table's areas "
                 "(docs/sparse-iso-area.md): the largest units (or multipliers per unit, min_ports raised to "

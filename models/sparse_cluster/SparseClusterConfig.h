@@ -43,10 +43,12 @@ NLOHMANN_JSON_SERIALIZE_ENUM(IsoAreaSizing, {{IsoAreaSizing::None, "none"},
                                              {IsoAreaSizing::Multipliers, "multipliers"}})
 
 // How the compiler picks a conv or fc layer's engine: the scheduling engine's verdict
-// (seed001 §2.1), or the engine the mapping predicts fastest (apps/compiler/planning/LayerPlacement.h).
-enum class LayerPlacementRule { Verdict, AutoCost };
+// (seed001 §2.1), or the engine the mapping predicts fastest, or lowest in energy
+// (apps/compiler/planning/LayerPlacement.h).
+enum class LayerPlacementRule { Verdict, AutoCost, AutoCostEnergy };
 NLOHMANN_JSON_SERIALIZE_ENUM(LayerPlacementRule, {{LayerPlacementRule::Verdict, "verdict"},
-                                                  {LayerPlacementRule::AutoCost, "auto-cost"}})
+                                                  {LayerPlacementRule::AutoCost, "auto-cost"},
+                                                  {LayerPlacementRule::AutoCostEnergy, "auto-cost-energy"}})
 
 // The /core/sparse section: the sparse tensor cluster of seed001 (Figs. 2, 4-9). The
 // seed gives no latency, width or size: every timing key is an assumption

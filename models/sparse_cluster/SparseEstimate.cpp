@@ -19,7 +19,10 @@ SparseConvEstimate estimate_sparse_conv(const SparseClusterConfig& sc, const Spa
   const ComputeUnitTiming timing = sc.unit_timing();
   const MemoryInterconnect net = sc.memory_network();
   SparseConvEstimate e;
-  e.weight_load = std::uint64_t(kNonzeroBytes * double(weight_nonzeros) / sc.dma_bytes_per_cycle);
+  e.map_bytes = ifm_rows.total();
+  e.weight_nonzeros = weight_nonzeros;
+  e.weight_bytes = std::uint64_t(kNonzeroBytes * double(weight_nonzeros));
+  e.weight_load = std::uint64_t(double(e.weight_bytes) / sc.dma_bytes_per_cycle);
   e.finish = e.weight_load;
   SubmapDispatcher dispatcher = plan.dispatcher(net);
   std::vector<double> dma_free(sc.units, 0.0);
@@ -29,13 +32,16 @@ SparseConvEstimate estimate_sparse_conv(const SparseClusterConfig& sc, const Spa
                      SubmapRun run{pick.submap, pick.memory_unit, u, convolve_submap(unit, plan.work(pick.submap))};
                      run.busy = timing.busy(run.stats);
                      double& dma = dma_free[pick.memory_unit];
-                     dma += double(run.stats.nonzeros + window_index_bytes(ifm_rows, r.row0, r.rows, r.col0, r.cols, g.wi)) /
-                            sc.dma_bytes_per_cycle;
+                     const std::uint64_t index_bytes = window_index_bytes(ifm_rows, r.row0, r.rows, r.col0, r.cols, g.wi);
+                     e.loaded_value_bytes += run.stats.nonzeros;
+                     e.loaded_index_bytes += index_bytes;
+                     dma += double(run.stats.nonzeros + index_bytes) / sc.dma_bytes_per_cycle;
                      const std::uint64_t begin =
                          std::max<std::uint64_t>(free, std::uint64_t(dma) + net.latency(u, pick.memory_unit));
                      run.end = begin + run.busy;
-                     dma = std::max(dma, double(run.end + sc.pipeline_latency)) +
-                           double(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * g.co / sc.dma_bytes_per_cycle;
+                     const std::uint64_t stored = std::uint64_t(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * g.co;
+                     e.stored_bytes += stored;
+                     dma = std::max(dma, double(run.end + sc.pipeline_latency)) + double(stored) / sc.dma_bytes_per_cycle;
                      e.finish = std::max(e.finish, std::uint64_t(dma));
                      e.products += run.stats.multipliers.products;
                      e.rounds += run.stats.multipliers.rounds;
@@ -45,10 +51,12 @@ SparseConvEstimate estimate_sparse_conv(const SparseClusterConfig& sc, const Spa
   return e;
 }
 
-double estimate_compress(const SparseClusterConfig& sc, double dense, double nonzeros) {
+double estimate_compress(const SparseClusterConfig& sc, double dense, double written) {
   const double read = std::max(dense / sc.dma_bytes_per_cycle, dense / sc.compress_elements_per_cycle);
-  return read + kNonzeroBytes * nonzeros / sc.dma_bytes_per_cycle;
+  return read + written / sc.dma_bytes_per_cycle;
 }
+
+double compressed_bytes(double nonzeros) { return kNonzeroBytes * nonzeros; }
 
 SparseConvEstimate estimate_sparse_layer(const SparseClusterConfig& sc, const ConvShape& g, double ifm_zeros,
                                          double weight_zeros, std::uint64_t seed) {

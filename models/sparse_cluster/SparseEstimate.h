@@ -23,15 +23,22 @@ struct SparseConvEstimate {
   std::uint64_t weight_load = 0;  // cycles
   std::uint64_t finish = 0;       // the last output rectangle stored
   std::uint64_t products = 0, rounds = 0;
+  // Bytes the estimate moves: the weights in (weight memory), the sub-maps' values and index
+  // bytes in (FM memory units), the output rectangles out (dense); the energy prediction's counts.
+  std::uint64_t map_bytes = 0;  // the input map in the recursive format: what its compress writes
+  std::uint64_t weight_nonzeros = 0, weight_bytes = 0;
+  std::uint64_t loaded_value_bytes = 0, loaded_index_bytes = 0, stored_bytes = 0;
   std::vector<SubmapRun> runs;  // in hand-out order
 };
 SparseConvEstimate estimate_sparse_conv(const SparseClusterConfig& sc, const SparseConvPlan& plan,
                                         const CompressedMap& ifm, std::uint64_t weight_nonzeros);
 
-// One compress op on `dense` elements of which `nonzeros` are non-zero, without contention, in
-// the estimate's terms: the dense read over the cluster's compress path (or the scan at
+// One compress op on `dense` elements that writes `written` bytes, without contention, in the
+// estimate's terms: the dense read over the cluster's compress path (or the scan at
 // compress_elements_per_cycle, if slower), then the values and indices written over it.
-double estimate_compress(const SparseClusterConfig& sc, double dense, double nonzeros);
+double estimate_compress(const SparseClusterConfig& sc, double dense, double written);
+// The bytes the flat format (weights) takes for `nonzeros` non-zeros: 5 per non-zero.
+double compressed_bytes(double nonzeros);
 
 // The same from a layer's declared zero fractions (timing-only maps, as a timing run builds them).
 SparseConvEstimate estimate_sparse_layer(const SparseClusterConfig& sc, const ConvShape& g, double ifm_zeros,

@@ -21,7 +21,8 @@ const char* mac_action(DType t) {
   return nullptr;
 }
 
-// pJ of one count of `a` in an instruction working on `dtype` operands.
+}  // namespace
+
 double count_pj(const EnergyTable& table, const EnergyAction& a, DType dtype) {
   if (a.own_pj >= 0) return a.own_pj * a.per_count;
   std::string action = a.action;
@@ -34,6 +35,8 @@ double count_pj(const EnergyTable& table, const EnergyAction& a, DType dtype) {
   if (a.per_operand_byte) pj *= double(dtype_size(dtype));
   return pj;
 }
+
+namespace {
 
 // mW over one cycle at `clock_mhz`, in pJ: mW × 1e-3 × (1e-6 / MHz) s = 1e3 / MHz pJ.
 double pj_per_cycle(double mw, double clock_mhz) { return mw * 1e3 / clock_mhz; }

@@ -39,6 +39,10 @@ struct EnergyAccount {
   double area_mm2() const;
 };
 
+// pJ of one count of `a` in an instruction working on `dtype` operands: the price every
+// counter of a run is booked at (and a prediction of those counters, LayerPlacement).
+double count_pj(const EnergyTable& table, const EnergyAction& a, DType dtype);
+
 // Every class the chip's components use must be in the table (InputError otherwise).
 void check_energy_coverage(const EnergyLedger& ledger, const EnergyTable& table);
 

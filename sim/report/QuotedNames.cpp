@@ -40,6 +40,8 @@ std::string cached(std::unordered_map<std::string, std::string>& cache, std::siz
 
 }  // namespace
 
+std::string QuotedNames::json_uncached(const std::string& name) { return json_literal(name); }
+
 std::string QuotedNames::json(const std::string& name) {
   return cached(json_, kMaxCached, name, json_literal);
 }

@@ -9,6 +9,10 @@ namespace npusim {
 // names per instruction still keeps memory flat.
 class QuotedNames {
  public:
+  // The JSON literal of a name seen once (a flag named after its instruction's id): looking
+  // it up in the cache would only cost a hash and a miss.
+  static std::string json_uncached(const std::string& name);
+
   std::string json(const std::string& name);  // a JSON string literal, quotes included
   std::string csv(const std::string& name);   // an RFC 4180 field, quoted only if needed
 

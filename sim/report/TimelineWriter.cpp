@@ -84,10 +84,11 @@ TimelineWriter::~TimelineWriter() {
   std::filesystem::remove(temp_path_, ignored);
 }
 
+// Looked up before inserting: emplace would build (and free) a node on every event.
 std::size_t TimelineWriter::seen_index(const std::string& engine) {
-  auto [it, inserted] = seen_.emplace(engine, seen_order_.size());
-  if (inserted) seen_order_.push_back(engine);
-  return it->second;
+  if (auto it = seen_.find(engine); it != seen_.end()) return it->second;
+  seen_order_.push_back(engine);
+  return seen_.emplace(engine, seen_order_.size() - 1).first->second;
 }
 
 std::string TimelineWriter::microseconds(Cycles c) const {
@@ -104,11 +105,11 @@ void TimelineWriter::add_complete(const InstructionRecord& r) {
   const Cycles duration = r.end >= r.start ? r.end - r.start : 0;
   const std::string state = r.state.empty() ? "" : ",\"state\":" + names_.json(r.state);
   // Overlapping instructions of one engine go on tracks of their own: slices on a track must nest.
-  const std::string track = r.lane == 0 ? r.engine : r.engine + ".lane" + std::to_string(r.lane);
+  const std::size_t track = r.lane == 0 ? seen_index(r.engine) : seen_index(r.engine + ".lane" + std::to_string(r.lane));
   fmt::format_to(std::back_inserter(line_),
                  FMT_COMPILE("{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{},"
                              "\"args\":{{\"id\":{},\"stall\":{}{}}}}}\n"),
-                 seen_index(track), names_.json(r.op), microseconds(r.start),
+                 track, names_.json(r.op), microseconds(r.start),
                  microseconds(duration), r.id, r.stall, state);
   write_line();
 }
@@ -120,9 +121,10 @@ void TimelineWriter::add_span(const std::string& track, const std::string& name,
   write_line();
 }
 
+// Instants are producer flags named "end flag #id" or "stage k/n #id", each name new.
 void TimelineWriter::add_instant(const std::string& engine, const std::string& name, Cycles at) {
   fmt::format_to(std::back_inserter(line_), FMT_COMPILE("{}\t\"ph\":\"i\",\"s\":\"t\",\"name\":{},\"ts\":{}}}\n"),
-                 seen_index(engine), names_.json(name), microseconds(at));
+                 seen_index(engine), QuotedNames::json_uncached(name), microseconds(at));
   write_line();
 }
 

@@ -13,6 +13,8 @@
 #include "apps/compiler/planning/LayerPlacement.h"
 #include "apps/frontend/WorkloadReader.h"
 #include "e2e/NpusimProcess.h"
+#include "models/compression_block/CompressedRows.h"
+#include "models/sparse_cluster/SparseLayerMapping.h"
 #include "sim/config/ConfigLoader.h"
 
 namespace {
@@ -98,11 +100,15 @@ TEST_CASE("cost placement: each conv goes to the engine whose mapping predicts f
     REQUIRE(r.status == 0);
     std::smatch m;
     REQUIRE(std::regex_search(r.output, m, std::regex("stored at about ([0-9]+) cycles per image")));
-    // configs/sparse.json: 16 B/cycle compress path, 64 elements scanned per cycle; 5 bytes
-    // written per non-zero. The input map (28 x 28 x 64, 2 % non-zero) and the weights
-    // (64 x 3 x 3 x 64, 5 % non-zero) are compressed once each.
+    // configs/sparse.json: 16 B/cycle compress path, 64 elements scanned per cycle. The input
+    // map (28 x 28 x 64, 2 % non-zero) is compressed once into the recursive format (its values
+    // and index bytes), the weights (64 x 3 x 3 x 64, 5 % non-zero) once into the flat one
+    // (5 bytes per non-zero).
     const double map = 28 * 28 * 64, weights = 64 * 9 * 64;
-    const double compress = map / 16 + 5 * map * 0.02 / 16 + weights / 16 + 5 * weights * 0.05 / 16;
+    const double recursive = double(npusim::compressed_row_sizes(npusim::CompressedRows{28, 28, 64},
+                                                                 npusim::assumed_map(28, 28, 64, 0.98, 1).indices)
+                                        .total());
+    const double compress = map / 16 + recursive / 16 + weights / 16 + 5 * weights * 0.05 / 16;
     CHECK(sparse == Approx(std::stod(m[1].str()) + compress));
   }
 }
@@ -138,4 +144,32 @@ TEST_CASE("cost placement: the run report's layer row says why, with both predic
   CHECK(p.at("predicted_cycles").contains("sparse"));
   CHECK(p.at("predicted_cycles").contains("matrix"));
   CHECK_THAT(p.at("reason").get<std::string>(), Catch::Matchers::StartsWith("auto-cost: "));
+}
+
+TEST_CASE("cost placement: a layer whose producer hands its output on compressed pays no compress for its input",
+          "[sparse][compiler][placement]") {
+  const auto hw = chip("auto-cost-chain", R"("placement": "auto-cost")");
+  // Two kSparse convs in a row; the second reads the first's whole map, its only reader.
+  auto two_layers = [&](const std::string& first_engine) {
+    const std::string text = fmt::format(
+        R"({{"input":{{"h":28,"w":28,"c":64}},"layers":[)"
+        R"({{"name":"a","type":"conv","co":64,"k":3,"padding":1,"activation_sparsity":0.98,"weight_sparsity":0.95{}}},)"
+        R"({{"name":"b","type":"conv","co":64,"k":3,"padding":1,"activation_sparsity":0.98,"weight_sparsity":0.95}}]}})",
+        first_engine.empty() ? "" : fmt::format(R"(,"engine":"{}")", first_engine));
+    npusim::TraceEmitter e(npusim::parse_workload_json(text, "w.json"), hw);
+    return e.layers().at(1).tiling;
+  };
+  const npusim::LayerTiling chained = two_layers(""), dense = two_layers("matrix");
+  CHECK(chained.input_chained);
+  CHECK_FALSE(dense.input_chained);
+  const double with = predicted(*chained.engine_plan<npusim::CostPlacement>(npusim::kCostPlacementNote), "sparse");
+  const double without = predicted(*dense.engine_plan<npusim::CostPlacement>(npusim::kCostPlacementNote), "sparse");
+  // The difference is the compress of b's input (28 x 28 x 64 read and scanned, then written in
+  // the recursive format at 16 B/cycle) drawn with b's seed: the workload's (1) plus its index (1).
+  const double map = 28 * 28 * 64;
+  const double recursive = double(npusim::compressed_row_sizes(npusim::CompressedRows{28, 28, 64},
+                                                               npusim::assumed_map(28, 28, 64, 0.98, 2).indices)
+                                      .total());
+  CHECK(without - with == Approx(map / 16 + recursive / 16));
+  CHECK(chained.engine == "sparse");
 }

@@ -59,6 +59,27 @@ class Lowering {
   // mapping; default: band_cycles() for each band and weight block of the busiest core.
   virtual std::optional<double> layer_cycles(const Workload& w, const Layer& l, const LayerTiling& t,
                                              const HardwareConfig& hw) const;
+  // Placement by cost: whether `reader`, if placed on this lowering, would take the output
+  // of `producer` (already placed on it; read by `producer_readers` layers) as stored, with
+  // no pass of its own to convert it (the sparse cluster's compressed outputs).
+  virtual bool chains_to(const Layer& producer, std::uint32_t producer_readers, const Layer& reader,
+                         const Workload& w) const {
+    return false;
+  }
+  // Placement by cost's energy objective (auto-cost-energy): whether the chip asks for it.
+  virtual bool places_by_energy(const HardwareConfig& hw) const { return false; }
+  // What a planned layer is predicted to add to this lowering's engine counters (by counter
+  // name, as the engine's energy declaration names them, summed over every core) and the
+  // DRAM bytes it moves, from the same mapping layer_cycles() predicts with; none: not
+  // predicted. LayerPlacement prices it with the run's energy table (PredictedEnergy.h).
+  struct PredictedCounts {
+    std::map<std::string, double> counters;
+    double dram_read = 0, dram_written = 0;  // bytes
+  };
+  virtual std::optional<PredictedCounts> layer_counts(const Workload& w, const Layer& l, const LayerTiling& t,
+                                                      const HardwareConfig& hw) const {
+    return std::nullopt;
+  }
   // Model modes (planning/SplitPlanner.cpp): whether cores can share `l` by its channels.
   virtual bool splits_channels(const Layer& l) const { return false; }
   // Cycles one band of one weight block takes, to compare split modes; none: not compared.

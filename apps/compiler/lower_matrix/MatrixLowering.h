@@ -17,6 +17,8 @@ class MatrixLowering : public Lowering {
   void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
   bool splits_channels(const Layer& l) const override;
   std::optional<double> band_cycles(const LayerTiling& t) const override;
+  std::optional<PredictedCounts> layer_counts(const Workload& w, const Layer& l, const LayerTiling& t,
+                                              const HardwareConfig& hw) const override;  // MatrixCost.cpp
   std::uint32_t tag_lanes(const LayerTiling& t) const override;
   std::string explain_help() const override;
   std::string explain_target() const override;

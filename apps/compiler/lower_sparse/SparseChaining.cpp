@@ -12,12 +12,22 @@ namespace {
 // `reader` can load `producer`'s output compressed: it runs on the cluster and reads that
 // whole map as its only input.
 bool reads_whole_map(const CompiledLayer& reader, const CompiledLayer& producer) {
-  const Layer &r = reader.layer, &p = producer.layer;
-  return reader.tiling.engine == SparseLowering::kName && r.inputs.size() == 1 && r.in.h == p.out.h &&
-         r.in.w == p.out.w && r.in.c == p.out.c;
+  return reader.tiling.engine == SparseLowering::kName && whole_map_reader(producer.layer, reader.layer);
 }
 
 }  // namespace
+
+bool whole_map_reader(const Layer& producer, const Layer& reader) {
+  return reader.inputs.size() == 1 && reader.in.h == producer.out.h && reader.in.w == producer.out.w &&
+         reader.in.c == producer.out.c;
+}
+
+// Its only reader on the cluster too, taking the whole map: then every reader is, and the
+// output goes on compressed, unless the workload's layers are independent (a CSV).
+bool SparseLowering::chains_to(const Layer& producer, std::uint32_t producer_readers, const Layer& reader,
+                               const Workload& w) const {
+  return !w.independent_layers && producer_readers == 1 && whole_map_reader(producer, reader);
+}
 
 SparseChaining::SparseChaining(const std::vector<CompiledLayer>& layers, bool independent_layers)
     : compressed_output(layers.size(), false), compressed_input(layers.size(), -1), reader_zeros(layers.size(), 0) {

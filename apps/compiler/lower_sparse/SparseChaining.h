@@ -19,6 +19,9 @@ struct SparseChaining {
   SparseChaining(const std::vector<CompiledLayer>& layers, bool independent_layers);
 };
 
+// `reader` takes `producer`'s whole output map as its only input (shapes alike).
+bool whole_map_reader(const Layer& producer, const Layer& reader);
+
 // A band of a map in the recursive format in DRAM: values [rows, w, c] int8 at `values`,
 // the index buffer [rows, pitch] uint8 at `index`.
 struct RecursiveRegion {

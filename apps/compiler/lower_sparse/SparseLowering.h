@@ -24,9 +24,15 @@ class SparseLowering : public Lowering {
   // Planning, the report row, explain (SparsePlan.cpp, SparseReport.cpp, SparseExplain.cpp).
   bool probe(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const override;
   void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
+  // Placement by cost (SparseCost.cpp).
   bool places_by_cost(const HardwareConfig& hw) const override;
+  bool places_by_energy(const HardwareConfig& hw) const override;
+  bool chains_to(const Layer& producer, std::uint32_t producer_readers, const Layer& reader,
+                 const Workload& w) const override;  // SparseChaining.cpp
   std::optional<double> layer_cycles(const Workload& w, const Layer& l, const LayerTiling& t,
                                      const HardwareConfig& hw) const override;
+  std::optional<PredictedCounts> layer_counts(const Workload& w, const Layer& l, const LayerTiling& t,
+                                              const HardwareConfig& hw) const override;
   std::string explain_help() const override;
   std::string explain_target() const override;
   std::string explain(const ExplainRequest& q) const override;

@@ -1,11 +1,9 @@
 // Placing conv and fc layers on the sparse tensor cluster (seed001) and sizing its bands.
 #include "apps/compiler/lower_sparse/SparseLowering.h"
 
-#include <cmath>
 
 #include "apps/compiler/tiling/LayerTiler.h"
 #include "models/sparse_cluster/SparseClusterConfig.h"
-#include "models/sparse_cluster/SparseEstimate.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -60,35 +58,6 @@ void SparseLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
   auto& plan = std::any_cast<SparseLayerPlan&>(t.engine_plans.at(name()));
   plan.band_elements = std::uint64_t(in_rows) * l.in.w * l.in.c;
   t.co_block = l.out.c;
-}
-
-// Placement by cost: asked for by any core kind's cluster (/core/sparse/placement).
-bool SparseLowering::places_by_cost(const HardwareConfig& hw) const {
-  for (const CoreConfig* kind : hw.kinds())
-    if (kind->has_engine(name()) &&
-        kind->block<SparseClusterConfig>(SparseClusterConfig::kSection).placement == LayerPlacementRule::AutoCost)
-      return true;
-  return false;
-}
-
-// For each band of the busiest core: the compress of its dense input rows, which runs on the
-// cluster's queue before the band's sparse_conv, and the explain estimate of that sparse_conv
-// (SparseEstimate.h, from the layer's declared zeros and the seed its instructions use); and
-// once, the compress of the weights.
-std::optional<double> SparseLowering::layer_cycles(const Workload& w, const Layer& l, const LayerTiling& t,
-                                                   const HardwareConfig& hw) const {
-  const auto& cfg = t.kind(hw).block<SparseClusterConfig>(SparseClusterConfig::kSection);
-  std::uint64_t index = 0;
-  while (index < w.layers.size() && w.layers[index].name != l.name) ++index;
-  const ConvShape band = band_conv_shape(l, t, t.band(l, 0, t.rows), l.out.c);
-  const SparseConvEstimate e =
-      estimate_sparse_layer(cfg, band, l.activation_sparsity, l.weight_sparsity, w.seed + index);
-  const double input = double(t.engine_plan<SparseLayerPlan>(name())->band_elements);
-  const double weights = double(band.co) * band.kh * band.kw * band.ci;
-  const double per_band = double(e.finish) + estimate_compress(cfg, input, input * (1 - l.activation_sparsity));
-  const double cores = double(std::max<std::size_t>(1, t.cores.size()));
-  return per_band * std::ceil(double(t.tiles(w.batch)) / cores) +
-         estimate_compress(cfg, weights, weights * (1 - l.weight_sparsity));
 }
 
 }  // namespace npusim

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/compiler/emit/Lowering.h"
+#include "apps/compiler/planning/PredictedEnergy.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -39,21 +40,28 @@ const Lowering& place_layer(const Workload& w, const Layer& l, LayerTiling& t, c
                                fmt::join(wanted, " (or) ")));
 }
 
-// One candidate of a placement by cost: a lowering, its placed tiling and its prediction.
+// One candidate of a placement by cost: a lowering, its placed tiling and its predictions.
 struct Candidate {
   const Lowering* lowering = nullptr;
   LayerTiling placed;
   std::optional<double> cycles;
+  std::optional<double> energy_pj;  // dynamic, from the same mapping (PredictedEnergy.h)
 };
 
-// `placed` planned on a copy, and its cycles predicted.
+// `placed` planned on a copy, and its cycles and energy predicted.
 Candidate costed(const Workload& w, const Layer& l, const HardwareConfig& hw, const Lowering& lowering,
                  LayerTiling placed) {
   LayerTiling planned = placed;
   lowering.plan(w, l, hw, planned);
   const std::optional<double> cycles = lowering.layer_cycles(w, l, planned, hw);
-  return {&lowering, std::move(placed), cycles};
+  std::optional<double> energy;
+  if (const auto counts = lowering.layer_counts(w, l, planned, hw))
+    energy = predicted_energy_pj(lowering, *counts, planned.kind(hw), hw);
+  return {&lowering, std::move(placed), cycles, energy};
 }
+
+// What a candidate is weighed by: its predicted cycles, or its predicted energy.
+std::optional<double> weight(const Candidate& c, bool by_energy) { return by_energy ? c.energy_pj : c.cycles; }
 
 // The layer on the first lowering that asks for cost placement and claims it when the layer
 // names it; none when none does or its kernel does not fit.
@@ -73,14 +81,36 @@ std::optional<Candidate> claimed_by_cost(const Workload& w, const Layer& l, cons
   return std::nullopt;
 }
 
-CostPlacement figures(const Candidate& a, const Candidate& b, const Lowering& verdict, const Lowering& chosen) {
+// The reason line: the objective's figures first, then the other's where both are known.
+std::string cost_reason(const Candidate& a, const Candidate& b, bool by_energy, const std::string& chosen,
+                        const std::string& verdict) {
+  const std::string &na = a.lowering->name(), &nb = b.lowering->name();
+  const std::string cycles = fmt::format("{} {:.0f} cycles, {} {:.0f}", na, *a.cycles, nb, *b.cycles);
+  if (by_energy)
+    return fmt::format("auto-cost-energy: lowest predicted energy: {} {:.1f} nJ, {} {:.1f} nJ ({}): {} (the verdict "
+                       "rule picks {})",
+                       na, *a.energy_pj / 1e3, nb, *b.energy_pj / 1e3, cycles, chosen, verdict);
+  return fmt::format("auto-cost: {} predicts {:.0f} cycles, {} {:.0f}: {} (the verdict rule picks {})", na, *a.cycles,
+                     nb, *b.cycles, chosen, verdict);
+}
+
+CostPlacement figures(const Candidate& a, const Candidate& b, const Lowering& verdict, const Lowering& chosen,
+                      bool by_energy) {
   CostPlacement p;
+  p.objective = by_energy ? "energy" : "cycles";
   p.cycles = {{a.lowering->name(), *a.cycles}, {b.lowering->name(), *b.cycles}};
+  if (a.energy_pj && b.energy_pj)
+    p.energy_pj = {{a.lowering->name(), *a.energy_pj}, {b.lowering->name(), *b.energy_pj}};
   p.verdict = verdict.name();
   p.chosen = chosen.name();
-  p.reason = fmt::format("auto-cost: {} predicts {:.0f} cycles, {} {:.0f}: {} (the verdict rule picks {})",
-                         a.lowering->name(), *a.cycles, b.lowering->name(), *b.cycles, chosen.name(), verdict.name());
+  p.reason = cost_reason(a, b, by_energy, chosen.name(), verdict.name());
   return p;
+}
+
+bool places_by_energy(const HardwareConfig& hw) {
+  for (const Lowering* lowering : lowerings())
+    if (lowering->places_by_energy(hw)) return true;
+  return false;
 }
 
 bool cost_placement_applies(const Layer& l, const HardwareConfig& hw) {
@@ -95,8 +125,10 @@ bool cost_placement_applies(const Layer& l, const HardwareConfig& hw) {
 std::optional<std::pair<const Lowering*, LayerTiling>> placed_by_cost(const Workload& w, const Layer& l,
                                                                       const HardwareConfig& hw,
                                                                       const LayerTiling& verdict_tiling,
-                                                                      const Lowering& verdict, bool model_share) {
-  const LayerTiling start = start_tiling(l);
+                                                                      const Lowering& verdict, bool model_share,
+                                                                      bool input_chained) {
+  LayerTiling start = start_tiling(l);
+  start.input_chained = input_chained;
   LayerTiling dense_tiling = start;
   dense_tiling.engine_plans = verdict_tiling.engine_plans;  // the probes' notes (the sparse verdict)
   std::vector<std::string> wanted;
@@ -106,10 +138,12 @@ std::optional<std::pair<const Lowering*, LayerTiling>> placed_by_cost(const Work
   std::optional<Candidate> claimed = claimed_by_cost(w, l, hw, start);
   if (!claimed || claimed->lowering == dense) return std::nullopt;
   Candidate other = costed(w, l, hw, *dense, dense_tiling);
-  if (!claimed->cycles || !other.cycles) return std::nullopt;
-  const bool tie = *claimed->cycles == *other.cycles;
-  Candidate& won = tie ? (&verdict == dense ? other : *claimed) : (*claimed->cycles < *other.cycles ? *claimed : other);
-  CostPlacement note = figures(*claimed, other, verdict, *won.lowering);
+  const bool by_energy = places_by_energy(hw);
+  if (!claimed->cycles || !other.cycles || !weight(*claimed, by_energy) || !weight(other, by_energy))
+    return std::nullopt;
+  const bool claimed_wins = cost_choice(*weight(*claimed, by_energy), *weight(other, by_energy), &verdict != dense);
+  Candidate& won = claimed_wins ? *claimed : other;
+  CostPlacement note = figures(*claimed, other, verdict, *won.lowering, by_energy);
   // The probes' notes as the verdict rule left them (the verdict, not "the layer asks for it");
   // the winner's plan() fills in the rest of its entry.
   LayerTiling t = std::move(won.placed);
@@ -120,12 +154,17 @@ std::optional<std::pair<const Lowering*, LayerTiling>> placed_by_cost(const Work
 
 }  // namespace
 
-LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw, const ChannelShares* shares) {
+bool cost_choice(double first, double second, bool first_is_verdict) {
+  return first == second ? first_is_verdict : first < second;
+}
+
+LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw, const ChannelShares* shares,
+                       bool input_chained) {
   LayerTiling t = start_tiling(l);
   const Lowering* lowering = &place_layer(w, l, t, hw);
   const bool model_share = shares && shares->mode != ParallelMode::Data;
   if (cost_placement_applies(l, hw))
-    if (auto by_cost = placed_by_cost(w, l, hw, t, *lowering, model_share)) {
+    if (auto by_cost = placed_by_cost(w, l, hw, t, *lowering, model_share, input_chained)) {
       lowering = by_cost->first;
       t = std::move(by_cost->second);
     }
@@ -135,10 +174,17 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
 }
 
 nlohmann::json cost_placement_json(const CostPlacement& p) {
-  nlohmann::json cycles = nlohmann::json::object();
+  nlohmann::json cycles = nlohmann::json::object(), energy = nlohmann::json::object();
   for (const auto& [name, c] : p.cycles) cycles[name] = c;
-  return {{"rule", "auto-cost"}, {"predicted_cycles", cycles}, {"verdict", p.verdict}, {"chosen", p.chosen},
-          {"reason", p.reason}};
+  for (const auto& [name, pj] : p.energy_pj) energy[name] = pj;
+  nlohmann::json j = {{"rule", p.objective == "energy" ? "auto-cost-energy" : "auto-cost"},
+                      {"objective", p.objective},
+                      {"predicted_cycles", cycles},
+                      {"verdict", p.verdict},
+                      {"chosen", p.chosen},
+                      {"reason", p.reason}};
+  if (!p.energy_pj.empty()) j["predicted_dynamic_energy_pj"] = energy;
+  return j;
 }
 
 }  // namespace npusim

@@ -19,21 +19,32 @@ namespace npusim {
 // /core/sparse/placement): a conv or fc layer that names no engine is planned both on the
 // lowering whose probe() judges it (as if the layer asked for it) and on the first dense one
 // that takes it; each predicts its cycles from its own mapping (Lowering::layer_cycles), and
-// the fewer wins (a tie keeps the verdict's choice). The tiling keeps both figures as a
+// the fewer wins (a tie keeps the verdict's choice). With auto-cost-energy (a lowering's
+// places_by_energy()) each instead predicts its engine counters and DRAM bytes from that
+// mapping (Lowering::layer_counts), priced by the run's energy table (PredictedEnergy.h), and
+// the lower dynamic energy wins, by the same tie rule. The tiling keeps every figure as a
 // CostPlacement note. A model mode's share goes to the dense lowering without comparing:
 // only it splits channels.
+// `input_chained`: the caller knows the layer's input would arrive as its producer's engine
+// stores it (Lowering::chains_to); kept as LayerTiling::input_chained for the predictions.
 LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw,
-                       const ChannelShares* shares = nullptr);
+                       const ChannelShares* shares = nullptr, bool input_chained = false);
 
 // The figures behind a placement by cost, kept in LayerTiling::engine_plans under
 // kCostPlacementNote and shown in the layer's report row ("placement").
 struct CostPlacement {
+  std::string objective = "cycles";                    // or "energy"
   std::vector<std::pair<std::string, double>> cycles;  // predicted, per lowering compared
+  std::vector<std::pair<std::string, double>> energy_pj;  // predicted dynamic energy; empty: no table
   std::string verdict;                                 // the lowering the verdict rule picks
   std::string chosen;
   std::string reason;  // one line
 };
 inline constexpr const char* kCostPlacementNote = "placement";
 nlohmann::json cost_placement_json(const CostPlacement& p);
+
+// The rule both objectives share: whether the first of two candidates wins on its predicted
+// figure (cycles or pJ), fewer winning; on a tie the verdict's choice stays.
+bool cost_choice(double first, double second, bool first_is_verdict);
 
 }  // namespace npusim

@@ -181,11 +181,12 @@ LayerSplit SplitPlanner::tag(const Layer& l, const LayerTiling& t, std::uint32_t
 // The modes the layer can take (data always), each tiled for it; `rule_choice` is the
 // first mode the §3.3 rule on its driving tensor applies to (the seed's choice).
 std::vector<SplitPlanner::Candidate> SplitPlanner::candidates(const Layer& l, std::size_t index,
-                                                              std::optional<ParallelMode>& rule_choice) const {
+                                                              std::optional<ParallelMode>& rule_choice,
+                                                              bool input_chained) const {
   // Model-ci's first core finishes every band and stores the result: take turns over the
   // clusters, layer by layer, so no one memory takes every output.
   const std::size_t first = std::size_t(hw_.chip.cores_per_cluster) * (index % hw_.chip.clusters);
-  const LayerTiling data = tile_layer(w_, l, hw_);
+  const LayerTiling data = tile_layer(w_, l, hw_, nullptr, input_chained);
   std::vector<Candidate> found;
   for (const ModeStrategy& m : db_.modes(layer_kind_name(l.kind))) {
     const auto d = rule(l, m, std::uint32_t(data.cores.size()));
@@ -284,9 +285,10 @@ SplitChoice SplitPlanner::choice_for(const Layer& l) const {
   return options_.choice.value_or(parse_split_choice(l.split).value_or(parse_split_choice(w_.split).value_or(SplitChoice::Auto)));
 }
 
-std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint32_t out_degree, std::size_t index) const {
+std::pair<LayerTiling, LayerSplit> SplitPlanner::plan(const Layer& l, std::uint32_t out_degree, std::size_t index,
+                                                      bool input_chained) const {
   std::optional<ParallelMode> rule_choice;
-  std::vector<Candidate> found = candidates(l, index, rule_choice);
+  std::vector<Candidate> found = candidates(l, index, rule_choice, input_chained);
   const SplitChoice choice = choice_for(l);
   if (choice == SplitChoice::Auto || choice == SplitChoice::Model) simulate(l, found);
   std::string why;

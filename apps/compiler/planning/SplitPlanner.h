@@ -39,7 +39,9 @@ class SplitPlanner {
   const SplitStrategyDatabase& database() const { return db_; }
   // `out_degree`: how many later layers read the layer's output (0 = a network output).
   // `index`: the layer's position in the workload.
-  std::pair<LayerTiling, LayerSplit> plan(const Layer& l, std::uint32_t out_degree, std::size_t index) const;
+  // `input_chained`: see tile_layer().
+  std::pair<LayerTiling, LayerSplit> plan(const Layer& l, std::uint32_t out_degree, std::size_t index,
+                                          bool input_chained = false) const;
 
  private:
   std::optional<SplitDecision> rule(const Layer& l, const ModeStrategy& m, std::uint32_t cores) const;
@@ -52,7 +54,8 @@ class SplitPlanner {
     double estimate = 0;
     std::optional<std::uint64_t> simulated;  // the trial's cycles
   };
-  std::vector<Candidate> candidates(const Layer& l, std::size_t index, std::optional<ParallelMode>& rule_choice) const;
+  std::vector<Candidate> candidates(const Layer& l, std::size_t index, std::optional<ParallelMode>& rule_choice,
+                                    bool input_chained) const;
   std::size_t pick(const Layer& l, const std::vector<Candidate>& candidates, std::optional<ParallelMode> rule_choice,
                    std::string& why) const;
   // `band_cycles`: the lowering's cycles for one band of one weight block.

@@ -49,6 +49,10 @@ struct LayerTiling {
   std::uint64_t recv_bytes = 0;    // model-ci: a neighbour's int32 partial sums, received for the reduction
   std::uint64_t slot_bytes = 0;
   std::uint64_t weight_block_bytes = 0;  // WRAM bytes of one full co block
+  // Placement by cost only: the layer's one input would arrive compressed if the layer ran
+  // on the engine its producer ran on (Lowering::chains_to), so that prediction pays no
+  // compress for it. Emission decides again, from every layer's placement (SparseChaining).
+  bool input_chained = false;
   // Where it runs: the engine that computes it, and the cores of one core kind
   // that have every engine the layer's instructions use.
   std::string engine;

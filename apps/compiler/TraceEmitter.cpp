@@ -1,5 +1,8 @@
 #include "apps/compiler/TraceEmitter.h"
 
+#include <string>
+#include <unordered_map>
+
 #include "apps/frontend/workload/TensorLiveness.h"
 #include "apps/compiler/emit/Lowering.h"
 
@@ -8,11 +11,14 @@ namespace {
 
 // Whether `l`'s one input, from a layer placed before it, would come as its producer's
 // engine stores it if `l` ran there too (Lowering::chains_to): placement by cost weighs it.
-bool input_chained(const std::vector<CompiledLayer>& placed, const Layer& l, const Workload& w) {
+// `placed_at` finds the producer by name (a scan per layer made long chains quadratic).
+bool input_chained(const std::vector<CompiledLayer>& placed, const std::unordered_map<std::string, std::size_t>& placed_at,
+                   const Layer& l, const Workload& w) {
   if (l.inputs.size() != 1) return false;
-  for (const CompiledLayer& p : placed)
-    if (p.layer.name == l.inputs[0]) return lowering(p.tiling.engine).chains_to(p.layer, p.output_readers, l, w);
-  return false;
+  const auto at = placed_at.find(l.inputs[0]);
+  if (at == placed_at.end()) return false;
+  const CompiledLayer& p = placed[at->second];
+  return lowering(p.tiling.engine).chains_to(p.layer, p.output_readers, l, w);
 }
 
 // Chooses how each layer's cores share it and tiles it so, in order: a layer's producers are
@@ -21,13 +27,15 @@ std::vector<CompiledLayer> plan_layers(const Workload& w, const HardwareConfig& 
   const SplitPlanner planner(w, hw, split);
   const WorkloadLiveness liveness = tensor_liveness(w);
   std::vector<CompiledLayer> layers;
+  std::unordered_map<std::string, std::size_t> placed_at;
   for (std::size_t i = 0; i < w.layers.size(); ++i) {
     CompiledLayer c;
     c.layer = w.layers[i];
-    const bool chained = input_chained(layers, c.layer, w);
+    const bool chained = input_chained(layers, placed_at, c.layer, w);
     std::tie(c.tiling, c.split) = planner.plan(c.layer, liveness.outputs[i].readers, i, chained);
     c.output_readers = liveness.outputs[i].readers;
     c.last_reader = liveness.outputs[i].last_reader;
+    placed_at.emplace(c.layer.name, layers.size());
     layers.push_back(std::move(c));
   }
   return layers;

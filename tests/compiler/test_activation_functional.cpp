@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/FunctionalRun.h"
 #include "compiler/ReferenceLayers.h"
 #include "e2e/NpusimProcess.h"
 
@@ -53,13 +54,6 @@ void check_close(const Tensor& got, const Tensor& want) {
   CHECK(std::count(got.v.begin(), got.v.end(), got.v.front()) < std::ptrdiff_t(got.v.size()));  // not degenerate
 }
 
-std::string run_workload(const std::string& w, const std::string& config, const std::string& out) {
-  auto r = run_npusim({"run", "--quiet", "--functional", "--workload", w, "--config", config, "--out", out});
-  INFO(r.output);
-  REQUIRE(r.status == 0);
-  return out + "/tensors/";
-}
-
 }  // namespace
 
 TEST_CASE("compiler: sigmoid, hardsigmoid, hardswish, silu and tanh equal a plain reference",
@@ -78,7 +72,7 @@ TEST_CASE("compiler: sigmoid, hardsigmoid, hardswish, silu and tanh equal a plai
     write_text(path, fmt::format(R"({{"batch": {}, "seed": {}, "input": {{"h": {}, "w": {}, "c": {}}}, "layers": [{}]}})",
                                  batch, trial + 3, h, w, c, layers));
     const std::string config = source_path(trial == 1 ? "configs/default.json" : "configs/smp-2x2.json");
-    const std::string t = run_workload(path, config, dir + fmt::format("/out{}", trial));
+    const std::string t = run_functional(path, config, dir + fmt::format("/out{}", trial));
     const Tensor x = load(t + "input.npy");
     check_close(load(t + "sigmoid.npy"), apply(x, frac, 7, sigmoid));
     check_close(load(t + "hardsigmoid.npy"), apply(x, frac, 7, hard_sigmoid));
@@ -105,7 +99,7 @@ TEST_CASE("compiler: mul of two activations and of a per-channel gate equals a p
       {{"name": "both", "type": "mul", "inputs": ["t", "input"], "shift": {}}}]}})",
                                  batch, trial + 9, h, w, c, shift));
     const std::string config = source_path(trial % 2 ? "configs/numa-2x2.json" : "configs/default.json");
-    const std::string t = run_workload(path, config, dir + fmt::format("/out{}", trial));
+    const std::string t = run_functional(path, config, dir + fmt::format("/out{}", trial));
     const Tensor x = load(t + "input.npy");
     check_close(load(t + "scaled.npy"), product(x, load(t + "gate.npy"), 7));
     check_close(load(t + "both.npy"), product(load(t + "t.npy"), x, shift));
@@ -143,7 +137,7 @@ TEST_CASE("compiler: add_constant and mask read their constant band by band and 
       {{"name": "masked", "type": "mask", "fill": {}, "input": "input", "weights": "causal{}.npy"}}]}})",
                                  batch, trial + 13, h, w, c, fill, trial));
     const std::string config = source_path(trial == 2 ? "configs/numa-2x2.json" : "configs/smp-2x2.json");
-    const std::string t = run_workload(path, config, dir + fmt::format("/out{}", trial));
+    const std::string t = run_functional(path, config, dir + fmt::format("/out{}", trial));
     const Tensor x = load(t + "input.npy"), table = load(t + "pos.weights.npy");
     const Tensor keep{0, 0, 0, 0, {causal.data.begin(), causal.data.end()}};
     const std::size_t per_image = std::size_t(h) * w * c;
@@ -172,7 +166,7 @@ TEST_CASE("compiler: an embedding gathers its table's rows by token id with the 
       {{"name": "tok", "type": "embedding", "vocab": {}, "n": {}, "ids": [{}]}}]}})",
                                  batch, trial + 3, tokens, vocab, d, fmt::join(ids, ", ")));
     const std::string config = source_path(trial == 1 ? "configs/numa-2x2.json" : "configs/smp-2x2.json");
-    const std::string t = run_workload(path, config, dir + fmt::format("/out{}", trial));
+    const std::string t = run_functional(path, config, dir + fmt::format("/out{}", trial));
     const Tensor table = load(t + "tok.weights.npy"), got = load(t + "tok.npy");
     REQUIRE(got.v.size() == std::size_t(batch) * tokens * d);
     std::size_t wrong = 0;
@@ -210,7 +204,7 @@ TEST_CASE("compiler: a compiled trace of the new layers computes what run --work
   REQUIRE(r.status == 0);
   r = run_npusim({"run", "--quiet", "--functional", "--trace", dir + "/t.jsonl", "--out", dir + "/trace"});
   REQUIRE(r.status == 0);
-  const std::string t = run_workload(w, source_path("configs/default.json"), dir + "/workload");
+  const std::string t = run_functional(w, source_path("configs/default.json"), dir + "/workload");
   for (const char* name : {"tok", "pos", "g", "m", "k", "h"})
     CHECK(load(dir + "/trace/tensors/" + name + ".npy").v == load(t + name + ".npy").v);
 }

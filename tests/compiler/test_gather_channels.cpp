@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/ReferenceLayers.h"
+#include "compiler/FunctionalRun.h"
 #include "e2e/NpusimProcess.h"
 #include "e2e/RefusedInput.h"
 
@@ -35,10 +36,8 @@ TEST_CASE("compiler: gather_channels moves each output channel from its input ch
                                  batch, trial + 9, h, w, c, fmt::join(ids, ", ")));
     const std::string config = source_path(trial == 1 ? "configs/numa-2x2.json" : "configs/smp-2x2.json");
     const std::string out = dir + fmt::format("/out{}", trial);
-    const auto r = run_npusim({"run", "--quiet", "--functional", "--workload", path, "--config", config, "--out", out});
-    INFO(r.output);
-    REQUIRE(r.status == 0);
-    const Tensor x = load(out + "/tensors/input.npy"), got = load(out + "/tensors/g.npy");
+    const std::string t = run_functional(path, config, out);
+    const Tensor x = load(t + "input.npy"), got = load(t + "g.npy");
     std::vector<std::int8_t> want;
     for (std::size_t p = 0; p < std::size_t(batch) * h * w; ++p)
       for (const std::uint32_t id : ids) want.push_back(x.v[p * c + id]);

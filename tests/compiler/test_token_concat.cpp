@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/ReferenceLayers.h"
+#include "compiler/FunctionalRun.h"
 #include "e2e/NpusimProcess.h"
 #include "e2e/RefusedInput.h"
 #include "onnx/OnnxTestGraph.h"
@@ -47,11 +48,9 @@ TEST_CASE("compiler: concat_tokens writes its constant rows before the input's p
                                  batch, trial + 5, h, w, c, tokens));
     const std::string config = source_path(trial == 1 ? "configs/numa-2x2.json" : "configs/smp-2x2.json");
     const std::string out = dir + fmt::format("/out{}", trial);
-    const auto r = run_npusim({"run", "--quiet", "--functional", "--workload", path, "--config", config, "--out", out});
-    INFO(r.output);
-    REQUIRE(r.status == 0);
-    const Tensor x = load(out + "/tensors/input.npy"), table = load(out + "/tensors/cls.weights.npy");
-    const Tensor got = load(out + "/tensors/cls.npy");
+    const std::string t = run_functional(path, config, out);
+    const Tensor x = load(t + "input.npy"), table = load(t + "cls.weights.npy");
+    const Tensor got = load(t + "cls.npy");
     REQUIRE(table.v.size() == std::size_t(tokens) * c);
     CHECK((got.h == tokens + h * w && got.w == 1 && got.c == c));
     CHECK(got.v == prepended(table, x, batch));

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/FunctionalRun.h"
 #include "compiler/ReferenceLayers.h"
 #include "e2e/NpusimProcess.h"
 #include "e2e/RefusedInput.h"
@@ -76,13 +77,6 @@ Tensor reference(const Case& k, const Tensor& x, std::uint32_t oh, std::uint32_t
   return y;
 }
 
-std::string run_workload(const std::string& w, const std::string& config, const std::string& out) {
-  auto r = run_npusim({"run", "--quiet", "--functional", "--workload", w, "--config", config, "--out", out});
-  INFO(r.output);
-  REQUIRE(r.status == 0);
-  return out + "/tensors/";
-}
-
 }  // namespace
 
 TEST_CASE("compiler: upsample, nearest and bilinear, equals a plain reference over randomized shapes",
@@ -104,7 +98,7 @@ TEST_CASE("compiler: upsample, nearest and bilinear, equals a plain reference ov
     write_text(path, fmt::format(R"({{"batch": {}, "seed": {}, "input": {{"h": {}, "w": {}, "c": {}}}, "layers": [
       {{"name": "up", "type": "upsample", "mode": "{}", "h": {}, "w": {}, "coordinates": "{}", "nearest_mode": "{}"}}]}})",
                                  batch, trial + 5, h, w, c, k.mode, oh, ow, k.coords, k.nearest));
-    const std::string t = run_workload(path, source_path(configs[trial % 3]), dir + fmt::format("/out{}", trial));
+    const std::string t = run_functional(path, source_path(configs[trial % 3]), dir + fmt::format("/out{}", trial));
     const Tensor x = load(t + "input.npy");
     const Tensor got = load(t + "up.npy");
     const Tensor want = reference(k, x, oh, ow);
@@ -121,7 +115,7 @@ TEST_CASE("compiler: a bilinear upsample by 2 of a large map is banded and equal
   const std::string path = dir + "/up.json";
   write_text(path, R"({"seed": 3, "input": {"h": 64, "w": 64, "c": 64}, "layers": [
     {"name": "up", "type": "upsample", "mode": "bilinear", "scale": 2}]})");
-  const std::string t = run_workload(path, source_path("configs/smp-2x2.json"), dir + "/out");
+  const std::string t = run_functional(path, source_path("configs/smp-2x2.json"), dir + "/out");
   const Tensor x = load(t + "input.npy");
   CHECK(load(t + "up.npy").v == reference({"bilinear", "half_pixel", "floor"}, x, 128, 128).v);
 }

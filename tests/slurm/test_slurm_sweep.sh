@@ -41,29 +41,30 @@ ran="$(ls "$work/slurm/slurm/logs" | wc -l)"
 echo "ok: 45 points on Slurm ($ran of 7 tasks ran) equal the local backend byte for byte"
 
 # 2. Cancel the first task once it has finished a point but not all of them.
-# Points of about 2 s each (pruned ResNet-50 on the sparse cluster): a single sparse layer
-# became too quick to cancel between points once timing runs counted rounds.
+# Points of about 2 s each on an idle machine (pruned ResNet-50 on the sparse cluster): a
+# single sparse layer became too quick to cancel between points once timing runs counted
+# rounds. Two tasks of three points keep the test short on a busy CI machine.
 cat > "$work/slow.json" <<SPEC
 {"config": "$src/configs/sparse.json", "workload": "$src/traces/workloads/resnet50-pruned.json",
  "axes": [{"name": "unit_kind", "pointer": "/core/sparse/unit_kind", "values": ["1300", "1400"]},
-          {"name": "refill", "pointer": "/core/sparse/weight_refill", "values": ["uncharged", "single", "double"]},
-          {"name": "memory_net", "pointer": "/core/sparse/memory_interconnect", "values": ["static", "benes"]}]}
+          {"name": "refill", "pointer": "/core/sparse/weight_refill", "values": ["uncharged", "single", "double"]}]}
 SPEC
-"$npusim" sweep "$work/slow.json" --backend slurm --points-per-task 6 --array-limit 1 --out "$work/kill" -q
+"$npusim" sweep "$work/slow.json" --backend slurm --points-per-task 3 --array-limit 1 --out "$work/kill" -q
 job="$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['job_id'])" "$work/kill/slurm/submission.json")"
 for _ in $(seq 600); do
   [ -f "$work"/kill/points/000-*/report.json ] 2>/dev/null && break
   sleep 0.05
 done
 scancel "${job}_0"
-for _ in $(seq 600); do squeue -h -j "$job" 2>/dev/null | grep -q . || break; sleep 0.1; done
+# Task 1 still runs its three points after the cancel; wait for it (up to 5 minutes).
+for _ in $(seq 3000); do squeue -h -j "$job" 2>/dev/null | grep -q . || break; sleep 0.1; done
 "$npusim" sweep "$work/slow.json" --collect --out "$work/kill"
 missing="$(grep -c "Slurm job $job task 0 ended without finishing" "$work/kill/results.csv" || true)"
-echo "task 0 cancelled with $missing of its 6 points unfinished"
-[ "$missing" -ge 1 ] && [ "$missing" -le 5 ] || fail "the cancel did not land mid-way ($missing unfinished)"
+echo "task 0 cancelled with $missing of its 3 points unfinished"
+[ "$missing" -ge 1 ] && [ "$missing" -le 2 ] || fail "the cancel did not land mid-way ($missing unfinished)"
 out="$("$npusim" sweep "$work/slow.json" --backend slurm --wait --out "$work/kill")"
 echo "$out"
-echo "$out" | grep -q "sweep: 12 points: $missing run, $((12 - missing)) skipped (already complete), 0 failed" \
+echo "$out" | grep -q "sweep: 6 points: $missing run, $((6 - missing)) skipped (already complete), 0 failed" \
   || fail "resume should rerun exactly the $missing unfinished points"
 "$npusim" sweep "$work/slow.json" --out "$work/kill-local" -j 2 -q
 cmp "$work/kill-local/results.csv" "$work/kill/results.csv" || fail "resumed results differ from a local run"

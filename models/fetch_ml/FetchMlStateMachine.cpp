@@ -131,17 +131,14 @@ Cycles FetchMlStateMachine::memory_transfer(tlm::tlm_command cmd, const TensorOp
   return done;
 }
 
-// Fetch and streaming phases: the address generator checks that the trace reads
-// what the registers say, fetches it, and fills the register file.
-Engine::Work FetchMlStateMachine::fetch(const Instruction& inst) {
-  const auto [g, tile] = decode(inst);
+// The tile fetch_ml must read, as the address generator walks it from the registers:
+// the input rows its positions need (ifm) or its filters. Refuses a source elsewhere.
+FetchedTile FetchMlStateMachine::expected_fetch(const Instruction& inst, const ConvShape& g, const MlTile& tile,
+                                                bool ifm) const {
   const TensorOperand& src = inst.inputs.at(0);
   const TensorOperand& dst = inst.outputs.at(0);
   const std::uint32_t eb = registers_.element_bytes();
-  if (dtype_size(src.dtype) != eb)
-    fail_instruction(inst, fmt::format("inputs[0] is {} but ifm_depth_bits is {}", dtype_name(src.dtype), eb * 8));
   const std::uint64_t K = std::uint64_t(g.kh) * g.kw * g.ci;
-  const bool ifm = inst.params.at("data") == "ifm";
   FetchedTile fetched;
   fetched.layer = g;
   std::uint64_t expected = 0;
@@ -171,28 +168,50 @@ Engine::Work FetchMlStateMachine::fetch(const Instruction& inst) {
   if (src.offset != expected || src.shape != expected_shape)
     fail_instruction(inst, fmt::format("inputs[0] is {} but the address generator walks {} for this tile",
                                       region_text(src.offset, src.shape), region_text(expected, expected_shape)));
+  return fetched;
+}
+
+// Reading A in functional runs: the im2col matrix of the tile's positions, built from the
+// fetched image rows on the way into the register file.
+std::uint8_t* FetchMlStateMachine::unroll(const FetchedTile& fetched, const MlTile& tile,
+                                                std::uint64_t bytes) {
+  const ConvShape& g = fetched.layer;
+  const std::uint32_t eb = registers_.element_bytes();
+  const std::uint64_t K = std::uint64_t(g.kh) * g.kw * g.ci;
+  unrolled_.assign(bytes, 0);
+  for (std::uint64_t j = 0; j < tile.positions.count; ++j)
+    for (std::uint64_t k = 0; k < K; ++k) {
+      const std::int64_t e = AddressGenerator::patch_element(g, fetched.rows, tile.positions.first + j, k);
+      if (e >= 0) std::memcpy(&unrolled_[(j * K + k) * eb], staging_.data() + std::uint64_t(e) * eb, eb);
+    }
+  return unrolled_.data();
+}
+
+// Fetch and streaming phases: the address generator checks that the trace reads
+// what the registers say, fetches it, and fills the register file.
+Engine::Work FetchMlStateMachine::fetch(const Instruction& inst) {
+  const auto [g, tile] = decode(inst);
+  const TensorOperand& src = inst.inputs.at(0);
+  const TensorOperand& dst = inst.outputs.at(0);
+  const std::uint32_t eb = registers_.element_bytes();
+  if (dtype_size(src.dtype) != eb)
+    fail_instruction(inst, fmt::format("inputs[0] is {} but ifm_depth_bits is {}", dtype_name(src.dtype), eb * 8));
+  const bool ifm = inst.params.at("data") == "ifm";
+  FetchedTile fetched = expected_fetch(inst, g, tile, ifm);
 
   const bool functional = setup().functional;
   if (functional) staging_.assign(src.bytes(), 0);
   const Cycles start = now_cycles() + cfg_.setup_cycles;
   const Cycles arrived = memory_transfer(tlm::TLM_READ_COMMAND, src, functional ? staging_.data() : nullptr, start);
   std::uint8_t* tile_bytes = functional ? staging_.data() : nullptr;
-  if (functional && ifm && !fetched.compact) {  // reading A: the im2col matrix is built on the way into the RF
-    unrolled_.assign(dst.bytes(), 0);
-    for (std::uint64_t j = 0; j < tile.positions.count; ++j)
-      for (std::uint64_t k = 0; k < K; ++k) {
-        const std::int64_t e = AddressGenerator::patch_element(g, fetched.rows, tile.positions.first + j, k);
-        if (e >= 0) std::memcpy(&unrolled_[(j * K + k) * eb], staging_.data() + std::uint64_t(e) * eb, eb);
-      }
-    tile_bytes = unrolled_.data();
-  }
+  if (functional && ifm && !fetched.compact) tile_bytes = unroll(fetched, tile, dst.bytes());
   const Cycles done = register_file_transfer(tlm::TLM_WRITE_COMMAND, dst.offset, dst.bytes(), tile_bytes, arrived);
   fetched.bytes = dst.bytes();
   fetched_[dst.offset] = fetched;
 
   ++*counters_.fetches;
   *(ifm ? counters_.ifm_bytes : counters_.weight_bytes) += src.bytes();
-  if (ifm) *counters_.naive_im2col_bytes += tile.positions.count * K * eb;
+  if (ifm) *counters_.naive_im2col_bytes += tile.positions.count * std::uint64_t(g.kh) * g.kw * g.ci * eb;
   *counters_.rf_write_bytes += dst.bytes();
   enter(state_ == State::Initialized ? State::Fetching : State::Streaming);
   wait_until(done);

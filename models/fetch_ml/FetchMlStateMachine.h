@@ -53,6 +53,9 @@ class FetchMlStateMachine : public Engine {
  private:
   Work set_register(const Instruction& inst);
   Work fetch(const Instruction& inst);
+  FetchedTile expected_fetch(const Instruction& inst, const ConvShape& g, const MlTile& tile, bool ifm) const;
+  // Functional runs: the fetched rows unrolled into the tile's [positions, K] matrix.
+  std::uint8_t* unroll(const FetchedTile& fetched, const MlTile& tile, std::uint64_t bytes);
   Work return_results(const Instruction& inst);
   ConvShape initialized_layer(const Instruction& inst) const;
   // The layer the registers describe (refusing a fetch before they are set) and the instruction's tile.

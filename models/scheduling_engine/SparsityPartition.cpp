@@ -60,23 +60,36 @@ std::uint32_t balance(std::vector<std::uint32_t>& cuts, double threshold, Value&
   return moves;
 }
 
+// Non-zeros per input position, as a 2-D prefix sum: any window's count in O(1).
+class NonzeroPrefix {
+ public:
+  NonzeroPrefix(const ConvShape& g, const CompressedMap& map)
+      : width_(g.wi + 1), pre_(std::size_t(g.hi + 1) * width_, 0) {
+    for (std::uint32_t idx : map.indices) ++at(idx / (g.wi * g.ci) + 1, (idx / g.ci) % g.wi + 1);
+    for (std::uint32_t y = 1; y <= g.hi; ++y)
+      for (std::uint32_t x = 1; x <= g.wi; ++x) at(y, x) += at(y - 1, x) + at(y, x - 1) - at(y - 1, x - 1);
+  }
+  std::uint64_t window(const UnitRegion& r) const {
+    if (r.rows == 0 || r.cols == 0) return 0;
+    return get(r.row0 + r.rows, r.col0 + r.cols) - get(r.row0, r.col0 + r.cols) - get(r.row0 + r.rows, r.col0) +
+           get(r.row0, r.col0);
+  }
+
+ private:
+  std::size_t width_;
+  std::vector<std::uint64_t> pre_;
+  std::uint64_t& at(std::uint32_t y, std::uint32_t x) { return pre_[y * width_ + x]; }
+  std::uint64_t get(std::uint32_t y, std::uint32_t x) const { return pre_[y * width_ + x]; }
+};
+
 }  // namespace
 
 SparsityPartition partition_by_sparsity(const ConvShape& g, const CompressedMap& map, const PartitionRequest& req) {
   const std::uint32_t ho = g.ho(), wo = g.wo();
   SparsityPartition p;
   std::tie(p.grid_rows, p.grid_cols) = grid_for(req.units, ho, wo);
-  // Non-zeros per input position, as a 2-D prefix sum: any window's count in O(1).
-  std::vector<std::uint64_t> pre(std::size_t(g.hi + 1) * (g.wi + 1), 0);
-  auto P = [&](std::uint32_t y, std::uint32_t x) -> std::uint64_t& { return pre[std::size_t(y) * (g.wi + 1) + x]; };
-  for (std::uint32_t idx : map.indices) ++P(idx / (g.wi * g.ci) + 1, (idx / g.ci) % g.wi + 1);
-  for (std::uint32_t y = 1; y <= g.hi; ++y)
-    for (std::uint32_t x = 1; x <= g.wi; ++x) P(y, x) += P(y - 1, x) + P(y, x - 1) - P(y - 1, x - 1);
-  auto window_nnz = [&](const UnitRegion& r) {
-    if (r.rows == 0 || r.cols == 0) return std::uint64_t(0);
-    return P(r.row0 + r.rows, r.col0 + r.cols) - P(r.row0, r.col0 + r.cols) - P(r.row0 + r.rows, r.col0) +
-           P(r.row0, r.col0);
-  };
+  const NonzeroPrefix prefix(g, map);
+  auto window_nnz = [&](const UnitRegion& r) { return prefix.window(r); };
   auto metric = [&](const UnitRegion& r) {
     const double nnz = double(window_nnz(r));
     if (req.metric == BalanceMetric::NonzeroCount) return nnz;

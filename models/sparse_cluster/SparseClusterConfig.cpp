@@ -30,9 +30,10 @@ void add_link_keys(Keys& sp) {
                 "(models/sparse_memory/README.md)"));
 }
 
-std::vector<ConfigKey> sparse_keys() {
+// The compute units (seed001 Figs. 13-15) and their pipeline.
+template <typename Keys>
+void add_unit_keys(Keys& sp) {
   using S = SparseClusterConfig;
-  EngineSectionKeys<S> sp("sparse tensor cluster (seed001, assumption): ", 4, "instructions waiting to issue");
   sp.add(integer(sp("units", &S::units), 16, within(1, 256), "count",
                  "m: compute units, each with its feature-map memory unit; one sub-map each (seed001 ¶51, ¶76)"));
   sp.add(choice(sp("unit_kind", &S::unit_kind), "1500", {"1300", "1400", "1500"},
@@ -56,6 +57,12 @@ std::vector<ConfigKey> sparse_keys() {
                            "channel"));
   sp.add(latency(sp("pipeline_latency", &S::pipeline_latency), 6,
                  sp.what + "multiplier -> MIN -> VAR -> back-end depth, paid once per instruction"));
+}
+
+// The DMA paths and the buffers they fill.
+template <typename Keys>
+void add_memory_keys(Keys& sp) {
+  using S = SparseClusterConfig;
   sp.add(bandwidth(sp("dma_bytes_per_cycle", &S::dma_bytes_per_cycle), 16,
                    sp.what + "each DMA path: DRAM <-> one FM memory unit, DRAM -> the weight memory"));
   sp.add(integer(sp("request_bytes", &S::request_bytes), 64, within(1, 1 << 20), "bytes",
@@ -70,6 +77,12 @@ std::vector<ConfigKey> sparse_keys() {
                            "each reloaded while the units wait"));
   sp.add(integer(sp("compress_elements_per_cycle", &S::compress_elements_per_cycle), 64, within(1, 65536),
                  "elements", sp.what + "dense elements the compress op scans per cycle"));
+}
+
+// What the compiler sends to the cluster and how it partitions a map (seed001 §2.1-2.2).
+template <typename Keys>
+void add_partition_keys(Keys& sp) {
+  using S = SparseClusterConfig;
   sp.add(number(sp("sparse_threshold", &S::sparse_threshold), 0.8, within(0, 1), "fraction",
                 "zero fraction from which the compiler sends a layer to the sparse cluster (seed001 §2.1: 80 %)"));
   sp.add(choice(sp("sparsity_measure", &S::sparsity_measure), "ifm_zeros", {"ifm_zeros", "product_zeros"},
@@ -86,6 +99,14 @@ std::vector<ConfigKey> sparse_keys() {
   sp.add(integer(sp("submaps_per_unit", &S::submaps_per_unit), 1, within(1, 64), "count",
                  "sub-maps the partition makes per compute unit; each FM memory unit holds its run of them "
                  "(seed001 ¶54: with overlaps the sub-map count may differ from the unit count)"));
+}
+
+std::vector<ConfigKey> sparse_keys() {
+  using S = SparseClusterConfig;
+  EngineSectionKeys<S> sp("sparse tensor cluster (seed001, assumption): ", 4, "instructions waiting to issue");
+  add_unit_keys(sp);
+  add_memory_keys(sp);
+  add_partition_keys(sp);
   sp.add(choice(sp("memory_interconnect", &S::memory_interconnect), "static", {"static", "2x2", "benes"},
                 "memory interconnect 525 (seed001 Fig. 5): static binds compute unit i to FM memory unit i "
                 "(cluster 400); 2x2 also lets memory unit i feed compute unit i+1; benes lets any feed any. A "

@@ -141,6 +141,13 @@ DramClock BankTimingState::rank_switch_ready(const BurstPlace& burst, bool write
   return p.at + gap;
 }
 
+bool BankTimingState::column_floor(bool write, DramClock& floor) const {
+  if (!last_column_.any || last_column_.write != write) return false;
+  const DramClock other_rank = burst_clocks() + cfg_.trtw;
+  floor = last_column_.at + (cfg_.ranks == 1 ? cfg_.tccd_s : std::min<DramClock>(cfg_.tccd_s, other_rank));
+  return true;
+}
+
 void BankTimingState::commit(const BurstPlace& burst, bool write, const BurstCommands& c) {
   if (c.outcome == RowOutcome::Conflict) commit_pre(burst, c.pre);
   if (c.outcome != RowOutcome::Hit) commit_act(burst, c.act);

@@ -44,6 +44,12 @@ class BankTimingState {
     row = banks_[bank_index].row;
     return banks_[bank_index].open;
   }
+  // The clock from which the bank's open row counts as closed (the next refresh after its ACT).
+  DramClock open_until(std::size_t bank_index) const { return banks_[bank_index].open_until; }
+  // When the channel's last column command was of direction `write`: the earliest clock any
+  // later column command of that direction can go (tCCD_S in its rank, a burst plus the
+  // read-to-write gap in another: earliest_column and rank_switch_ready never go below).
+  bool column_floor(bool write, DramClock& floor) const;
   std::size_t bank_count() const { return banks_.size(); }
   std::size_t index_of(const BurstPlace& b) const {
     return (std::size_t{b.rank} * cfg_.bank_groups + b.bank_group) * cfg_.banks_per_group + b.bank;

@@ -8,8 +8,9 @@ namespace {
 constexpr DramClock kNever = ~DramClock{0};
 }  // namespace
 
-BankedChannel::BankedChannel(const BankedDramConfig& cfg, bool exhaustive)
-    : timing_(cfg), offers_(timing_.bank_count()), exhaustive_(exhaustive) {
+BankedChannel::BankedChannel(const BankedDramConfig& cfg, Scheduling scheduling)
+    : timing_(cfg), offers_(timing_.bank_count()), scheduling_(scheduling),
+      stream_order_(std::max(cfg.read_queue, cfg.write_queue)) {
   for (BankQueues& q : queues_) q.resize(timing_.bank_count());
 }
 
@@ -55,7 +56,7 @@ bool BankedChannel::better(const Choice& a, const Choice& b) {
 // oldest. A stale offer's time is a lower bound, so when the least offer is fresh it wins;
 // when it is stale it is worked out again and the search repeats.
 bool BankedChannel::best(Choice& out) {
-  if (exhaustive_ || offers_write_ != write_mode_)
+  if (scheduling_ == Scheduling::Exhaustive || offers_write_ != write_mode_)
     for (KeptOffer& o : offers_) o.state = Freshness::None;
   offers_write_ = write_mode_;
   const BankQueues& queues = queues_[write_mode_ ? 1 : 0];
@@ -130,18 +131,22 @@ void BankedChannel::run(Done done) {
   Choice c;
   while (!done()) {
     update_mode();
+    if (streaming_ && stream_step()) continue;
     c.at = kNever;
     const bool any = best(c);
     const DramClock next_in = head_admission();
-    if (next_in != kNever && (!any || next_in <= c.at)) {
-      admit_head(next_in);
-    } else if (any) {
-      issue(c);
-      age_offers(c);
-    } else {
-      return;  // nothing queued and nothing can enter
-    }
+    if (!any && next_in == kNever) return;  // nothing queued and nothing can enter
+    step(any ? c : Choice{0, 0, Command::Column, kNever, 0}, next_in);
   }
+}
+
+// One step of the search: the head of the line enters if it can by the chosen command's
+// clock, else the command goes out. After a row hit, a stream may begin.
+void BankedChannel::step(const Choice& c, DramClock next_in) {
+  if (next_in != kNever && next_in <= c.at) return admit_head(next_in);
+  issue(c);
+  age_offers(c);
+  if (scheduling_ == Scheduling::Streamed && c.command == Command::Column) enter_stream();
 }
 
 void BankedChannel::count_start(Request& r, Command first) {
@@ -156,6 +161,7 @@ void BankedChannel::issue(const Choice& c) {
   BankQueue& queue = queues_[write ? 1 : 0][c.bank];
   Request& r = queue[c.index];
   count_start(r, c.command);
+  if (log_) log_->push_back({c.bank, static_cast<int>(c.command), c.at});
   if (c.command == Command::Pre) {
     ++counters_.pres;
     return timing_.commit_pre(r.place, c.at);

@@ -58,9 +58,13 @@ struct ChannelCounters {
 // time). No clock ticks: each step looks at the banks that have requests.
 class BankedChannel {
  public:
-  // `exhaustive`: work out every bank's offer again before each command (the plain reference
-  // the tests hold the kept offers against); otherwise offers are kept while they hold.
-  explicit BankedChannel(const BankedDramConfig& cfg, bool exhaustive = false);
+  // How the next command is found; all three issue the same commands at the same clocks.
+  // Streamed (the default): a run of row hits goes out without searching the banks while the
+  // oldest request provably goes next (README "Speed"); PerCommand: every command is searched
+  // for among the kept offers (the reference the tests hold streams against); Exhaustive:
+  // every bank's offer is worked out again before each command (the reference for kept offers).
+  enum class Scheduling { Streamed, PerCommand, Exhaustive };
+  explicit BankedChannel(const BankedDramConfig& cfg, Scheduling scheduling = Scheduling::Streamed);
 
   // The clock after the last data beat of the reads.
   DramClock read(const std::vector<BurstPlace>& bursts, DramClock arrival);
@@ -76,6 +80,16 @@ class BankedChannel {
   // start >= end when none went out. The bursts of successive calls never overlap.
   std::pair<DramClock, DramClock> take_bus_span();
   const BankTimingState& timing() const { return timing_; }
+  // For the tests: every command from now on is added to `log` (bank, kind, clock), and how
+  // many READ/WRITEs went out in streams.
+  struct Issued {
+    std::size_t bank;
+    int kind;  // 0 PRE, 1 ACT, 2 READ/WRITE
+    DramClock at;
+    bool operator==(const Issued& o) const { return bank == o.bank && kind == o.kind && at == o.at; }
+  };
+  void log_commands(std::vector<Issued>* log) { log_ = log; }
+  std::uint64_t streamed_commands() const { return streamed_; }
 
  private:
   struct Request {
@@ -109,6 +123,12 @@ class BankedChannel {
 
   template <class Done>
   void run(Done done);
+  void step(const Choice& c, DramClock next_in);
+  // A stream: every queued request of the direction served is a row hit, listed oldest first.
+  bool stream_step();
+  void enter_stream();
+  bool leave_stream();
+  bool joins_stream(const Incoming& in) const;
   void update_mode();
   bool drain_under_way() const;
   bool best(Choice& out);
@@ -132,7 +152,18 @@ class BankedChannel {
   DramClock room_at_[2] = {0, 0};       // the clock since which each queue has a free slot
   std::deque<Incoming> incoming_;       // handed over, not yet in a queue
   std::vector<KeptOffer> offers_;       // per bank, of the direction offers_write_ says
-  bool offers_write_ = false, exhaustive_ = false;
+  bool offers_write_ = false;
+  Scheduling scheduling_;
+  // The stream under way (streaming_): the banks of its queued requests, oldest first (a ring
+  // of stream_order_.size() slots from stream_head_), and the clock before which every bank
+  // of the stream keeps its row open (the first refresh that closes one).
+  bool streaming_ = false, stream_write_ = false;
+  std::vector<std::size_t> stream_order_;
+  std::size_t stream_head_ = 0, stream_size_ = 0;
+  DramClock stream_horizon_ = 0;
+  std::vector<std::pair<std::uint64_t, std::size_t>> stream_scratch_;  // (age, bank) when entering
+  std::uint64_t streamed_ = 0;
+  std::vector<Issued>* log_ = nullptr;
   DramClock last_admitted_ = 0;
   std::uint64_t ages_ = 0;
   bool write_mode_ = false, draining_ = false;  // draining: from write_high down to write_low

@@ -128,6 +128,7 @@ class BankedChannel {
   bool stream_step();
   void enter_stream();
   bool leave_stream();
+  bool plan_oldest();
   bool joins_stream(const Incoming& in) const;
   void update_mode();
   bool drain_under_way() const;
@@ -158,6 +159,8 @@ class BankedChannel {
   // of stream_order_.size() slots from stream_head_), and the clock before which every bank
   // of the stream keeps its row open (the first refresh that closes one).
   bool streaming_ = false, stream_write_ = false;
+  bool stream_planned_ = false;  // stream_due_ is the oldest's READ/WRITE clock
+  DramClock stream_due_ = 0;
   std::vector<std::size_t> stream_order_;
   std::size_t stream_head_ = 0, stream_size_ = 0;
   DramClock stream_horizon_ = 0;

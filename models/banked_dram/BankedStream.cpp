@@ -36,7 +36,7 @@ void BankedChannel::enter_stream() {
   std::sort(stream_scratch_.begin(), stream_scratch_.end());
   for (std::size_t i = 0; i < stream_scratch_.size(); ++i) stream_order_[i] = stream_scratch_[i].second;
   stream_head_ = 0, stream_size_ = stream_scratch_.size();
-  stream_horizon_ = horizon, stream_write_ = write_mode_, streaming_ = true;
+  stream_horizon_ = horizon, stream_write_ = write_mode_, streaming_ = true, stream_planned_ = false;
 }
 
 // The search resumes with no kept offer: offers worked out afresh are what it would have had.
@@ -53,18 +53,15 @@ bool BankedChannel::joins_stream(const Incoming& in) const {
 }
 
 // One step of the stream, as the search would take it: the head of the line enters if it can
-// by the oldest request's column command, else that command goes out. False: the stream ended.
+// by the oldest request's column command (or at all, when none is queued), else that command
+// goes out. False: the stream ended. The oldest's plan holds until a command goes out.
 bool BankedChannel::stream_step() {
-  const std::size_t w = write_mode_ ? 1 : 0;
-  DramClock floor = 0;
-  if (write_mode_ != stream_write_ || stream_size_ == 0 || !timing_.column_floor(write_mode_, floor))
-    return leave_stream();
-  const std::size_t bank = stream_order_[stream_head_];
-  const Request& oldest = queues_[w][bank].front();
-  const BurstCommands plan = timing_.plan(oldest.place, write_mode_, oldest.admitted);
-  if (plan.outcome != RowOutcome::Hit || plan.column > floor || plan.column >= stream_horizon_) return leave_stream();
+  if (write_mode_ != stream_write_) return leave_stream();
+  if (stream_size_ > 0 && !(stream_planned_ || plan_oldest())) return leave_stream();
+  if (stream_size_ > 0 && stream_due_ >= stream_horizon_) return leave_stream();  // a request since closes the horizon
+  const DramClock due = stream_size_ > 0 ? stream_due_ : kNever;
   const DramClock next_in = head_admission();
-  if (next_in != kNever && next_in <= plan.column) {
+  if (next_in != kNever && next_in <= due) {
     if (!joins_stream(incoming_.front())) return leave_stream();
     const std::size_t joining = timing_.index_of(incoming_.front().place);
     admit_head(next_in);
@@ -72,9 +69,23 @@ bool BankedChannel::stream_step() {
     stream_horizon_ = std::min(stream_horizon_, timing_.open_until(joining));
     return true;
   }
-  issue(Choice{bank, 0, Command::Column, plan.column, oldest.age});
+  if (stream_size_ == 0) return leave_stream();
+  const std::size_t bank = stream_order_[stream_head_];
+  issue(Choice{bank, 0, Command::Column, stream_due_, queues_[write_mode_ ? 1 : 0][bank].front().age});
   ++streamed_;
-  stream_head_ = (stream_head_ + 1) % stream_order_.size(), --stream_size_;
+  stream_head_ = (stream_head_ + 1) % stream_order_.size(), --stream_size_, stream_planned_ = false;
+  return true;
+}
+
+// The oldest request's READ/WRITE, if it provably goes next: a row hit due by the column floor
+// (the caller holds it against the stream's horizon, which requests entering may lower).
+bool BankedChannel::plan_oldest() {
+  DramClock floor = 0;
+  if (!timing_.column_floor(stream_write_, floor)) return false;
+  const Request& oldest = queues_[stream_write_ ? 1 : 0][stream_order_[stream_head_]].front();
+  const BurstCommands plan = timing_.plan(oldest.place, stream_write_, oldest.admitted);
+  if (plan.outcome != RowOutcome::Hit || plan.column > floor) return false;
+  stream_due_ = plan.column, stream_planned_ = true;
   return true;
 }
 

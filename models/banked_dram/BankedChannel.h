@@ -1,6 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <utility>
 #include <vector>
@@ -103,6 +102,18 @@ class BankedChannel {
     bool write = false;
     DramClock arrival = 0;
   };
+  // The line of requests handed over: a vector read from `head` and emptied whenever all is
+  // read (a deque's block bookkeeping cost more on the path every burst takes).
+  struct Line {
+    std::vector<Incoming> items;
+    std::size_t head = 0;
+    bool empty() const { return head == items.size(); }
+    const Incoming& front() const { return items[head]; }
+    void pop_front() {
+      if (++head == items.size()) items.clear(), head = 0;
+    }
+    void push_back(const Incoming& in) { items.push_back(in); }
+  };
   enum class Command { Pre, Act, Column };
   // The command a bank offers next: for request `index` of its queue, at clock `at`.
   struct Choice {
@@ -151,7 +162,7 @@ class BankedChannel {
   std::vector<std::size_t> busy_[2];    // the banks with queued requests, per direction
   std::size_t queued_[2] = {0, 0};      // requests in each queue
   DramClock room_at_[2] = {0, 0};       // the clock since which each queue has a free slot
-  std::deque<Incoming> incoming_;       // handed over, not yet in a queue
+  Line incoming_;                       // handed over, not yet in a queue
   std::vector<KeptOffer> offers_;       // per bank, of the direction offers_write_ says
   bool offers_write_ = false;
   Scheduling scheduling_;

@@ -10,7 +10,7 @@ constexpr DramClock kNever = ~DramClock{0};
 
 BankedChannel::BankedChannel(const BankedDramConfig& cfg, Scheduling scheduling)
     : timing_(cfg), offers_(timing_.bank_count()), scheduling_(scheduling),
-      stream_order_(std::max(cfg.read_queue, cfg.write_queue)) {
+      stream_(std::max(cfg.read_queue, cfg.write_queue)) {
   for (BankQueues& q : queues_) q.resize(timing_.bank_count());
 }
 
@@ -115,14 +115,20 @@ bool BankedChannel::new_pick(std::size_t bank, const BurstPlace& joining) const 
 
 void BankedChannel::admit_head(DramClock at) {
   const Incoming in = incoming_.front();
-  incoming_.pop_front();
   const std::size_t w = in.write ? 1 : 0, bank = timing_.index_of(in.place);
   if (queues_[w][bank].empty()) busy_[w].push_back(bank);
-  queues_[w][bank].push_back({in.place, in.arrival, at, ages_++, false});
-  ++queued_[w];
-  last_admitted_ = at;
+  queues_[w][bank].push_back(enter_queue(at));
   if (in.write == offers_write_ && new_pick(bank, in.place)) offers_[bank].state = Freshness::None;
+}
+
+// The head of the line enters its queue at `at`: the request it becomes there.
+BankedChannel::Request BankedChannel::enter_queue(DramClock at) {
+  const Incoming in = incoming_.front();
+  incoming_.pop_front();
+  ++queued_[in.write ? 1 : 0];
+  last_admitted_ = at;
   if (in.write && booking_write_ && booking_left_ > 0) --booking_left_, booking_done_ = std::max(booking_done_, at);
+  return Request{in.place, in.arrival, at, ages_++, false};
 }
 
 // Issues commands, the earliest first, admitting requests as they come, until `done()`.
@@ -157,32 +163,44 @@ void BankedChannel::count_start(Request& r, Command first) {
 }
 
 void BankedChannel::issue(const Choice& c) {
-  const bool write = write_mode_;
-  BankQueue& queue = queues_[write ? 1 : 0][c.bank];
+  const std::size_t w = write_mode_ ? 1 : 0;
+  BankQueue& queue = queues_[w][c.bank];
   Request& r = queue[c.index];
+  if (c.command == Command::Column) {
+    column_out(c.bank, r, c.at);
+    queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(c.index));
+    if (queue.empty()) forget_bank(w, c.bank);
+    return;
+  }
   count_start(r, c.command);
   if (log_) log_->push_back({c.bank, static_cast<int>(c.command), c.at});
   if (c.command == Command::Pre) {
     ++counters_.pres;
     return timing_.commit_pre(r.place, c.at);
   }
-  if (c.command == Command::Act) {
-    ++counters_.acts;
-    return timing_.commit_act(r.place, c.at);
-  }
-  timing_.commit_column(r.place, write, c.at);
+  ++counters_.acts;
+  timing_.commit_act(r.place, c.at);
+}
+
+// The bank has no request of direction `w` left: it leaves the busy list (order does not
+// matter: offers never tie, ages differ).
+void BankedChannel::forget_bank(std::size_t w, std::size_t bank) {
+  offers_[bank].state = Freshness::None;
+  auto& busy = busy_[w];
+  *std::find(busy.begin(), busy.end(), bank) = busy.back();
+  busy.pop_back();
+}
+
+// Request r's READ/WRITE goes out at `at` (it leaves its queue: the caller takes it out).
+void BankedChannel::column_out(std::size_t bank, Request& r, DramClock at) {
+  const bool write = write_mode_;
+  count_start(r, Command::Column);
+  if (log_) log_->push_back({bank, static_cast<int>(Command::Column), at});
+  timing_.commit_column(r.place, write, at);
   if (timing_.config().page_policy == PagePolicy::Closed) ++counters_.pres;
-  finish_column(r, write, c.at);
-  queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(c.index));
-  const std::size_t w = write ? 1 : 0;
-  if (queue.empty()) {  // order does not matter: offers never tie (ages differ)
-    offers_[c.bank].state = Freshness::None;
-    auto& busy = busy_[w];
-    *std::find(busy.begin(), busy.end(), c.bank) = busy.back();
-    busy.pop_back();
-  }
+  finish_column(r, write, at);
   const std::size_t slots = write ? timing_.config().write_queue : timing_.config().read_queue;
-  if (queued_[w]-- == slots) room_at_[w] = c.at;  // the full queue has a slot from now
+  if (queued_[write ? 1 : 0]-- == slots) room_at_[write ? 1 : 0] = at;  // the full queue has a slot from now
 }
 
 // A column command went out: the data bus, the counters and the booking move on.

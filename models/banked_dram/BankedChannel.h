@@ -151,6 +151,9 @@ class BankedChannel {
   bool new_pick(std::size_t bank, const BurstPlace& joining) const;
   static bool better(const Choice& a, const Choice& b);
   void issue(const Choice& c);
+  void forget_bank(std::size_t w, std::size_t bank);
+  void column_out(std::size_t bank, Request& r, DramClock at);
+  Request enter_queue(DramClock at);
   void count_start(Request& r, Command first);
   void finish_column(const Request& r, bool write, DramClock column);
 
@@ -166,16 +169,16 @@ class BankedChannel {
   std::vector<KeptOffer> offers_;       // per bank, of the direction offers_write_ says
   bool offers_write_ = false;
   Scheduling scheduling_;
-  // The stream under way (streaming_): the banks of its queued requests, oldest first (a ring
-  // of stream_order_.size() slots from stream_head_), and the clock before which every bank
-  // of the stream keeps its row open (the first refresh that closes one).
+  // The stream under way (streaming_): its queued requests, out of their banks' queues, oldest
+  // first (a ring of stream_.size() slots from stream_head_), and the clock before which every
+  // bank of the stream keeps its row open (the first refresh that closes one).
   bool streaming_ = false, stream_write_ = false;
   bool stream_planned_ = false;  // stream_due_ is the oldest's READ/WRITE clock
   DramClock stream_due_ = 0;
-  std::vector<std::size_t> stream_order_;
+  std::vector<Request> stream_;
   std::size_t stream_head_ = 0, stream_size_ = 0;
   DramClock stream_horizon_ = 0;
-  std::vector<std::pair<std::uint64_t, std::size_t>> stream_scratch_;  // (age, bank) when entering
+  std::vector<std::pair<std::uint64_t, const Request*>> stream_scratch_;  // (age, request) when entering
   std::uint64_t streamed_ = 0;
   std::vector<Issued>* log_ = nullptr;
   DramClock last_admitted_ = 0;

@@ -18,7 +18,7 @@ constexpr DramClock kNever = ~DramClock{0};
 }  // namespace
 
 // Begins a stream when every queued request of the direction served hits its bank's open
-// row; lists them oldest first.
+// row: they leave their banks' queues for the stream's, oldest first.
 void BankedChannel::enter_stream() {
   const std::size_t w = write_mode_ ? 1 : 0;
   std::uint64_t row = 0;
@@ -28,19 +28,29 @@ void BankedChannel::enter_stream() {
     if (!timing_.row_open(bank, row)) return;
     for (const Request& r : queues_[w][bank]) {
       if (r.place.row != row) return;
-      stream_scratch_.emplace_back(r.age, bank);
+      stream_scratch_.emplace_back(r.age, &r);
     }
     horizon = std::min(horizon, timing_.open_until(bank));
   }
   if (stream_scratch_.empty()) return;
   std::sort(stream_scratch_.begin(), stream_scratch_.end());
-  for (std::size_t i = 0; i < stream_scratch_.size(); ++i) stream_order_[i] = stream_scratch_[i].second;
+  for (std::size_t i = 0; i < stream_scratch_.size(); ++i) stream_[i] = *stream_scratch_[i].second;
+  for (const std::size_t bank : busy_[w]) queues_[w][bank].clear();
+  busy_[w].clear();
   stream_head_ = 0, stream_size_ = stream_scratch_.size();
   stream_horizon_ = horizon, stream_write_ = write_mode_, streaming_ = true, stream_planned_ = false;
 }
 
-// The search resumes with no kept offer: offers worked out afresh are what it would have had.
+// The stream's requests go back to their banks' queues (oldest first, as they entered), and
+// the search resumes with no kept offer: offers worked out afresh are what it would have had.
 bool BankedChannel::leave_stream() {
+  const std::size_t w = stream_write_ ? 1 : 0;
+  for (; stream_size_ > 0; --stream_size_, stream_head_ = (stream_head_ + 1) % stream_.size()) {
+    const Request& r = stream_[stream_head_];
+    const std::size_t bank = timing_.index_of(r.place);
+    if (queues_[w][bank].empty()) busy_[w].push_back(bank);
+    queues_[w][bank].push_back(r);
+  }
   streaming_ = false;
   for (KeptOffer& o : offers_) o.state = Freshness::None;
   return false;
@@ -63,17 +73,15 @@ bool BankedChannel::stream_step() {
   const DramClock next_in = head_admission();
   if (next_in != kNever && next_in <= due) {
     if (!joins_stream(incoming_.front())) return leave_stream();
-    const std::size_t joining = timing_.index_of(incoming_.front().place);
-    admit_head(next_in);
-    stream_order_[(stream_head_ + stream_size_++) % stream_order_.size()] = joining;
-    stream_horizon_ = std::min(stream_horizon_, timing_.open_until(joining));
+    stream_horizon_ = std::min(stream_horizon_, timing_.open_until(timing_.index_of(incoming_.front().place)));
+    stream_[(stream_head_ + stream_size_++) % stream_.size()] = enter_queue(next_in);
     return true;
   }
   if (stream_size_ == 0) return leave_stream();
-  const std::size_t bank = stream_order_[stream_head_];
-  issue(Choice{bank, 0, Command::Column, stream_due_, queues_[write_mode_ ? 1 : 0][bank].front().age});
+  Request& oldest = stream_[stream_head_];
+  column_out(timing_.index_of(oldest.place), oldest, stream_due_);
   ++streamed_;
-  stream_head_ = (stream_head_ + 1) % stream_order_.size(), --stream_size_, stream_planned_ = false;
+  stream_head_ = (stream_head_ + 1) % stream_.size(), --stream_size_, stream_planned_ = false;
   return true;
 }
 
@@ -82,7 +90,7 @@ bool BankedChannel::stream_step() {
 bool BankedChannel::plan_oldest() {
   DramClock floor = 0;
   if (!timing_.column_floor(stream_write_, floor)) return false;
-  const Request& oldest = queues_[stream_write_ ? 1 : 0][stream_order_[stream_head_]].front();
+  const Request& oldest = stream_[stream_head_];
   const BurstCommands plan = timing_.plan(oldest.place, stream_write_, oldest.admitted);
   if (plan.outcome != RowOutcome::Hit || plan.column > floor) return false;
   stream_due_ = plan.column, stream_planned_ = true;

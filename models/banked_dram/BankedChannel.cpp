@@ -96,7 +96,7 @@ void BankedChannel::age_offers(const Choice& done) {
 // has entered, and its queue has a slot.
 DramClock BankedChannel::head_admission() const {
   if (incoming_.empty()) return kNever;
-  const Incoming& in = incoming_.front();
+  const Incoming in = incoming_.front();
   const std::size_t w = in.write ? 1 : 0;
   const std::size_t slots = in.write ? timing_.config().write_queue : timing_.config().read_queue;
   if (queued_[w] >= slots) return kNever;
@@ -246,15 +246,17 @@ void BankedChannel::finish() {
 // and no drain is under way: a drain, once begun, runs to write_low whatever arrives.
 DramClock BankedChannel::read(const std::vector<BurstPlace>& bursts, DramClock arrival) {
   booking_write_ = false, booking_left_ = bursts.size(), booking_done_ = arrival;
-  for (const BurstPlace& p : bursts) submit(p, false, arrival);
+  incoming_.borrow(bursts, false, arrival);
   run([this] { return booking_left_ == 0 && !drain_under_way(); });
+  incoming_.keep();
   return booking_done_;
 }
 
 DramClock BankedChannel::write(const std::vector<BurstPlace>& bursts, DramClock arrival) {
   booking_write_ = true, booking_left_ = bursts.size(), booking_done_ = arrival;
-  for (const BurstPlace& p : bursts) submit(p, true, arrival);
+  incoming_.borrow(bursts, true, arrival);
   run([this] { return booking_left_ == 0 && !drain_under_way(); });
+  incoming_.keep();
   return booking_done_;
 }
 

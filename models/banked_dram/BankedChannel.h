@@ -102,17 +102,36 @@ class BankedChannel {
     bool write = false;
     DramClock arrival = 0;
   };
-  // The line of requests handed over: a vector read from `head` and emptied whenever all is
-  // read (a deque's block bookkeeping cost more on the path every burst takes).
+  // The line of requests handed over: those submitted one by one (a vector read from `head`,
+  // emptied whenever all is read), then the booking being served, read in place from the
+  // caller's bursts (copying every burst cost more than serving it in a stream).
   struct Line {
     std::vector<Incoming> items;
     std::size_t head = 0;
-    bool empty() const { return head == items.size(); }
-    const Incoming& front() const { return items[head]; }
+    const BurstPlace* booking = nullptr;
+    std::size_t booking_left = 0;
+    bool booking_write = false;
+    DramClock booking_arrival = 0;
+
+    bool empty() const { return head == items.size() && booking_left == 0; }
+    Incoming front() const {
+      return head < items.size() ? items[head] : Incoming{*booking, booking_write, booking_arrival};
+    }
     void pop_front() {
-      if (++head == items.size()) items.clear(), head = 0;
+      if (head == items.size()) {
+        ++booking, --booking_left;
+      } else if (++head == items.size()) {
+        items.clear(), head = 0;
+      }
     }
     void push_back(const Incoming& in) { items.push_back(in); }
+    void borrow(const std::vector<BurstPlace>& bursts, bool write, DramClock arrival) {
+      booking = bursts.data(), booking_left = bursts.size(), booking_write = write, booking_arrival = arrival;
+    }
+    // The booking's bursts not yet taken are copied: the caller's vector is not kept.
+    void keep() {
+      for (; booking_left > 0; --booking_left) items.push_back({*booking++, booking_write, booking_arrival});
+    }
   };
   enum class Command { Pre, Act, Column };
   // The command a bank offers next: for request `index` of its queue, at clock `at`.
@@ -140,6 +159,7 @@ class BankedChannel {
   void enter_stream();
   bool leave_stream();
   bool plan_oldest();
+  std::size_t next_slot(std::size_t slot) const { return slot + 1 < stream_.size() ? slot + 1 : 0; }  // no division a burst
   bool joins_stream(const Incoming& in) const;
   void update_mode();
   bool drain_under_way() const;

@@ -45,7 +45,7 @@ void BankedChannel::enter_stream() {
 // the search resumes with no kept offer: offers worked out afresh are what it would have had.
 bool BankedChannel::leave_stream() {
   const std::size_t w = stream_write_ ? 1 : 0;
-  for (; stream_size_ > 0; --stream_size_, stream_head_ = (stream_head_ + 1) % stream_.size()) {
+  for (; stream_size_ > 0; --stream_size_, stream_head_ = next_slot(stream_head_)) {
     const Request& r = stream_[stream_head_];
     const std::size_t bank = timing_.index_of(r.place);
     if (queues_[w][bank].empty()) busy_[w].push_back(bank);
@@ -74,14 +74,15 @@ bool BankedChannel::stream_step() {
   if (next_in != kNever && next_in <= due) {
     if (!joins_stream(incoming_.front())) return leave_stream();
     stream_horizon_ = std::min(stream_horizon_, timing_.open_until(timing_.index_of(incoming_.front().place)));
-    stream_[(stream_head_ + stream_size_++) % stream_.size()] = enter_queue(next_in);
+    const std::size_t tail = stream_head_ + stream_size_++;
+    stream_[tail < stream_.size() ? tail : tail - stream_.size()] = enter_queue(next_in);
     return true;
   }
   if (stream_size_ == 0) return leave_stream();
   Request& oldest = stream_[stream_head_];
   column_out(timing_.index_of(oldest.place), oldest, stream_due_);
   ++streamed_;
-  stream_head_ = (stream_head_ + 1) % stream_.size(), --stream_size_, stream_planned_ = false;
+  stream_head_ = next_slot(stream_head_), --stream_size_, stream_planned_ = false;
   return true;
 }
 

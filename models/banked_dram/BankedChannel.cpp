@@ -131,6 +131,21 @@ BankedChannel::Request BankedChannel::enter_queue(DramClock at) {
   return Request{in.place, in.arrival, at, ages_++, false};
 }
 
+// The head enters at `at`, before the search's choice, and so do those behind it that can
+// enter at the same clock: every offer they add is no sooner than `at` (a request's commands
+// follow its entry) and the others do not move, so the search would let them in one by one.
+// Stopped where the direction served changes or the booking is done. (Streamed only: the
+// per-command reference lets each in after a search.)
+template <class Done>
+void BankedChannel::admit_together(DramClock at, Done done) {
+  const bool write = write_mode_;
+  do {
+    admit_head(at);
+    if (done()) return;
+    update_mode();
+  } while (write_mode_ == write && head_admission() == at);
+}
+
 // Issues commands, the earliest first, admitting requests as they come, until `done()`.
 template <class Done>
 void BankedChannel::run(Done done) {
@@ -142,17 +157,14 @@ void BankedChannel::run(Done done) {
     const bool any = best(c);
     const DramClock next_in = head_admission();
     if (!any && next_in == kNever) return;  // nothing queued and nothing can enter
-    step(any ? c : Choice{0, 0, Command::Column, kNever, 0}, next_in);
+    if (next_in != kNever && next_in <= c.at) {
+      if (scheduling_ == Scheduling::Streamed) admit_together(next_in, done); else admit_head(next_in);
+      continue;
+    }
+    issue(c);
+    age_offers(c);
+    if (scheduling_ == Scheduling::Streamed && c.command == Command::Column) enter_stream();
   }
-}
-
-// One step of the search: the head of the line enters if it can by the chosen command's
-// clock, else the command goes out. After a row hit, a stream may begin.
-void BankedChannel::step(const Choice& c, DramClock next_in) {
-  if (next_in != kNever && next_in <= c.at) return admit_head(next_in);
-  issue(c);
-  age_offers(c);
-  if (scheduling_ == Scheduling::Streamed && c.command == Command::Column) enter_stream();
 }
 
 void BankedChannel::count_start(Request& r, Command first) {

@@ -153,7 +153,8 @@ class BankedChannel {
 
   template <class Done>
   void run(Done done);
-  void step(const Choice& c, DramClock next_in);
+  template <class Done>
+  void admit_together(DramClock at, Done done);
   // A stream: every queued request of the direction served is a row hit, listed oldest first.
   bool stream_step();
   void enter_stream();

@@ -92,9 +92,9 @@ bool BankedChannel::plan_oldest() {
   DramClock floor = 0;
   if (!timing_.column_floor(stream_write_, floor)) return false;
   const Request& oldest = stream_[stream_head_];
-  const BurstCommands plan = timing_.plan(oldest.place, stream_write_, oldest.admitted);
-  if (plan.outcome != RowOutcome::Hit || plan.column > floor) return false;
-  stream_due_ = plan.column, stream_planned_ = true;
+  DramClock column = 0;  // what plan() gives a hit
+  if (!timing_.hit_column(oldest.place, stream_write_, oldest.admitted, column) || column > floor) return false;
+  stream_due_ = column, stream_planned_ = true;
   return true;
 }
 

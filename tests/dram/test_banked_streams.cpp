@@ -47,12 +47,20 @@ void finish_trace(const BankedChannel& ch, Trace& t) {
   t.streamed = ch.streamed_commands();
 }
 
+// A channel that logs its commands into `trace`, and its preset's address mapper.
+struct Rig {
+  BankedChannel ch;
+  BurstMapper mapper;
+  Trace trace;
+  Rig(const BankedDramConfig& cfg, Scheduling scheduling) : ch(cfg, scheduling), mapper(cfg) { ch.log_commands(&trace.commands); }
+};
+
 // Bookings of reads and writes with idle gaps between them (some longer than a refresh period).
 Trace drive_bookings(const BankedDramConfig& cfg, Scheduling scheduling, unsigned seed) {
-  BankedChannel ch(cfg, scheduling);
-  const BurstMapper mapper(cfg);
-  Trace t;
-  ch.log_commands(&t.commands);
+  Rig rig(cfg, scheduling);
+  BankedChannel& ch = rig.ch;
+  const BurstMapper& mapper = rig.mapper;
+  Trace& t = rig.trace;
   std::mt19937_64 random(seed);
   DramClock arrival = 0;
   for (int booking = 0; booking < 300; ++booking) {
@@ -69,20 +77,17 @@ Trace drive_bookings(const BankedDramConfig& cfg, Scheduling scheduling, unsigne
 
 // A stream handed over at once (bench/dram_patterns): runs of reads and writes, served by finish().
 Trace drive_submitted(const BankedDramConfig& cfg, Scheduling scheduling, unsigned seed) {
-  BankedChannel ch(cfg, scheduling);
-  const BurstMapper mapper(cfg);
-  Trace t;
-  ch.log_commands(&t.commands);
+  Rig rig(cfg, scheduling);
   std::mt19937_64 random(seed);
   for (int run = 0; run < 60; ++run) {
     const bool write = random() % 3 == 0;
     const DramClock arrival = random() % 2 == 0 ? 0 : random() % 200000;
-    for (std::uint64_t a : booking_addresses(random, mapper.burst_bytes())) ch.submit(mapper.place(a), write, arrival);
+    for (std::uint64_t a : booking_addresses(random, rig.mapper.burst_bytes())) rig.ch.submit(rig.mapper.place(a), write, arrival);
   }
-  ch.finish();
-  t.spans.push_back(ch.take_bus_span());
-  finish_trace(ch, t);
-  return t;
+  rig.ch.finish();
+  rig.trace.spans.push_back(rig.ch.take_bus_span());
+  finish_trace(rig.ch, rig.trace);
+  return rig.trace;
 }
 
 void require_same(const Trace& streamed, const Trace& searched) {

@@ -48,12 +48,8 @@ bool BankTimingState::open_at(const Bank& b, DramClock t) const { return b.open 
 // A row hit whose column command comes before the refresh that will close the row needs
 // no refresh arithmetic (the common case of a stream): the loop below would return it as is.
 BurstCommands BankTimingState::plan(const BurstPlace& burst, bool write, DramClock arrival) const {
-  const Bank& b = bank(burst);
-  if (b.open && b.row == burst.row) {
-    BurstCommands hit;
-    hit.column = earliest_column(burst, write, std::max(arrival, b.act + cfg_.trcd));
-    if (hit.column < b.open_until) return hit;
-  }
+  BurstCommands hit;
+  if (hit_column(burst, write, arrival, hit.column)) return hit;
   const DramClock shift = shift_[index_of(burst)];
   DramClock from = outside_refresh(arrival, shift);
   for (;;) {
@@ -106,39 +102,13 @@ DramClock BankTimingState::earliest_act(const BurstPlace& burst, DramClock from)
   return t;
 }
 
-// A column command is spaced from the last READ and WRITE of its rank (tCCD_S, tWTR_S after
-// the write data, the read data off the bus before a WRITE) and of its bank group (tCCD_L,
-// tWTR_L), and from the channel's last column command when that was in another rank.
-DramClock BankTimingState::earliest_column(const BurstPlace& burst, bool write, DramClock from) const {
-  const std::size_t group = std::size_t{burst.rank} * cfg_.bank_groups + burst.bank_group;
-  const DramClock burst_len = burst_clocks(), write_data = cfg_.cwl + burst_len;
-  DramClock t = std::max(from, rank_switch_ready(burst, write));
-  if (write) {
-    const DramClock read_data = DramClock{cfg_.cl} + burst_len + cfg_.trtw;
-    const DramClock after_read = std::max(burst_len, read_data > cfg_.cwl ? read_data - cfg_.cwl : 0);
-    t = std::max({t, rank_write_[burst.rank].plus(cfg_.tccd_s), group_write_[group].plus(cfg_.tccd_l),
-                  rank_read_[burst.rank].plus(after_read)});
-  } else {
-    t = std::max({t, rank_read_[burst.rank].plus(cfg_.tccd_s), group_read_[group].plus(cfg_.tccd_l),
-                  rank_write_[burst.rank].plus(write_data + cfg_.twtr_s), group_write_[group].plus(write_data + cfg_.twtr_l)});
-  }
-  return t;
-}
 
-// The data bus changes hands between ranks: a burst plus the read-to-write gap.
-DramClock BankTimingState::rank_switch_ready(const BurstPlace& burst, bool write) const {
-  const Column& p = last_column_;
-  if (!p.any || p.rank == burst.rank) return 0;
-  const DramClock burst_len = burst_clocks();
-  DramClock gap = burst_len + cfg_.trtw;
-  if (p.write && !write) {
-    const DramClock after = cfg_.cwl + burst_len + cfg_.trtw;
-    gap = after > cfg_.cl + burst_len ? after - cfg_.cl : burst_len;
-  } else if (!p.write && write) {
-    const DramClock after = DramClock{cfg_.cl} + burst_len + cfg_.trtw;
-    gap = std::max(burst_len, after > cfg_.cwl ? after - cfg_.cwl : 0);
-  }
-  return p.at + gap;
+
+bool BankTimingState::column_floor(bool write, DramClock& floor) const {
+  if (!last_column_.any || last_column_.write != write) return false;
+  const DramClock other_rank = burst_clocks() + cfg_.trtw;
+  floor = last_column_.at + (cfg_.ranks == 1 ? cfg_.tccd_s : std::min<DramClock>(cfg_.tccd_s, other_rank));
+  return true;
 }
 
 void BankTimingState::commit(const BurstPlace& burst, bool write, const BurstCommands& c) {
@@ -163,16 +133,6 @@ void BankTimingState::commit_act(const BurstPlace& burst, DramClock at) {
   bank(burst) = Bank{true, burst.row, at, at + cfg_.tras, at + cfg_.trc, refresh_start(refresh_epoch(at, shift) + 1, shift)};
 }
 
-void BankTimingState::commit_column(const BurstPlace& burst, bool write, DramClock at) {
-  Bank& b = bank(burst);
-  const DramClock done = write ? at + cfg_.cwl + burst_clocks() + cfg_.twr : at + cfg_.trtp;
-  b.pre_ready = std::max(b.pre_ready, done);
-  last_column_ = {true, write, burst.rank, burst.bank_group, at};
-  const std::size_t group = std::size_t{burst.rank} * cfg_.bank_groups + burst.bank_group;
-  (write ? rank_write_ : rank_read_)[burst.rank] = {true, at};
-  (write ? group_write_ : group_read_)[group] = {true, at};
-  if (cfg_.page_policy == PagePolicy::Closed) close_after(b);
-}
 
 // Closed page: the bank precharges itself as soon as it may (auto-precharge).
 void BankTimingState::close_after(Bank& b) {

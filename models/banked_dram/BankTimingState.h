@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -33,6 +34,14 @@ class BankTimingState {
 
   // When `burst` (read or write) arriving at `arrival` would go out, without booking it.
   BurstCommands plan(const BurstPlace& burst, bool write, DramClock arrival) const;
+  // The row hit's column command, when the burst hits the open row before the refresh that
+  // closes it: what plan() gives then (the common case of a stream, kept inline).
+  bool hit_column(const BurstPlace& burst, bool write, DramClock arrival, DramClock& column) const {
+    const Bank& b = bank(burst);
+    if (!b.open || b.row != burst.row) return false;
+    column = earliest_column(burst, write, std::max(arrival, b.act + cfg_.trcd));
+    return column < b.open_until;
+  }
   // Books the planned commands: bank, rank and bus state move on.
   void commit(const BurstPlace& burst, bool write, const BurstCommands& c);
   // The same one command at a time (the controller interleaves the commands of many bursts).
@@ -44,6 +53,12 @@ class BankTimingState {
     row = banks_[bank_index].row;
     return banks_[bank_index].open;
   }
+  // The clock from which the bank's open row counts as closed (the next refresh after its ACT).
+  DramClock open_until(std::size_t bank_index) const { return banks_[bank_index].open_until; }
+  // When the channel's last column command was of direction `write`: the earliest clock any
+  // later column command of that direction can go (tCCD_S in its rank, a burst plus the
+  // read-to-write gap in another: earliest_column and rank_switch_ready never go below).
+  bool column_floor(bool write, DramClock& floor) const;
   std::size_t bank_count() const { return banks_.size(); }
   std::size_t index_of(const BurstPlace& b) const {
     return (std::size_t{b.rank} * cfg_.bank_groups + b.bank_group) * cfg_.banks_per_group + b.bank;
@@ -111,5 +126,52 @@ class BankTimingState {
   std::vector<Last> group_read_, group_write_;  // per rank and bank group: tCCD_L, tWTR_L
   DramClock rank_switch_ready(const BurstPlace& burst, bool write) const;
 };
+
+// Inline: a stream of row hits calls these for every burst.
+// A column command is spaced from the last READ and WRITE of its rank (tCCD_S, tWTR_S after
+// the write data, the read data off the bus before a WRITE) and of its bank group (tCCD_L,
+// tWTR_L), and from the channel's last column command when that was in another rank.
+inline DramClock BankTimingState::earliest_column(const BurstPlace& burst, bool write, DramClock from) const {
+  const std::size_t group = std::size_t{burst.rank} * cfg_.bank_groups + burst.bank_group;
+  const DramClock burst_len = burst_clocks(), write_data = cfg_.cwl + burst_len;
+  DramClock t = std::max(from, rank_switch_ready(burst, write));
+  if (write) {
+    const DramClock read_data = DramClock{cfg_.cl} + burst_len + cfg_.trtw;
+    const DramClock after_read = std::max(burst_len, read_data > cfg_.cwl ? read_data - cfg_.cwl : 0);
+    t = std::max({t, rank_write_[burst.rank].plus(cfg_.tccd_s), group_write_[group].plus(cfg_.tccd_l),
+                  rank_read_[burst.rank].plus(after_read)});
+  } else {
+    t = std::max({t, rank_read_[burst.rank].plus(cfg_.tccd_s), group_read_[group].plus(cfg_.tccd_l),
+                  rank_write_[burst.rank].plus(write_data + cfg_.twtr_s), group_write_[group].plus(write_data + cfg_.twtr_l)});
+  }
+  return t;
+}
+
+// The data bus changes hands between ranks: a burst plus the read-to-write gap.
+inline DramClock BankTimingState::rank_switch_ready(const BurstPlace& burst, bool write) const {
+  const Column& p = last_column_;
+  if (!p.any || p.rank == burst.rank) return 0;
+  const DramClock burst_len = burst_clocks();
+  DramClock gap = burst_len + cfg_.trtw;
+  if (p.write && !write) {
+    const DramClock after = cfg_.cwl + burst_len + cfg_.trtw;
+    gap = after > cfg_.cl + burst_len ? after - cfg_.cl : burst_len;
+  } else if (!p.write && write) {
+    const DramClock after = DramClock{cfg_.cl} + burst_len + cfg_.trtw;
+    gap = std::max(burst_len, after > cfg_.cwl ? after - cfg_.cwl : 0);
+  }
+  return p.at + gap;
+}
+
+inline void BankTimingState::commit_column(const BurstPlace& burst, bool write, DramClock at) {
+  Bank& b = bank(burst);
+  const DramClock done = write ? at + cfg_.cwl + burst_clocks() + cfg_.twr : at + cfg_.trtp;
+  b.pre_ready = std::max(b.pre_ready, done);
+  last_column_ = {true, write, burst.rank, burst.bank_group, at};
+  const std::size_t group = std::size_t{burst.rank} * cfg_.bank_groups + burst.bank_group;
+  (write ? rank_write_ : rank_read_)[burst.rank] = {true, at};
+  (write ? group_write_ : group_read_)[group] = {true, at};
+  if (cfg_.page_policy == PagePolicy::Closed) close_after(b);
+}
 
 }  // namespace npusim

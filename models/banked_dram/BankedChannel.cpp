@@ -8,8 +8,9 @@ namespace {
 constexpr DramClock kNever = ~DramClock{0};
 }  // namespace
 
-BankedChannel::BankedChannel(const BankedDramConfig& cfg, bool exhaustive)
-    : timing_(cfg), offers_(timing_.bank_count()), exhaustive_(exhaustive) {
+BankedChannel::BankedChannel(const BankedDramConfig& cfg, Scheduling scheduling)
+    : timing_(cfg), offers_(timing_.bank_count()), scheduling_(scheduling),
+      stream_(std::max(cfg.read_queue, cfg.write_queue)) {
   for (BankQueues& q : queues_) q.resize(timing_.bank_count());
 }
 
@@ -55,7 +56,7 @@ bool BankedChannel::better(const Choice& a, const Choice& b) {
 // oldest. A stale offer's time is a lower bound, so when the least offer is fresh it wins;
 // when it is stale it is worked out again and the search repeats.
 bool BankedChannel::best(Choice& out) {
-  if (exhaustive_ || offers_write_ != write_mode_)
+  if (scheduling_ == Scheduling::Exhaustive || offers_write_ != write_mode_)
     for (KeptOffer& o : offers_) o.state = Freshness::None;
   offers_write_ = write_mode_;
   const BankQueues& queues = queues_[write_mode_ ? 1 : 0];
@@ -95,7 +96,7 @@ void BankedChannel::age_offers(const Choice& done) {
 // has entered, and its queue has a slot.
 DramClock BankedChannel::head_admission() const {
   if (incoming_.empty()) return kNever;
-  const Incoming& in = incoming_.front();
+  const Incoming in = incoming_.front();
   const std::size_t w = in.write ? 1 : 0;
   const std::size_t slots = in.write ? timing_.config().write_queue : timing_.config().read_queue;
   if (queued_[w] >= slots) return kNever;
@@ -114,14 +115,35 @@ bool BankedChannel::new_pick(std::size_t bank, const BurstPlace& joining) const 
 
 void BankedChannel::admit_head(DramClock at) {
   const Incoming in = incoming_.front();
-  incoming_.pop_front();
   const std::size_t w = in.write ? 1 : 0, bank = timing_.index_of(in.place);
   if (queues_[w][bank].empty()) busy_[w].push_back(bank);
-  queues_[w][bank].push_back({in.place, in.arrival, at, ages_++, false});
-  ++queued_[w];
-  last_admitted_ = at;
+  queues_[w][bank].push_back(enter_queue(at));
   if (in.write == offers_write_ && new_pick(bank, in.place)) offers_[bank].state = Freshness::None;
+}
+
+// The head of the line enters its queue at `at`: the request it becomes there.
+BankedChannel::Request BankedChannel::enter_queue(DramClock at) {
+  const Incoming in = incoming_.front();
+  incoming_.pop_front();
+  ++queued_[in.write ? 1 : 0];
+  last_admitted_ = at;
   if (in.write && booking_write_ && booking_left_ > 0) --booking_left_, booking_done_ = std::max(booking_done_, at);
+  return Request{in.place, in.arrival, at, ages_++, false};
+}
+
+// The head enters at `at`, before the search's choice, and so do those behind it that can
+// enter at the same clock: every offer they add is no sooner than `at` (a request's commands
+// follow its entry) and the others do not move, so the search would let them in one by one.
+// Stopped where the direction served changes or the booking is done. (Streamed only: the
+// per-command reference lets each in after a search.)
+template <class Done>
+void BankedChannel::admit_together(DramClock at, Done done) {
+  const bool write = write_mode_;
+  do {
+    admit_head(at);
+    if (done()) return;
+    update_mode();
+  } while (write_mode_ == write && head_admission() == at);
 }
 
 // Issues commands, the earliest first, admitting requests as they come, until `done()`.
@@ -130,17 +152,18 @@ void BankedChannel::run(Done done) {
   Choice c;
   while (!done()) {
     update_mode();
+    if (streaming_ && stream_step()) continue;
     c.at = kNever;
     const bool any = best(c);
     const DramClock next_in = head_admission();
-    if (next_in != kNever && (!any || next_in <= c.at)) {
-      admit_head(next_in);
-    } else if (any) {
-      issue(c);
-      age_offers(c);
-    } else {
-      return;  // nothing queued and nothing can enter
+    if (!any && next_in == kNever) return;  // nothing queued and nothing can enter
+    if (next_in != kNever && next_in <= c.at) {
+      if (scheduling_ == Scheduling::Streamed) admit_together(next_in, done); else admit_head(next_in);
+      continue;
     }
+    issue(c);
+    age_offers(c);
+    if (scheduling_ == Scheduling::Streamed && c.command == Command::Column) enter_stream();
   }
 }
 
@@ -152,31 +175,44 @@ void BankedChannel::count_start(Request& r, Command first) {
 }
 
 void BankedChannel::issue(const Choice& c) {
-  const bool write = write_mode_;
-  BankQueue& queue = queues_[write ? 1 : 0][c.bank];
+  const std::size_t w = write_mode_ ? 1 : 0;
+  BankQueue& queue = queues_[w][c.bank];
   Request& r = queue[c.index];
+  if (c.command == Command::Column) {
+    column_out(c.bank, r, c.at);
+    queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(c.index));
+    if (queue.empty()) forget_bank(w, c.bank);
+    return;
+  }
   count_start(r, c.command);
+  if (log_) log_->push_back({c.bank, static_cast<int>(c.command), c.at});
   if (c.command == Command::Pre) {
     ++counters_.pres;
     return timing_.commit_pre(r.place, c.at);
   }
-  if (c.command == Command::Act) {
-    ++counters_.acts;
-    return timing_.commit_act(r.place, c.at);
-  }
-  timing_.commit_column(r.place, write, c.at);
+  ++counters_.acts;
+  timing_.commit_act(r.place, c.at);
+}
+
+// The bank has no request of direction `w` left: it leaves the busy list (order does not
+// matter: offers never tie, ages differ).
+void BankedChannel::forget_bank(std::size_t w, std::size_t bank) {
+  offers_[bank].state = Freshness::None;
+  auto& busy = busy_[w];
+  *std::find(busy.begin(), busy.end(), bank) = busy.back();
+  busy.pop_back();
+}
+
+// Request r's READ/WRITE goes out at `at` (it leaves its queue: the caller takes it out).
+void BankedChannel::column_out(std::size_t bank, Request& r, DramClock at) {
+  const bool write = write_mode_;
+  count_start(r, Command::Column);
+  if (log_) log_->push_back({bank, static_cast<int>(Command::Column), at});
+  timing_.commit_column(r.place, write, at);
   if (timing_.config().page_policy == PagePolicy::Closed) ++counters_.pres;
-  finish_column(r, write, c.at);
-  queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(c.index));
-  const std::size_t w = write ? 1 : 0;
-  if (queue.empty()) {  // order does not matter: offers never tie (ages differ)
-    offers_[c.bank].state = Freshness::None;
-    auto& busy = busy_[w];
-    *std::find(busy.begin(), busy.end(), c.bank) = busy.back();
-    busy.pop_back();
-  }
+  finish_column(r, write, at);
   const std::size_t slots = write ? timing_.config().write_queue : timing_.config().read_queue;
-  if (queued_[w]-- == slots) room_at_[w] = c.at;  // the full queue has a slot from now
+  if (queued_[write ? 1 : 0]-- == slots) room_at_[write ? 1 : 0] = at;  // the full queue has a slot from now
 }
 
 // A column command went out: the data bus, the counters and the booking move on.
@@ -222,15 +258,17 @@ void BankedChannel::finish() {
 // and no drain is under way: a drain, once begun, runs to write_low whatever arrives.
 DramClock BankedChannel::read(const std::vector<BurstPlace>& bursts, DramClock arrival) {
   booking_write_ = false, booking_left_ = bursts.size(), booking_done_ = arrival;
-  for (const BurstPlace& p : bursts) submit(p, false, arrival);
+  incoming_.borrow(bursts, false, arrival);
   run([this] { return booking_left_ == 0 && !drain_under_way(); });
+  incoming_.keep();
   return booking_done_;
 }
 
 DramClock BankedChannel::write(const std::vector<BurstPlace>& bursts, DramClock arrival) {
   booking_write_ = true, booking_left_ = bursts.size(), booking_done_ = arrival;
-  for (const BurstPlace& p : bursts) submit(p, true, arrival);
+  incoming_.borrow(bursts, true, arrival);
   run([this] { return booking_left_ == 0 && !drain_under_way(); });
+  incoming_.keep();
   return booking_done_;
 }
 

@@ -1,6 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <utility>
 #include <vector>
@@ -58,9 +57,13 @@ struct ChannelCounters {
 // time). No clock ticks: each step looks at the banks that have requests.
 class BankedChannel {
  public:
-  // `exhaustive`: work out every bank's offer again before each command (the plain reference
-  // the tests hold the kept offers against); otherwise offers are kept while they hold.
-  explicit BankedChannel(const BankedDramConfig& cfg, bool exhaustive = false);
+  // How the next command is found; all three issue the same commands at the same clocks.
+  // Streamed (the default): a run of row hits goes out without searching the banks while the
+  // oldest request provably goes next (README "Speed"); PerCommand: every command is searched
+  // for among the kept offers (the reference the tests hold streams against); Exhaustive:
+  // every bank's offer is worked out again before each command (the reference for kept offers).
+  enum class Scheduling { Streamed, PerCommand, Exhaustive };
+  explicit BankedChannel(const BankedDramConfig& cfg, Scheduling scheduling = Scheduling::Streamed);
 
   // The clock after the last data beat of the reads.
   DramClock read(const std::vector<BurstPlace>& bursts, DramClock arrival);
@@ -76,6 +79,16 @@ class BankedChannel {
   // start >= end when none went out. The bursts of successive calls never overlap.
   std::pair<DramClock, DramClock> take_bus_span();
   const BankTimingState& timing() const { return timing_; }
+  // For the tests: every command from now on is added to `log` (bank, kind, clock), and how
+  // many READ/WRITEs went out in streams.
+  struct Issued {
+    std::size_t bank;
+    int kind;  // 0 PRE, 1 ACT, 2 READ/WRITE
+    DramClock at;
+    bool operator==(const Issued& o) const { return bank == o.bank && kind == o.kind && at == o.at; }
+  };
+  void log_commands(std::vector<Issued>* log) { log_ = log; }
+  std::uint64_t streamed_commands() const { return streamed_; }
 
  private:
   struct Request {
@@ -88,6 +101,37 @@ class BankedChannel {
     BurstPlace place;
     bool write = false;
     DramClock arrival = 0;
+  };
+  // The line of requests handed over: those submitted one by one (a vector read from `head`,
+  // emptied whenever all is read), then the booking being served, read in place from the
+  // caller's bursts (copying every burst cost more than serving it in a stream).
+  struct Line {
+    std::vector<Incoming> items;
+    std::size_t head = 0;
+    const BurstPlace* booking = nullptr;
+    std::size_t booking_left = 0;
+    bool booking_write = false;
+    DramClock booking_arrival = 0;
+
+    bool empty() const { return head == items.size() && booking_left == 0; }
+    Incoming front() const {
+      return head < items.size() ? items[head] : Incoming{*booking, booking_write, booking_arrival};
+    }
+    void pop_front() {
+      if (head == items.size()) {
+        ++booking, --booking_left;
+      } else if (++head == items.size()) {
+        items.clear(), head = 0;
+      }
+    }
+    void push_back(const Incoming& in) { items.push_back(in); }
+    void borrow(const std::vector<BurstPlace>& bursts, bool write, DramClock arrival) {
+      booking = bursts.data(), booking_left = bursts.size(), booking_write = write, booking_arrival = arrival;
+    }
+    // The booking's bursts not yet taken are copied: the caller's vector is not kept.
+    void keep() {
+      for (; booking_left > 0; --booking_left) items.push_back({*booking++, booking_write, booking_arrival});
+    }
   };
   enum class Command { Pre, Act, Column };
   // The command a bank offers next: for request `index` of its queue, at clock `at`.
@@ -109,6 +153,15 @@ class BankedChannel {
 
   template <class Done>
   void run(Done done);
+  template <class Done>
+  void admit_together(DramClock at, Done done);
+  // A stream: every queued request of the direction served is a row hit, listed oldest first.
+  bool stream_step();
+  void enter_stream();
+  bool leave_stream();
+  bool plan_oldest();
+  std::size_t next_slot(std::size_t slot) const { return slot + 1 < stream_.size() ? slot + 1 : 0; }  // no division a burst
+  bool joins_stream(const Incoming& in) const;
   void update_mode();
   bool drain_under_way() const;
   bool best(Choice& out);
@@ -119,6 +172,9 @@ class BankedChannel {
   bool new_pick(std::size_t bank, const BurstPlace& joining) const;
   static bool better(const Choice& a, const Choice& b);
   void issue(const Choice& c);
+  void forget_bank(std::size_t w, std::size_t bank);
+  void column_out(std::size_t bank, Request& r, DramClock at);
+  Request enter_queue(DramClock at);
   void count_start(Request& r, Command first);
   void finish_column(const Request& r, bool write, DramClock column);
 
@@ -130,9 +186,22 @@ class BankedChannel {
   std::vector<std::size_t> busy_[2];    // the banks with queued requests, per direction
   std::size_t queued_[2] = {0, 0};      // requests in each queue
   DramClock room_at_[2] = {0, 0};       // the clock since which each queue has a free slot
-  std::deque<Incoming> incoming_;       // handed over, not yet in a queue
+  Line incoming_;                       // handed over, not yet in a queue
   std::vector<KeptOffer> offers_;       // per bank, of the direction offers_write_ says
-  bool offers_write_ = false, exhaustive_ = false;
+  bool offers_write_ = false;
+  Scheduling scheduling_;
+  // The stream under way (streaming_): its queued requests, out of their banks' queues, oldest
+  // first (a ring of stream_.size() slots from stream_head_), and the clock before which every
+  // bank of the stream keeps its row open (the first refresh that closes one).
+  bool streaming_ = false, stream_write_ = false;
+  bool stream_planned_ = false;  // stream_due_ is the oldest's READ/WRITE clock
+  DramClock stream_due_ = 0;
+  std::vector<Request> stream_;
+  std::size_t stream_head_ = 0, stream_size_ = 0;
+  DramClock stream_horizon_ = 0;
+  std::vector<std::pair<std::uint64_t, const Request*>> stream_scratch_;  // (age, request) when entering
+  std::uint64_t streamed_ = 0;
+  std::vector<Issued>* log_ = nullptr;
   DramClock last_admitted_ = 0;
   std::uint64_t ages_ = 0;
   bool write_mode_ = false, draining_ = false;  // draining: from write_high down to write_low

@@ -124,7 +124,7 @@ TEST_CASE("Kept offers issue exactly what offers worked out anew before every co
     cfg.trefi = 3000;  // several refreshes inside the run
     for (unsigned seed : {1u, 2u}) {
       INFO(name << " seed " << seed);
-      BankedChannel kept(cfg), fresh(cfg, true);
+      BankedChannel kept(cfg, BankedChannel::Scheduling::PerCommand), fresh(cfg, BankedChannel::Scheduling::Exhaustive);
       CHECK(drive_bookings(kept, cfg, seed) == drive_bookings(fresh, cfg, seed));
       const ChannelCounters &a = kept.counters(), &b = fresh.counters();
       CHECK(a.last_data == b.last_data);

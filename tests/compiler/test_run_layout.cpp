@@ -71,3 +71,23 @@ TEST_CASE("NUMA layout: a link the layer's weights keep busy keeps the rows loca
   CHECK(busiest_cycles(balanced, reads, two_memories(), weights) == 10);
   CHECK(fastest_layout({local}, {}, reads, two_memories(), FabricLoad(2), weights) == local);
 }
+
+TEST_CASE("NUMA layout: model-mode weights spread over the memories only where the links stay less busy",
+          "[numa][compiler]") {
+  // 2 memories, each cluster reads half of 4096 B of weights: spread, each memory serves
+  // 1024 B of each cluster's half (2048 B per channel) and the one link carries both
+  // remote quarters, 2048 B: as busy as a channel, so the copies stay local.
+  const FabricLoad two = spread_load({2048, 2048}, 2);
+  CHECK(two.channel == std::vector<double>{2048, 2048});
+  CHECK(two.link[1] == 2048);
+  CHECK_FALSE(links_less_busy(two, two_memories()));
+  // 4 memories, each cluster a quarter (1024 B): each channel serves 4 x 256 B = 1024 B,
+  // each of the 6 links 256 B each way = 512 B: the links stay less busy, spread.
+  const FabricLoad four = spread_load({1024, 1024, 1024, 1024}, 4);
+  CHECK(four.channel == std::vector<double>{1024, 1024, 1024, 1024});
+  CHECK(four.link[0 * 4 + 1] == 512);
+  CHECK(four.link[2 * 4 + 3] == 512);
+  CHECK(links_less_busy(four, {4, 32, 32}));
+  // A link half as wide as a channel is as busy as one: local copies.
+  CHECK_FALSE(links_less_busy(four, {4, 32, 16}));
+}

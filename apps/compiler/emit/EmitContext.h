@@ -191,6 +191,8 @@ class EmitContext {
                                                                        std::uint64_t rows, std::uint64_t row_bytes) const;
   FabricRates fabric() const;  // what the DRAM channels and inter-cluster links serve
   FabricLoad weight_load(const CompiledLayer* c) const;
+  std::vector<double> weight_shares(const CompiledLayer& c) const;
+  bool spreads_over_links(const CompiledLayer& c) const;
   std::vector<RowAccess> row_accesses(const CompiledLayer* c, bool reading, std::uint64_t rows,
                                       std::uint64_t row_bytes) const;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> fc_input_runs(const CompiledLayer& reader) const;

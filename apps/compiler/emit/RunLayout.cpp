@@ -31,6 +31,19 @@ double busiest_cycles(const MemoryRuns& layout, const std::vector<RowAccess>& ac
   return std::max(channel / fabric.channel_bytes_per_cycle, link / fabric.link_bytes_per_cycle);
 }
 
+FabricLoad spread_load(const std::vector<double>& reads, std::uint32_t memories) {
+  FabricLoad load(memories);
+  for (std::uint32_t a = 0; a < memories; ++a)
+    for (std::uint32_t b = 0; reads[a] > 0 && b < memories; ++b) load.add(b, a, reads[a] / memories);
+  return load;
+}
+
+bool links_less_busy(const FabricLoad& load, const FabricRates& fabric) {
+  const double link = *std::max_element(load.link.begin(), load.link.end());
+  const double channel = *std::max_element(load.channel.begin(), load.channel.end());
+  return link / fabric.link_bytes_per_cycle < channel / fabric.channel_bytes_per_cycle;
+}
+
 // On a NUMA chip a cluster whose cores took more bands would otherwise keep its channel
 // busy while another channel idles (an SMP chip spreads every tensor over all channels).
 MemoryRuns balance_runs(const MemoryRuns& runs, std::uint32_t memories) {

@@ -39,6 +39,13 @@ struct FabricLoad {
 double busiest_cycles(const MemoryRuns& layout, const std::vector<RowAccess>& accesses, const FabricRates& fabric,
                       const FabricLoad& others);
 
+// The load of bytes spread evenly over every memory (the weights spread_weights lays
+// out) when the cluster of memory a reads `reads[a]` of them: 1/M from each memory, the
+// other memories' shares over the links.
+FabricLoad spread_load(const std::vector<double>& reads, std::uint32_t memories);
+// Whether the busiest link of `load` needs fewer cycles than its busiest channel.
+bool links_less_busy(const FabricLoad& load, const FabricRates& fabric);
+
 // Moves rows from memories that hold more than an even share (total / memories, rounded
 // up) to the ones that hold less, from the end of each over-full run, keeping row order;
 // `runs` unchanged when every memory is within an eighth of the even share.

@@ -77,29 +77,53 @@ std::vector<RowAccess> EmitContext::row_accesses(const CompiledLayer* c, bool re
   return out;
 }
 
-// The DRAM traffic of layer `c`'s weights (none if null) per channel and link: shared
-// weights lie over every memory (spread_weights) and every cluster of the layer takes
-// every block, the other memories' shares over the links (the lead's read or the
-// fabric's copies); otherwise each cluster reads its cores' weights from its own copy,
-// every weight per core in data mode, its share of the channels in model modes.
-FabricLoad EmitContext::weight_load(const CompiledLayer* c) const {
-  FabricLoad load(dram_.memories());
-  if (!moved_in_bands(c) || !c->layer.has_weights()) return load;
-  const LayerTiling& t = c->tiling;
-  const double bytes = double(c->layer.weight_elements()), memories = dram_.memories();
+// Per memory, how much of layer `c`'s weights its clusters' cores read: every weight per
+// core in data mode, their share of the channels in model modes.
+std::vector<double> EmitContext::weight_shares(const CompiledLayer& c) const {
+  const LayerTiling& t = c.tiling;
   std::vector<double> share(dram_.memories(), 0);
   double total = 0;
   for (std::size_t k = 0; k < t.cores.size(); ++k) {
-    const double w = k < t.shares.size() ? t.shares[k].second - t.shares[k].first : 1;
+    const double w = t.split == ParallelMode::Data || k >= t.shares.size() ? 1 : t.shares[k].second - t.shares[k].first;
     share[dram_.memory_of_cluster(t.cores[k] / hw_.chip.cores_per_cluster)] += w, total += w;
   }
+  if (t.split != ParallelMode::Data)
+    for (double& s : share) s /= total;
+  return share;
+}
+
+// Whether a model-mode layer's weights lie over every memory rather than in a copy per
+// cluster: each block then streams from every channel at once, as on an SMP chip, not
+// from its cluster's channel alone, which idles while that cluster computes. Chosen
+// when the links carry the remote shares and stay less busy than the channels (the
+// spread then costs no bandwidth): on numa-4x4 each of 6 links carries an eighth of
+// the weights and each channel a quarter; numa-2x2's one link would carry as much as
+// a channel, so there the copies stay local.
+bool EmitContext::spreads_over_links(const CompiledLayer& c) const {
+  const Layer& l = c.layer;
+  if (!moved_in_bands(&c) || c.tiling.split == ParallelMode::Data || dram_.memories() < 2 || !l.has_weights() ||
+      l.kind == LayerKind::Depthwise || l.has_constant())
+    return false;
+  return links_less_busy(spread_load(weight_shares(c), dram_.memories()), fabric());
+}
+
+// The DRAM traffic of layer `c`'s weights (none if null) per channel and link: shared
+// weights lie over every memory and every cluster of the layer takes every block (the
+// lead's read or the fabric's copies), each memory serving one read of it; spread
+// model-mode weights as spread_load; otherwise each cluster reads its own copy.
+FabricLoad EmitContext::weight_load(const CompiledLayer* c) const {
+  FabricLoad load(dram_.memories());
+  if (!moved_in_bands(c) || !c->layer.has_weights()) return load;
+  const double bytes = double(c->layer.weight_elements());
+  std::vector<double> reads = weight_shares(*c);
   const bool shared = shares_weights(*c) && c->layer.kind != LayerKind::Depthwise;
-  for (std::uint32_t a = 0; a < dram_.memories(); ++a) {
-    if (share[a] == 0) continue;
-    if (!shared) load.add(a, a, t.split == ParallelMode::Data ? bytes * share[a] : bytes * share[a] / total);
-    for (std::uint32_t b = 0; shared && b < dram_.memories(); ++b) load.add(b, a, a == b ? 0 : bytes / memories);
+  for (double& r : reads) r = shared ? (r > 0 ? bytes : 0) : r * bytes;
+  if (!shared && !spreads_over_links(*c)) {
+    for (std::uint32_t m = 0; m < dram_.memories(); ++m) load.add(m, m, reads[m]);
+    return load;
   }
-  if (shared) load.channel.assign(dram_.memories(), bytes / memories);  // one read of each block
+  load = spread_load(reads, dram_.memories());
+  if (shared) load.channel.assign(dram_.memories(), bytes / dram_.memories());  // one read of each block
   return load;
 }
 
@@ -133,9 +157,12 @@ Runs EmitContext::activation_runs(const CompiledLayer* producer, const CompiledL
   if (moved_in_bands(producer)) local.push_back(row_runs(*producer, false));
   if (local.size() == 2 && !data_parallel(reader) && data_parallel(producer)) std::swap(local[0], local[1]);
   if (local.empty()) local.push_back({{rows, 0}});
-  Runs runs = fastest_layout(local, row_accesses(producer, false, rows, row_bytes),
-                             row_accesses(reader, true, rows, row_bytes), fabric(), weight_load(producer),
-                             weight_load(reader));
+  // An output no layer reads stays where its producer's cores write it: only its stores
+  // could gain, and they overlap the layer's compute.
+  Runs runs = moved_in_bands(reader) ? fastest_layout(local, row_accesses(producer, false, rows, row_bytes),
+                                                      row_accesses(reader, true, rows, row_bytes), fabric(),
+                                                      weight_load(producer), weight_load(reader))
+                                     : local[0];
   for (auto& run : runs) run.first *= row_bytes;
   return runs;
 }
@@ -231,7 +258,7 @@ void EmitContext::release_dead_tensors(std::size_t reader) {
 // (SharedReads.cpp): then the layers' copies take the memories in turn, so that the
 // channels share the weight traffic.
 void EmitContext::place_weights(CompiledLayer& c, std::size_t index) {
-  if (shares_weights(c) && spread_weights(c, index)) return;
+  if ((shares_weights(c) || spreads_over_links(c)) && spread_weights(c, index)) return;
   std::vector<bool> copy(dram_.memories(), false);
   if (shares_weights(c))
     copy[index % dram_.memories()] = true;

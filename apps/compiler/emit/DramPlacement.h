@@ -32,8 +32,13 @@ struct DramTensor {
 // memory and the local memory of a cluster (models/interconnect: channel c belongs to
 // cluster floor(c * clusters / channels)); a cluster whose index no channel maps to
 // uses channel floor(cluster * channels / clusters). Tensors then go to the memory of
-// the cluster that uses them. Otherwise (interleaved channels, or one) every tensor
-// is packed in workload order from address 0, 256-byte aligned.
+// the cluster that uses them, unless the fabric serves another layout sooner: an
+// activation takes whichever of its readers' or producer's per-cluster runs, or those
+// balanced over every memory, keeps the busiest channel or inter-cluster link shortest
+// (RunLayout.h); a model-mode layer's weights lie over every memory when the links then
+// stay less busy than the channels (models/interconnect/README.md, "Placement").
+// Otherwise (interleaved channels, or one) every tensor is packed in workload order
+// from address 0, 256-byte aligned.
 // When a region per tensor does not fit, the compiler places again with
 // reuse_dead_tensors: constants still grow up from the bottom of each memory, while
 // activations share an ActivationHeap at its top, where a dead activation's bytes go to

@@ -11,6 +11,7 @@
 
 #include "apps/compiler/emit/CompiledLayer.h"
 #include "apps/compiler/emit/DramPlacement.h"
+#include "apps/compiler/emit/RunLayout.h"
 #include "apps/compiler/emit/TensorWrites.h"
 #include "sim/config/HardwareConfig.h"
 #include "sim/trace/IdRuns.h"
@@ -188,6 +189,12 @@ class EmitContext {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> activation_runs(const CompiledLayer* producer,
                                                                        const CompiledLayer* reader, bool chunkable,
                                                                        std::uint64_t rows, std::uint64_t row_bytes) const;
+  FabricRates fabric() const;  // what the DRAM channels and inter-cluster links serve
+  FabricLoad weight_load(const CompiledLayer* c) const;
+  std::vector<double> weight_shares(const CompiledLayer& c) const;
+  bool spreads_over_links(const CompiledLayer& c) const;
+  std::vector<RowAccess> row_accesses(const CompiledLayer* c, bool reading, std::uint64_t rows,
+                                      std::uint64_t row_bytes) const;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> fc_input_runs(const CompiledLayer& reader) const;
   // What placing the layers in order learns: whether each tensor may be cut into runs,
   // its first reader, and where each placed tensor is (its layer, -1 for the input).

@@ -3,6 +3,7 @@
 
 #include "apps/compiler/emit/EmitContext.h"
 #include "apps/compiler/emit/Lowering.h"
+#include "apps/compiler/emit/RunLayout.h"
 
 namespace npusim {
 namespace {
@@ -13,44 +14,6 @@ using Runs = std::vector<std::pair<std::uint64_t, std::uint32_t>>;
 // into per-cluster runs and its weights copied to each of its clusters' memories.
 bool moved_in_bands(const CompiledLayer* c) { return c && !lowering(c->tiling.engine).whole_tensors(); }
 bool data_parallel(const CompiledLayer* c) { return moved_in_bands(c) && c->tiling.split == ParallelMode::Data; }
-
-// Moves rows from memories that hold more than an even share (total / memories, rounded
-// up; unless all are within an eighth of it) to the ones that hold less, from the end of each over-full run, keeping row order:
-// on a NUMA chip a cluster whose cores took more bands would otherwise keep its channel
-// busy while another channel idles (an SMP chip spreads every tensor over all channels).
-// The moved rows are read across the link between the two clusters, which the layer's
-// own traffic leaves mostly idle, for one more routing node.
-Runs balance_runs(const Runs& runs, std::uint32_t memories) {
-  std::vector<std::uint64_t> held(memories, 0);
-  std::uint64_t total = 0;
-  for (const auto& [rows, memory] : runs) held[memory] += rows, total += rows;
-  const std::uint64_t share = (total + memories - 1) / memories;
-  // Within an eighth of an even share, the channels stay as busy as each other; a remote
-  // row would only add its hop.
-  if (*std::max_element(held.begin(), held.end()) <= share + share / 8) return runs;
-  std::vector<std::uint64_t> spare(memories, 0), excess(memories, 0);
-  for (std::uint32_t m = 0; m < memories; ++m) {
-    if (held[m] > share) excess[m] = held[m] - share;
-    else spare[m] = share - held[m];
-  }
-  Runs out;
-  auto add = [&out](std::uint64_t rows, std::uint32_t memory) {
-    if (rows == 0) return;
-    if (!out.empty() && out.back().second == memory) out.back().first += rows;
-    else out.emplace_back(rows, memory);
-  };
-  for (const auto& [rows, memory] : runs) {
-    const std::uint64_t moved = std::min(rows, excess[memory]);
-    excess[memory] -= moved;
-    add(rows - moved, memory);
-    for (std::uint64_t left = moved, m = 0; left > 0; ++m) {
-      const std::uint64_t take = std::min(left, spare[m]);
-      spare[m] -= take, left -= take;
-      add(take, std::uint32_t(m));
-    }
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -86,6 +49,88 @@ Runs EmitContext::row_runs(const CompiledLayer& c, bool reading) const {
   return runs;
 }
 
+// The DRAM traffic of layer `c` (none if null) to an activation of `rows` map rows of
+// `row_bytes`, per cluster: data mode moves each cluster's run of bands; model modes
+// move every row, each cluster its cores' shares of the channels, except that every
+// cluster reads whole rows for model-co (its cores share one read of each band); the
+// first core stores a model-ci layer's output.
+std::vector<RowAccess> EmitContext::row_accesses(const CompiledLayer* c, bool reading, std::uint64_t rows,
+                                                 std::uint64_t row_bytes) const {
+  std::vector<RowAccess> out;
+  if (!c) return out;
+  const LayerTiling& t = c->tiling;
+  const std::uint32_t per_cluster = hw_.chip.cores_per_cluster;
+  if (t.split == ParallelMode::Data || (!reading && t.split == ParallelMode::ModelCi)) {
+    std::uint64_t row = 0;
+    for (const auto& [n, memory] : row_runs(*c, reading)) out.push_back({row, row + n, row_bytes, memory}), row += n;
+    return row == rows ? out : std::vector<RowAccess>{};
+  }
+  std::vector<std::uint64_t> width(dram_.memories(), 0);
+  std::uint64_t total = 0;
+  for (std::size_t k = 0; k < t.cores.size() && k < t.shares.size(); ++k) {
+    const std::uint64_t w = t.shares[k].second - t.shares[k].first;
+    width[dram_.memory_of_cluster(t.cores[k] / per_cluster)] += w, total += w;
+  }
+  const bool whole_rows = reading && t.split == ParallelMode::ModelCo;
+  for (std::uint32_t m = 0; m < dram_.memories(); ++m)
+    if (width[m] > 0) out.push_back({0, rows, whole_rows ? row_bytes : row_bytes * width[m] / total, m});
+  return out;
+}
+
+// Per memory, how much of layer `c`'s weights its clusters' cores read: every weight per
+// core in data mode, their share of the channels in model modes.
+std::vector<double> EmitContext::weight_shares(const CompiledLayer& c) const {
+  const LayerTiling& t = c.tiling;
+  std::vector<double> share(dram_.memories(), 0);
+  double total = 0;
+  for (std::size_t k = 0; k < t.cores.size(); ++k) {
+    const double w = t.split == ParallelMode::Data || k >= t.shares.size() ? 1 : t.shares[k].second - t.shares[k].first;
+    share[dram_.memory_of_cluster(t.cores[k] / hw_.chip.cores_per_cluster)] += w, total += w;
+  }
+  if (t.split != ParallelMode::Data)
+    for (double& s : share) s /= total;
+  return share;
+}
+
+// Whether a model-mode layer's weights lie over every memory rather than in a copy per
+// cluster: each block then streams from every channel at once, as on an SMP chip, not
+// from its cluster's channel alone, which idles while that cluster computes. Chosen
+// when the links carry the remote shares and stay less busy than the channels (the
+// spread then costs no bandwidth): on numa-4x4 each of 6 links carries an eighth of
+// the weights and each channel a quarter; numa-2x2's one link would carry as much as
+// a channel, so there the copies stay local.
+bool EmitContext::spreads_over_links(const CompiledLayer& c) const {
+  const Layer& l = c.layer;
+  if (!moved_in_bands(&c) || c.tiling.split == ParallelMode::Data || dram_.memories() < 2 || !l.has_weights() ||
+      l.kind == LayerKind::Depthwise || l.has_constant())
+    return false;
+  return links_less_busy(spread_load(weight_shares(c), dram_.memories()), fabric());
+}
+
+// The DRAM traffic of layer `c`'s weights (none if null) per channel and link: shared
+// weights lie over every memory and every cluster of the layer takes every block (the
+// lead's read or the fabric's copies), each memory serving one read of it; spread
+// model-mode weights as spread_load; otherwise each cluster reads its own copy.
+FabricLoad EmitContext::weight_load(const CompiledLayer* c) const {
+  FabricLoad load(dram_.memories());
+  if (!moved_in_bands(c) || !c->layer.has_weights()) return load;
+  const double bytes = double(c->layer.weight_elements());
+  std::vector<double> reads = weight_shares(*c);
+  const bool shared = shares_weights(*c) && c->layer.kind != LayerKind::Depthwise;
+  for (double& r : reads) r = shared ? (r > 0 ? bytes : 0) : r * bytes;
+  if (!shared && !spreads_over_links(*c)) {
+    for (std::uint32_t m = 0; m < dram_.memories(); ++m) load.add(m, m, reads[m]);
+    return load;
+  }
+  load = spread_load(reads, dram_.memories());
+  if (shared) load.channel.assign(dram_.memories(), bytes / dram_.memories());  // one read of each block
+  return load;
+}
+
+FabricRates EmitContext::fabric() const {
+  return {dram_.memories(), hw_.chip.dram.bytes_per_cycle, hw_.chip.interconnect.inter_cluster_link_bytes_per_cycle};
+}
+
 // One position per image (an fc input, seed002 Example 1's I) read by model-ci cores:
 // cut along c by the reader's shares, each piece in the memory of the core that reads it.
 Runs EmitContext::fc_input_runs(const CompiledLayer& reader) const {
@@ -105,16 +150,19 @@ Runs EmitContext::activation_runs(const CompiledLayer* producer, const CompiledL
   const bool vector_input = rows * row_bytes == std::uint64_t(w_.batch) * (reader ? reader->layer.in.c : 0);
   if (vector_input && moved_in_bands(reader) && reader->tiling.split == ParallelMode::ModelCi && w_.batch == 1)
     return fc_input_runs(*reader);
-  Runs runs = {{rows, 0}};
-  if (data_parallel(reader) || (!data_parallel(producer) && moved_in_bands(reader)))
-    runs = row_runs(*reader, true);
-  else if (moved_in_bands(producer))
-    runs = row_runs(*producer, false);
-  // The moved rows cross the links between clusters; a chip of two clusters has one,
-  // which the shared weights' copies already keep busy, so only a chip with more such
-  // links than memories takes them (numa-4x4: 6 links, 4 memories).
-  const std::uint32_t clusters = hw_.chip.clusters;
-  if (clusters * (clusters - 1) / 2 > dram_.memories()) runs = balance_runs(runs, dram_.memories());
+  // The first reader's runs come first when it is data parallel (or the producer is not),
+  // so that a tie keeps each cluster's bands in its own memory for the read.
+  std::vector<Runs> local;
+  if (moved_in_bands(reader)) local.push_back(row_runs(*reader, true));
+  if (moved_in_bands(producer)) local.push_back(row_runs(*producer, false));
+  if (local.size() == 2 && !data_parallel(reader) && data_parallel(producer)) std::swap(local[0], local[1]);
+  if (local.empty()) local.push_back({{rows, 0}});
+  // An output no layer reads stays where its producer's cores write it: only its stores
+  // could gain, and they overlap the layer's compute.
+  Runs runs = moved_in_bands(reader) ? fastest_layout(local, row_accesses(producer, false, rows, row_bytes),
+                                                      row_accesses(reader, true, rows, row_bytes), fabric(),
+                                                      weight_load(producer), weight_load(reader))
+                                     : local[0];
   for (auto& run : runs) run.first *= row_bytes;
   return runs;
 }
@@ -210,7 +258,7 @@ void EmitContext::release_dead_tensors(std::size_t reader) {
 // (SharedReads.cpp): then the layers' copies take the memories in turn, so that the
 // channels share the weight traffic.
 void EmitContext::place_weights(CompiledLayer& c, std::size_t index) {
-  if (shares_weights(c) && spread_weights(c, index)) return;
+  if ((shares_weights(c) || spreads_over_links(c)) && spread_weights(c, index)) return;
   std::vector<bool> copy(dram_.memories(), false);
   if (shares_weights(c))
     copy[index % dram_.memories()] = true;

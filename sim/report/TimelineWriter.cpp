@@ -100,12 +100,7 @@ double TimelineWriter::microseconds(Cycles c) const { return cycles_to_us(c, clo
 // of kFlushBytes: a run writes millions of events, and a stream write per event costs more
 // than formatting it.
 void TimelineWriter::write_line() {
-  if (line_.size() >= kFlushBytes) flush_lines();
-}
-
-void TimelineWriter::flush_lines() {
-  events_.write(line_.data(), std::streamsize(line_.size()));
-  line_.clear();
+  if (line_.size() >= kFlushBytes) write_block(events_);
 }
 
 void TimelineWriter::add_complete(const InstructionRecord& r) {
@@ -167,7 +162,7 @@ void TimelineWriter::write_block(std::ofstream& out) {
 }
 
 void TimelineWriter::finish(const std::string& path, const std::vector<EngineStats>& engines) {
-  flush_lines();
+  write_block(events_);
   events_.close();
   if (!events_) fail_writing(temp_path_);
 

@@ -36,9 +36,8 @@ class TimelineWriter {
   std::vector<std::size_t> track_ids(const std::vector<std::string>& sorted_engines) const;
   double microseconds(Cycles c) const;
   void write_line();
-  void flush_lines();
   void copy_events(std::ofstream& out, const std::vector<std::size_t>& tid);
-  void write_block(std::ofstream& out);
+  void write_block(std::ofstream& out);  // writes the formatted events to `out`, empties the buffer
 
   static constexpr std::size_t kFlushBytes = 1 << 16;
 

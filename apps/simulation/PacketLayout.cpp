@@ -35,10 +35,21 @@ std::vector<ConstantBlock> weight_blocks(const CompiledLayer& c) {
   return blocks;
 }
 
+// Built key by key and moved into place: an initializer list would copy the entries
+// (a 7B decode's constants segment holds some 27,000).
 nlohmann::json segment_json(const PacketSegment& s) {
   nlohmann::json entries = nlohmann::json::array();
-  for (const auto& e : s.entries) entries.push_back({{"name", e.name}, {"bytes", e.bytes}, {"offset", e.offset}});
-  return {{"total_bytes", s.total}, {"entries", entries}};
+  entries.get_ref<nlohmann::json::array_t&>().reserve(s.entries.size());
+  for (const auto& e : s.entries) {
+    nlohmann::json& entry = entries.emplace_back(nlohmann::json::object());
+    entry["name"] = e.name;
+    entry["bytes"] = e.bytes;
+    entry["offset"] = e.offset;
+  }
+  nlohmann::json segment = nlohmann::json::object();
+  segment["total_bytes"] = s.total;
+  segment["entries"] = std::move(entries);
+  return segment;
 }
 
 }  // namespace

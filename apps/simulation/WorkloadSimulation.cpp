@@ -37,7 +37,7 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
     rows["batch"] = workload.batch;
     rows["file"] = file_name_only(workload.file);
     if (emitter.reuses_dram()) rows["dram_reused"] = true;
-    ctx.extra["workload"] = rows;
+    ctx.extra["workload"] = std::move(rows);  // a 7B decode's rows and packets: megabytes of JSON
     if (!stats.energy.priced) return;
     nlohmann::json& energy = ctx.extra["energy"];
     if (request.rows.per_layer()) energy["layers"] = layer_energy_json(layers.rows(), stats.energy);

@@ -112,6 +112,7 @@ std::vector<ReadStep> DmaEngine::read_steps(const Instruction& inst) {
   const TensorOperand& src = inst.inputs.at(0);
   std::vector<ReadStep> steps;
   const std::uint64_t segment = segment_for(src.bytes());
+  steps.reserve((src.bytes() + segment - 1) / segment);
   for (std::uint64_t offset = 0; offset < src.bytes(); offset += segment) {
     ReadStep step;
     if (!src.dense()) step.reads.reserve(segment / src.row_bytes() + 2);

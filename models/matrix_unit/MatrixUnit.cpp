@@ -224,7 +224,7 @@ Engine::Schedule MatrixUnit::stream_tiles(const WfoldPlan& plan, const std::vect
                                           const Instruction& inst) {
   const Cycles start = now_cycles();
   regroup_links(start);
-  splits_.clear();
+  live_splits_ = 0;
   const std::uint64_t tiles = times.size();
   const std::uint64_t sets = third_buffer_sets(plan, cfg_);
   const TensorOperand& ifmap = inst.inputs.at(0);

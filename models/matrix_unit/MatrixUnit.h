@@ -54,6 +54,7 @@ class MatrixUnit : public Engine {
     std::vector<Cycles> cycles;        // on its link
   };
   const SlaveShares& slave_shares(const WfoldPlan& plan, std::uint64_t round, std::uint64_t bytes);
+  SlaveShares& next_split();
   void regroup_links(Cycles now);
   void account_slaves(const WfoldPlan& plan, Cycles cycles);
   void compute(const WfoldPlan& plan, const Instruction& inst);
@@ -84,7 +85,9 @@ class MatrixUnit : public Engine {
   // The slave whose link calendar each slave's link mirrors (itself: its own); see
   // distribute_weights. The instruction's weight splits so far (slave_shares).
   std::vector<std::size_t> leader_;
-  std::vector<SlaveShares> splits_;
+  std::vector<SlaveShares> splits_;  // the first live_splits_ are this instruction's
+  std::size_t live_splits_ = 0;
+  static constexpr std::size_t kKeptSplits = 16;
   LayerStats layer_stats_;
   std::map<WfoldPlanKey, std::unique_ptr<WfoldPlan>> plans_;  // layers repeat: plan each shape once
   const WfoldPlan* last_plan_ = nullptr;                       // of instruction last_plan_id_

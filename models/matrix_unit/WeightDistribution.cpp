@@ -40,13 +40,18 @@ Cycles MatrixUnit::distribute_weights(const WfoldPlan& plan, std::uint64_t round
 }
 
 // Each slave's bytes and link cycles of a tile's weights. Tiles of one instruction repeat
-// the same few (round, bytes), so the splits are kept until the next instruction.
+// the same few (round, bytes), so the splits are kept until the next instruction, which
+// refills their vectors rather than allocating new ones.
 const MatrixUnit::SlaveShares& MatrixUnit::slave_shares(const WfoldPlan& plan, std::uint64_t round,
                                                         std::uint64_t bytes) {
-  for (const SlaveShares& known : splits_)
-    if (known.round == round && known.total == bytes) return known;
+  for (std::size_t i = 0; i < live_splits_; ++i)
+    if (splits_[i].round == round && splits_[i].total == bytes) return splits_[i];
   const CoBlock& block = plan.co_blocks[round];
-  SlaveShares split{round, bytes, {}, {}};
+  SlaveShares& split = next_split();
+  split.round = round;
+  split.total = bytes;
+  split.bytes.clear();
+  split.cycles.clear();
   std::uint64_t before = 0;  // co of the round on the slaves so far
   for (const auto& slave : slaves_) {
     const std::uint64_t co = plan.co_on_slave(block, slave->index());
@@ -54,9 +59,17 @@ const MatrixUnit::SlaveShares& MatrixUnit::slave_shares(const WfoldPlan& plan, s
     split.cycles.push_back(slave->link().transfer_cycles(split.bytes.back()));
     before += co;
   }
-  if (splits_.size() >= 16) splits_.erase(splits_.begin());
-  splits_.push_back(std::move(split));
-  return splits_.back();
+  return split;
+}
+
+// The entry for a new split: a free one, or past kKeptSplits the oldest, moved last.
+MatrixUnit::SlaveShares& MatrixUnit::next_split() {
+  if (live_splits_ == kKeptSplits) {
+    std::rotate(splits_.begin(), splits_.begin() + 1, splits_.begin() + live_splits_);
+    return splits_[live_splits_ - 1];
+  }
+  if (live_splits_ == splits_.size()) splits_.emplace_back();
+  return splits_[live_splits_++];
 }
 
 // Links idle from `now` answer every later booking alike: all follow the first again.

@@ -63,7 +63,7 @@ void Scoreboard::publish(Progress p) {
   for (const Dependency& d : p.deps)
     if (auto it = awaited_.find(d.producer); it != awaited_.end() && --it->second == 0) awaited_.erase(it);
   const std::uint64_t id = p.id;
-  published_[id] = std::move(p);
+  published_.insert_or_assign(id, std::move(p));  // no default Progress to assign over
   completed_event_.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -9,6 +9,7 @@
 // staged release it at the producer's release point.
 #include <algorithm>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "models/scoreboard/Scoreboard.h"
@@ -43,7 +44,7 @@ void Scoreboard::announce_flags(Progress& producer, const Dependency& dep) {
   if (!on_flag || flagged_[producer.id]) return;
   flagged_[producer.id] = true;
   if (dep.mode == DependencyMode::TwoPhase) {
-    on_flag(producer.engine, fmt::format("end flag #{}", producer.id), producer.release);
+    on_flag(producer.engine, fmt::format(FMT_COMPILE("end flag #{}"), producer.id), producer.release);
     return;
   }
   if (!producer.writes) return;
@@ -52,7 +53,7 @@ void Scoreboard::announce_flags(Progress& producer, const Dependency& dep) {
   // A timeline with thousands of flags per instruction is unreadable; show the first ones.
   const std::uint64_t shown = std::min<std::uint64_t>(stages, 64);
   for (std::uint64_t k = 0; k < shown; ++k)
-    on_flag(producer.engine, fmt::format("stage {}/{} #{}", k + 1, stages, producer.id),
+    on_flag(producer.engine, fmt::format(FMT_COMPILE("stage {}/{} #{}"), k + 1, stages, producer.id),
             producer.time_written(std::min(producer.output.bytes(), (k + 1) * g)));
 }
 

@@ -60,22 +60,26 @@ void RunRecorder::record(const InstructionRecord& r) {
   ++recorded_;
 }
 
-// Rows are formatted into a buffer with compiled format strings, then written at once:
-// a run writes millions of them.
+// Rows are formatted with compiled format strings into two buffers, written out in blocks
+// of kFlushBytes: a run writes millions of them.
 void RunRecorder::write_rows(const InstructionRecord& r) {
-  line_.clear();
-  fmt::format_to(std::back_inserter(line_), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{}\n"), r.id,
+  fmt::format_to(std::back_inserter(csv_lines_), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{}\n"), r.id,
                  names_.csv(r.op), names_.csv(r.engine), r.core, r.dispatch, r.start, r.end,
                  r.stall, r.bytes, r.macs);
-  csv_.write(line_.data(), std::streamsize(line_.size()));
   // Each JSON row carries its own leading separator so finish() can copy the file as is.
-  line_.clear();
-  fmt::format_to(std::back_inserter(line_),
+  fmt::format_to(std::back_inserter(json_rows_),
                  FMT_COMPILE("{}\n    {{\"id\":{},\"op\":{},\"engine\":{},\"core\":{},\"dispatch\":{},"
                              "\"start\":{},\"end\":{},\"stall_cycles\":{},\"bytes\":{},\"macs\":{}}}"),
                  recorded_ == 0 ? "" : ",", r.id, names_.json(r.op), names_.json(r.engine),
                  r.core, r.dispatch, r.start, r.end, r.stall, r.bytes, r.macs);
-  rows_.write(line_.data(), std::streamsize(line_.size()));
+  if (json_rows_.size() >= kFlushBytes) flush_rows();
+}
+
+void RunRecorder::flush_rows() {
+  csv_.write(csv_lines_.data(), std::streamsize(csv_lines_.size()));
+  rows_.write(json_rows_.data(), std::streamsize(json_rows_.size()));
+  csv_lines_.clear();
+  json_rows_.clear();
 }
 
 // Past the limit: the rows written so far go too, so the run keeps none rather than a prefix.
@@ -95,6 +99,7 @@ void RunRecorder::add_instant(const std::string& engine, const std::string& name
 void RunRecorder::finish(const RunStats& stats, ReportContext& ctx) {
   if (finished_) throw std::logic_error("RunRecorder::finish called twice");
   if (writing_rows_) {
+    flush_rows();
     close_checked(csv_, csv_temp_);
     close_checked(rows_, rows_temp_);
   }
@@ -118,6 +123,8 @@ void RunRecorder::finish(const RunStats& stats, ReportContext& ctx) {
 
 void RunRecorder::remove_temporaries() noexcept {
   std::error_code ignored;
+  csv_lines_.clear();
+  json_rows_.clear();
   csv_.close();
   rows_.close();
   std::filesystem::remove(csv_temp_, ignored);

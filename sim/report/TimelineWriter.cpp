@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <iterator>
 #include <set>
@@ -79,6 +80,7 @@ TimelineWriter::TimelineWriter(std::string temp_path, double clock_mhz)
 
 TimelineWriter::~TimelineWriter() {
   if (finished_) return;
+  line_.clear();
   events_.close();
   std::error_code ignored;
   std::filesystem::remove(temp_path_, ignored);
@@ -91,14 +93,14 @@ std::size_t TimelineWriter::seen_index(const std::string& engine) {
   return seen_.emplace(engine, seen_order_.size() - 1).first->second;
 }
 
-std::string TimelineWriter::microseconds(Cycles c) const {
-  return fmt::format(FMT_COMPILE("{:.6f}"), cycles_to_us(c, clock_mhz_));
-}
+// Formatted as "{:.6f}" in place by each event's compiled format string.
+double TimelineWriter::microseconds(Cycles c) const { return cycles_to_us(c, clock_mhz_); }
 
-// Events are formatted into a buffer with compiled format strings, then written at once.
+// Events are formatted with compiled format strings into one buffer, written out in blocks
+// of kFlushBytes: a run writes millions of events, and a stream write per event costs more
+// than formatting it.
 void TimelineWriter::write_line() {
-  events_.write(line_.data(), std::streamsize(line_.size()));
-  line_.clear();
+  if (line_.size() >= kFlushBytes) write_block(events_);
 }
 
 void TimelineWriter::add_complete(const InstructionRecord& r) {
@@ -107,7 +109,7 @@ void TimelineWriter::add_complete(const InstructionRecord& r) {
   // Overlapping instructions of one engine go on tracks of their own: slices on a track must nest.
   const std::size_t track = r.lane == 0 ? seen_index(r.engine) : seen_index(r.engine + ".lane" + std::to_string(r.lane));
   fmt::format_to(std::back_inserter(line_),
-                 FMT_COMPILE("{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{},"
+                 FMT_COMPILE("{}\t\"ph\":\"X\",\"name\":{},\"ts\":{:.6f},\"dur\":{:.6f},"
                              "\"args\":{{\"id\":{},\"stall\":{}{}}}}}\n"),
                  track, names_.json(r.op), microseconds(r.start),
                  microseconds(duration), r.id, r.stall, state);
@@ -116,14 +118,14 @@ void TimelineWriter::add_complete(const InstructionRecord& r) {
 
 void TimelineWriter::add_span(const std::string& track, const std::string& name, Cycles start, Cycles end) {
   if (end <= start) return;  // nothing to show, and no track for it
-  fmt::format_to(std::back_inserter(line_), FMT_COMPILE("{}\t\"ph\":\"X\",\"name\":{},\"ts\":{},\"dur\":{}}}\n"),
+  fmt::format_to(std::back_inserter(line_), FMT_COMPILE("{}\t\"ph\":\"X\",\"name\":{},\"ts\":{:.6f},\"dur\":{:.6f}}}\n"),
                  seen_index(track), names_.json(name), microseconds(start), microseconds(end - start));
   write_line();
 }
 
 // Instants are producer flags named "end flag #id" or "stage k/n #id", each name new.
 void TimelineWriter::add_instant(const std::string& engine, const std::string& name, Cycles at) {
-  fmt::format_to(std::back_inserter(line_), FMT_COMPILE("{}\t\"ph\":\"i\",\"s\":\"t\",\"name\":{},\"ts\":{}}}\n"),
+  fmt::format_to(std::back_inserter(line_), FMT_COMPILE("{}\t\"ph\":\"i\",\"s\":\"t\",\"name\":{},\"ts\":{:.6f}}}\n"),
                  seen_index(engine), QuotedNames::json_uncached(name), microseconds(at));
   write_line();
 }
@@ -138,7 +140,29 @@ std::vector<std::size_t> TimelineWriter::track_ids(
   return ids;
 }
 
+// Each streamed line "<first-seen index>\t<rest of the event>" becomes ",\n{pid, tid, rest}",
+// gathered in blocks of kFlushBytes like the streamed events.
+void TimelineWriter::copy_events(std::ofstream& out, const std::vector<std::size_t>& tid) {
+  std::ifstream events(temp_path_, std::ios::binary);
+  std::string line;
+  while (std::getline(events, line)) {
+    const std::size_t tab = line.find('\t');
+    std::size_t index = 0;
+    std::from_chars(line.data(), line.data() + tab, index);
+    fmt::format_to(std::back_inserter(line_), FMT_COMPILE(",\n{{\"pid\":{},\"tid\":{},{}"), kProcessId,
+                   tid.at(index), std::string_view(line).substr(tab + 1));
+    if (line_.size() >= kFlushBytes) write_block(out);
+  }
+  write_block(out);
+}
+
+void TimelineWriter::write_block(std::ofstream& out) {
+  out.write(line_.data(), std::streamsize(line_.size()));
+  line_.clear();
+}
+
 void TimelineWriter::finish(const std::string& path, const std::vector<EngineStats>& engines) {
+  write_block(events_);
   events_.close();
   if (!events_) fail_writing(temp_path_);
 
@@ -157,18 +181,10 @@ void TimelineWriter::finish(const std::string& path, const std::vector<EngineSta
   for (std::size_t i = 0; i < sorted.size(); ++i)
     out << ",\n" << name_event("thread_name", i + 1, sorted[i]) << ",\n" << sort_event(i + 1);
 
-  std::ifstream events(temp_path_, std::ios::binary);
-  std::string line;
-  while (std::getline(events, line)) {
-    const std::size_t tab = line.find('\t');
-    const std::size_t index = std::stoul(line.substr(0, tab));
-    fmt::format_to(std::ostreambuf_iterator<char>(out), ",\n{{\"pid\":{},\"tid\":{},{}",
-                   kProcessId, tid.at(index), std::string_view(line).substr(tab + 1));
-  }
+  copy_events(out, tid);
   out << "\n]}\n";
   out.close();
   if (!out) fail_writing(path);
-  events.close();
   std::filesystem::remove(temp_path_);
   finished_ = true;
 }

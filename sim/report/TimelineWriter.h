@@ -34,13 +34,17 @@ class TimelineWriter {
  private:
   std::size_t seen_index(const std::string& engine);
   std::vector<std::size_t> track_ids(const std::vector<std::string>& sorted_engines) const;
-  std::string microseconds(Cycles c) const;
+  double microseconds(Cycles c) const;
   void write_line();
+  void copy_events(std::ofstream& out, const std::vector<std::size_t>& tid);
+  void write_block(std::ofstream& out);  // writes the formatted events to `out`, empties the buffer
+
+  static constexpr std::size_t kFlushBytes = 1 << 16;
 
   std::string temp_path_;
   double clock_mhz_;
   std::ofstream events_;
-  fmt::memory_buffer line_;  // the event being formatted
+  fmt::memory_buffer line_;  // events formatted, not yet written
   QuotedNames names_;
   std::unordered_map<std::string, std::size_t> seen_;
   std::vector<std::string> seen_order_;

@@ -57,11 +57,16 @@ void for_each_run(const TensorOperand& t, std::uint64_t begin, std::uint64_t end
     fn(t.offset + begin, begin, end - begin);
     return;
   }
-  const std::uint64_t row = t.row_bytes();
+  // Only the first run may start inside a row; each later one starts a row, one pitch on
+  // from the start of the row before (a pitched DMA segment walks hundreds of rows).
+  const std::uint64_t row = t.row_bytes(), pitch = t.row_pitch();
+  std::uint64_t address = t.address_of(begin);
   for (std::uint64_t at = begin; at < end;) {
-    const std::uint64_t count = std::min(end, (at / row + 1) * row) - at;
-    fn(t.address_of(at), at, count);
+    const std::uint64_t in_row = at % row;
+    const std::uint64_t count = std::min(end - at, row - in_row);
+    fn(address, at, count);
     at += count;
+    address += pitch - in_row;
   }
 }
 

@@ -34,21 +34,27 @@ std::vector<std::string> op_engine_names() {
   return engines;
 }
 
+// Operand number `i` of the inputs then the outputs, as the trace names it.
+std::string operand_field(const Instruction& ins, std::size_t i) {
+  return i < ins.inputs.size() ? fmt::format("inputs[{}]", i) : fmt::format("outputs[{}]", i - ins.inputs.size());
+}
+
+// Every instruction is checked, so the operands' field names are only formatted for a problem.
 std::optional<OpProblem> operand_overlap(const Instruction& ins) {
-  std::vector<std::pair<std::string, const TensorOperand*>> all;
-  for (std::size_t i = 0; i < ins.inputs.size(); ++i) all.push_back({fmt::format("inputs[{}]", i), &ins.inputs[i]});
-  for (std::size_t i = 0; i < ins.outputs.size(); ++i)
-    all.push_back({fmt::format("outputs[{}]", i), &ins.outputs[i]});
+  std::vector<const TensorOperand*> all;
+  all.reserve(ins.inputs.size() + ins.outputs.size());
+  for (const TensorOperand& t : ins.inputs) all.push_back(&t);
+  for (const TensorOperand& t : ins.outputs) all.push_back(&t);
   for (std::size_t b = 1; b < all.size(); ++b)
     for (std::size_t a = 0; a < b; ++a) {
-      const TensorOperand &x = *all[a].second, &y = *all[b].second;
+      const TensorOperand &x = *all[a], &y = *all[b];
       const bool same = x.offset == y.offset && x.end() == y.end() && x.pitch == y.pitch;
       if (x.space != y.space || same || x.end() <= y.offset || y.end() <= x.offset) continue;
-      return OpProblem{all[b].first,
+      return OpProblem{operand_field(ins, b),
                        fmt::format("{} bytes [{}, {}) partly overlap {} bytes [{}, {}) of {}; operands of one "
                                    "instruction must be disjoint or exactly the same region",
-                                   address_space_name(y.space), y.offset, y.end(), all[a].first, x.offset, x.end(),
-                                   ins.op)};
+                                   address_space_name(y.space), y.offset, y.end(), operand_field(ins, a), x.offset,
+                                   x.end(), ins.op)};
     }
   return std::nullopt;
 }

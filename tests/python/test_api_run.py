@@ -70,10 +70,15 @@ def test_a_workload_dict_runs_as_its_file_would():
     assert npusim.run(None, workload).cycles == npusim.run(None, TINY).cycles
 
 
-def test_out_none_keeps_nothing_and_out_keeps_the_run_folder(tmp_path):
-    before = set(pathlib.Path(tempfile.gettempdir()).glob("npusim-*"))
+def test_out_none_keeps_nothing_and_out_keeps_the_run_folder(tmp_path, monkeypatch):
+    # A temporary folder of this test's own: ctest runs other API tests at the same time,
+    # whose npusim-* folders come and go in the shared one.
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
+    monkeypatch.setenv("TMPDIR", str(private))
     run = npusim.run(None, TINY)
-    assert run.directory is None and set(pathlib.Path(tempfile.gettempdir()).glob("npusim-*")) == before
+    assert run.directory is None and not any(private.iterdir())
     written = run.timeline(tmp_path / "t.json")
     assert "traceEvents" in json.loads(written.read_text())
     with pytest.raises(ValueError):

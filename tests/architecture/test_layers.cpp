@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -139,7 +141,8 @@ TEST_CASE("layout: no two folders depend on each other, even round a loop", "[ar
 }
 
 TEST_CASE("layout check: a loop between a folder and its subfolder is found by whole path", "[architecture]") {
-  const fs::path root = fs::temp_directory_path() / "npusim-test-layers";
+  // Per process: the Release and sanitizer suites may run this at the same time.
+  const fs::path root = fs::temp_directory_path() / ("npusim-test-layers-" + std::to_string(getpid()));
   fs::remove_all(root);
   fs::create_directories(root / "apps/front/reader");
   fs::create_directories(root / "sim");

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/InputError.h"
+#include "sim/report/BlockWrites.h"
 #include "sim/report/ReportJson.h"
 #include "sim/common/Interruption.h"
 
@@ -61,7 +62,7 @@ void RunRecorder::record(const InstructionRecord& r) {
 }
 
 // Rows are formatted with compiled format strings into two buffers, written out in blocks
-// of kFlushBytes: a run writes millions of them.
+// (BlockWrites.h).
 void RunRecorder::write_rows(const InstructionRecord& r) {
   fmt::format_to(std::back_inserter(csv_lines_), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{}\n"), r.id,
                  names_.csv(r.op), names_.csv(r.engine), r.core, r.dispatch, r.start, r.end,
@@ -72,14 +73,8 @@ void RunRecorder::write_rows(const InstructionRecord& r) {
                              "\"start\":{},\"end\":{},\"stall_cycles\":{},\"bytes\":{},\"macs\":{}}}"),
                  recorded_ == 0 ? "" : ",", r.id, names_.json(r.op), names_.json(r.engine),
                  r.core, r.dispatch, r.start, r.end, r.stall, r.bytes, r.macs);
-  if (json_rows_.size() >= kFlushBytes) flush_rows();
-}
-
-void RunRecorder::flush_rows() {
-  csv_.write(csv_lines_.data(), std::streamsize(csv_lines_.size()));
-  rows_.write(json_rows_.data(), std::streamsize(json_rows_.size()));
-  csv_lines_.clear();
-  json_rows_.clear();
+  write_full_block(csv_, csv_lines_);
+  write_full_block(rows_, json_rows_);
 }
 
 // Past the limit: the rows written so far go too, so the run keeps none rather than a prefix.
@@ -99,7 +94,8 @@ void RunRecorder::add_instant(const std::string& engine, const std::string& name
 void RunRecorder::finish(const RunStats& stats, ReportContext& ctx) {
   if (finished_) throw std::logic_error("RunRecorder::finish called twice");
   if (writing_rows_) {
-    flush_rows();
+    write_block(csv_, csv_lines_);
+    write_block(rows_, json_rows_);
     close_checked(csv_, csv_temp_);
     close_checked(rows_, rows_temp_);
   }

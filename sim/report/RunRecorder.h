@@ -51,7 +51,6 @@ class RunRecorder {
 
  private:
   void write_rows(const InstructionRecord& r);
-  void flush_rows();
   void drop_rows() noexcept;
   void remove_temporaries() noexcept;
 
@@ -65,7 +64,6 @@ class RunRecorder {
   std::ofstream rows_;
   TimelineWriter timeline_;
   QuotedNames names_;
-  static constexpr std::size_t kFlushBytes = 1 << 16;
   fmt::memory_buffer csv_lines_;  // rows formatted, not yet written
   fmt::memory_buffer json_rows_;
   std::uint64_t recorded_ = 0;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/common/InputError.h"
+#include "sim/report/BlockWrites.h"
 #include "sim/report/RunMetrics.h"
 #include "sim/common/Interruption.h"
 
@@ -97,11 +98,8 @@ std::size_t TimelineWriter::seen_index(const std::string& engine) {
 double TimelineWriter::microseconds(Cycles c) const { return cycles_to_us(c, clock_mhz_); }
 
 // Events are formatted with compiled format strings into one buffer, written out in blocks
-// of kFlushBytes: a run writes millions of events, and a stream write per event costs more
-// than formatting it.
-void TimelineWriter::write_line() {
-  if (line_.size() >= kFlushBytes) write_block(events_);
-}
+// (BlockWrites.h).
+void TimelineWriter::write_line() { write_full_block(events_, line_); }
 
 void TimelineWriter::add_complete(const InstructionRecord& r) {
   const Cycles duration = r.end >= r.start ? r.end - r.start : 0;
@@ -141,7 +139,7 @@ std::vector<std::size_t> TimelineWriter::track_ids(
 }
 
 // Each streamed line "<first-seen index>\t<rest of the event>" becomes ",\n{pid, tid, rest}",
-// gathered in blocks of kFlushBytes like the streamed events.
+// gathered in blocks like the streamed events.
 void TimelineWriter::copy_events(std::ofstream& out, const std::vector<std::size_t>& tid) {
   std::ifstream events(temp_path_, std::ios::binary);
   std::string line;
@@ -151,18 +149,13 @@ void TimelineWriter::copy_events(std::ofstream& out, const std::vector<std::size
     std::from_chars(line.data(), line.data() + tab, index);
     fmt::format_to(std::back_inserter(line_), FMT_COMPILE(",\n{{\"pid\":{},\"tid\":{},{}"), kProcessId,
                    tid.at(index), std::string_view(line).substr(tab + 1));
-    if (line_.size() >= kFlushBytes) write_block(out);
+    write_full_block(out, line_);
   }
-  write_block(out);
-}
-
-void TimelineWriter::write_block(std::ofstream& out) {
-  out.write(line_.data(), std::streamsize(line_.size()));
-  line_.clear();
+  write_block(out, line_);
 }
 
 void TimelineWriter::finish(const std::string& path, const std::vector<EngineStats>& engines) {
-  write_block(events_);
+  write_block(events_, line_);
   events_.close();
   if (!events_) fail_writing(temp_path_);
 

@@ -37,9 +37,6 @@ class TimelineWriter {
   double microseconds(Cycles c) const;
   void write_line();
   void copy_events(std::ofstream& out, const std::vector<std::size_t>& tid);
-  void write_block(std::ofstream& out);  // writes the formatted events to `out`, empties the buffer
-
-  static constexpr std::size_t kFlushBytes = 1 << 16;
 
   std::string temp_path_;
   double clock_mhz_;

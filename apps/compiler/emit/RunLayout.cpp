@@ -22,13 +22,19 @@ void FabricLoad::add(std::uint32_t memory, std::uint32_t from, double bytes) {
   if (memory != from) link[std::size_t(std::min(memory, from)) * channel.size() + std::max(memory, from)] += bytes;
 }
 
+double FabricLoad::busiest_channel_cycles(const FabricRates& fabric) const {
+  return *std::max_element(channel.begin(), channel.end()) / fabric.channel_bytes_per_cycle;
+}
+
+double FabricLoad::busiest_link_cycles(const FabricRates& fabric) const {
+  return *std::max_element(link.begin(), link.end()) / fabric.link_bytes_per_cycle;
+}
+
 double busiest_cycles(const MemoryRuns& layout, const std::vector<RowAccess>& accesses, const FabricRates& fabric,
                       const FabricLoad& others) {
   FabricLoad bytes = others;
   for (const RowAccess& a : accesses) add_access(layout, a, bytes);
-  const double channel = *std::max_element(bytes.channel.begin(), bytes.channel.end());
-  const double link = *std::max_element(bytes.link.begin(), bytes.link.end());
-  return std::max(channel / fabric.channel_bytes_per_cycle, link / fabric.link_bytes_per_cycle);
+  return std::max(bytes.busiest_channel_cycles(fabric), bytes.busiest_link_cycles(fabric));
 }
 
 FabricLoad spread_load(const std::vector<double>& reads, std::uint32_t memories) {
@@ -39,9 +45,7 @@ FabricLoad spread_load(const std::vector<double>& reads, std::uint32_t memories)
 }
 
 bool links_less_busy(const FabricLoad& load, const FabricRates& fabric) {
-  const double link = *std::max_element(load.link.begin(), load.link.end());
-  const double channel = *std::max_element(load.channel.begin(), load.channel.end());
-  return link / fabric.link_bytes_per_cycle < channel / fabric.channel_bytes_per_cycle;
+  return load.busiest_link_cycles(fabric) < load.busiest_channel_cycles(fabric);
 }
 
 // On a NUMA chip a cluster whose cores took more bands would otherwise keep its channel

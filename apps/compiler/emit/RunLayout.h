@@ -30,6 +30,9 @@ struct FabricLoad {
   explicit FabricLoad(std::uint32_t memories) : channel(memories, 0), link(std::size_t(memories) * memories, 0) {}
   // `bytes` in memory `memory`, moved by a cluster whose own memory is `from`.
   void add(std::uint32_t memory, std::uint32_t from, double bytes);
+  // The cycles the busiest channel, and the busiest link, need for their bytes.
+  double busiest_channel_cycles(const FabricRates& fabric) const;
+  double busiest_link_cycles(const FabricRates& fabric) const;
 };
 
 // The cycles the busiest channel or inter-cluster link needs for `accesses` when the

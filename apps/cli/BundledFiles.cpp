@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "SourcePaths.h"
+
 namespace npusim {
 
 std::string bundled_file(const std::string& relative_path) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "SourcePaths.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {

@@ -1,4 +1,5 @@
 #include "architecture/SourceScan.h"
+#include "TestPaths.h"
 
 #include <algorithm>
 #include <cctype>

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <unistd.h>
+#include "TestPaths.h"
 
 namespace fs = std::filesystem;
 

@@ -11,6 +11,7 @@
 #include "sim/config/ConfigLoader.h"
 #include "apps/sweep/SweepSpec.h"
 #include "apps/frontend/WorkloadReader.h"
+#include "TestPaths.h"
 
 using Catch::Matchers::Contains;
 

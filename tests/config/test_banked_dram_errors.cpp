@@ -4,6 +4,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/config/ConfigLoader.h"
+#include "TestPaths.h"
 
 using namespace npusim;
 using nlohmann::json;

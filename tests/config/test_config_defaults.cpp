@@ -8,6 +8,7 @@
 #include "sim/common/InputError.h"
 #include "sim/config/ConfigLoader.h"
 #include "sim/config/ConfigSchema.h"
+#include "TestPaths.h"
 
 using namespace npusim;
 using nlohmann::json;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/config/ConfigSchema.h"
+#include "TestPaths.h"
 
 using namespace npusim;
 

@@ -6,6 +6,7 @@
 #include "sim/common/InputError.h"
 #include "models/matrix_unit/MatrixUnitConfig.h"
 #include "sim/config/ConfigLoader.h"
+#include "TestPaths.h"
 
 using namespace npusim;
 using nlohmann::json;

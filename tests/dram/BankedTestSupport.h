@@ -3,6 +3,7 @@
 
 #include "models/banked_dram/BankTimingState.h"
 #include "sim/config/ConfigLoader.h"
+#include "TestPaths.h"
 
 // Shared by the banked DRAM tests: a preset's banked section, a burst's place, and one
 // burst planned and booked.

@@ -7,6 +7,7 @@
 #include "dram/BankedTestSupport.h"
 #include "sim/config/BankedDramChecks.h"
 #include "sim/common/InputError.h"
+#include "TestPaths.h"
 
 using namespace npusim;
 

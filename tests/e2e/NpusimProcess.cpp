@@ -1,4 +1,5 @@
 #include "e2e/NpusimProcess.h"
+#include "TestPaths.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>

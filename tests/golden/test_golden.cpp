@@ -4,6 +4,7 @@
 #include <set>
 
 #include "e2e/NpusimProcess.h"
+#include "TestPaths.h"
 
 namespace fs = std::filesystem;
 

@@ -12,6 +12,7 @@
 #include "e2e/NpusimProcess.h"
 #include "e2e/RefusedInput.h"
 #include "onnx/OnnxTestGraph.h"
+#include "TestPaths.h"
 
 namespace {
 

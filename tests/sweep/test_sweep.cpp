@@ -18,6 +18,7 @@
 #include "e2e/NpusimProcess.h"
 #include "apps/regression/CsvTable.h"
 #include "sim/tensor/Npy.h"
+#include "TestPaths.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -14,6 +14,7 @@
 #include "sim/common/InputError.h"
 #include "sim/config/ConfigLoader.h"
 #include "sim/tensor/Half.h"
+#include "TestPaths.h"
 
 using namespace npusim;
 

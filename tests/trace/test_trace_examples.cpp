@@ -8,6 +8,7 @@
 #include "sim/tensor/Npy.h"
 #include "sim/trace/TraceReader.h"
 #include "trace/TraceTestSupport.h"
+#include "TestPaths.h"
 
 using namespace npusim;
 

@@ -128,11 +128,135 @@ def small_sweep_spec(workload):
     return path
 
 
-class Target:
-    """One shipped input, how to mutate it, and the command that reads it."""
+DRAM_TIMING_KEYS = ["cl", "cwl", "trcd", "trp", "tras", "trc", "trrd_s", "trrd_l", "tccd_s", "tccd_l", "tfaw", "twr",
+                    "twtr_s", "twtr_l", "trtp", "trtw", "trefi", "trfc", "trfc_pb"]
 
-    def __init__(self, kind, path, mutate, command):
-        self.kind, self.path, self.mutate, self.command = kind, path, mutate, command
+
+def mutate_dram_timing(data, rng):
+    """A DRAM preset whose timing keys move toward and past what lets an access fit between
+    refreshes (issue 42: trefi just above trfc + trp, a huge trcd, per-bank refresh with a
+    trfc_pb near trefi), or any other odd value."""
+    doc = json.loads(data)
+    banked = doc["chip"]["dram"]["banked"]
+    for _ in range(rng.randrange(1, 4)):
+        key = rng.choice(DRAM_TIMING_KEYS)
+        trefi, trfc, trp = banked["trefi"], banked["trfc"], banked["trp"]
+        choices = [0, 1, trefi, trefi - 1, trefi + 1, trfc + trp + rng.randrange(0, 80), 999999, 1000000, 1000001,
+                   rng.randrange(0, 2 * trefi + 2), -1, 2**32, 3.5, None]
+        banked[key] = rng.choice(choices)
+    if rng.random() < 0.4:
+        banked["refresh_mode"] = "per_bank"
+        if rng.random() < 0.5:
+            banked["trfc_pb"] = rng.choice([banked["trefi"] - rng.randrange(0, 120), banked["trefi"],
+                                            banked["trefi"] * 2, rng.randrange(1, 400)])
+    doc["extends"] = os.path.join(ROOT, "configs/default.json")  # the presets' ../default.json, from anywhere
+    return json.dumps(doc).encode()
+
+
+def onnx_op_mutants():
+    """Every attribute and constant mutant of the models with the new ops (scripts/onnx_mutants.py)."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import onnx_mutants
+    found = []
+    for model in onnx_mutants.MODELS:
+        with open(os.path.join(ROOT, model), "rb") as f:
+            found += [(model, data) for _, data in onnx_mutants.mutants(f.read())]
+    return found
+
+
+def mutate_onnx_op(data, rng, _cache={}):
+    if "all" not in _cache:
+        _cache["all"] = onnx_op_mutants()
+    return rng.choice(_cache["all"])[1]
+
+
+EXPLORE_ODD = ['"max": NaN', '"max": Infinity', '"trials": 1e999', '"seed": -Infinity']
+
+
+def small_explore_spec(workload):
+    """A one-axis, two-trial exploration of the tiny network."""
+    spec = {"config": os.path.join(ROOT, "configs/default.json"), "workload": workload,
+            "axes": [{"name": "slaves", "pointer": "/core/matrix/slaves", "values": [8, 16]},
+                     {"name": "nram", "pointer": "/core/nram/capacity_bytes", "log": [65536, 262144], "base": 2}],
+            "objectives": ["cycles"], "constraints": [{"metric": "area", "max": 100}], "trials": 2, "batch": 2,
+            "method": "random"}
+    path = os.path.join(tempfile.mkdtemp(prefix="npusim-campaign-spec-"), "explore.json")
+    with open(path, "w") as f:
+        json.dump(spec, f)
+    return path
+
+
+def mutate_explore_spec(data, rng):
+    """Strict-JSON breakers, unbounded axes, workload values and pointers, and plain JSON mutants."""
+    doc = json.loads(data)
+    kind = rng.choice(["json", "json", "text", "axis", "workload", "nest"])
+    if kind == "json":
+        return mutate_json_text(data.decode(), rng)
+    if kind == "text":
+        text = json.dumps(doc)
+        i = text.index("{") + 1
+        odd = rng.choice(EXPLORE_ODD + ['"trials": 2', '"axes": []'])
+        return (text[:i] + odd + ", " + text[i:]).encode()  # a duplicate key, NaN or Infinity
+    if kind == "axis":
+        doc["axes"][rng.randrange(2)] = rng.choice([
+            {"name": "a", "pointer": "/core/nram/capacity_bytes", "log": [1, 1e12], "base": 1.000000001},
+            {"name": "a", "pointer": "/chip/clock_mhz", "range": [100.0, 2000.0], "step": rng.choice([1e-300, 1e-9])},
+            {"name": "a", "pointer": "/core/matrix/slaves", "range": [rng.choice([-5, 0, 1]), rng.choice([2**63, 4, 1e308])]},
+            {"name": "a", "pointer": "/core/matrix/slaves", "values": list(range(rng.randrange(1, 200000)))}])
+    elif kind == "workload":
+        entry = {"pointer": rng.choice(["/layers/0/co", "/layers/0/k", "/layers/0/nope", "/input/h", "/layers/99/k"]),
+                 "in": "workload"}
+        if rng.random() < 0.5:
+            doc.setdefault("set", []).append(dict(entry, value=rng.choice(ODD_VALUES)))
+        else:
+            doc["axes"].append(dict(entry, name="w", values=[rng.choice([3, 1]), rng.choice(ODD_VALUES[:8])]))
+    else:
+        depth = rng.choice([65, 1000, 100000])
+        return ('{"axes": ' + "[" * depth + "]" * depth + "}").encode()
+    return json.dumps(doc).encode()
+
+
+HOSTILE_NAMES = ["/tmp/npusim-campaign-victim/precious", "../escaped", "../../escaped", "sub/dir", "a/../../b", "",
+                 ".", "..", "-", "x" * 300, "\x00nul", "name\nline", "ümlaut", "/", "~/home", "input", "conv1"]
+API_DRIVER = r'''
+import json, pathlib, sys, tempfile, numpy as np
+sys.path.insert(0, sys.argv[3])
+import npusim
+spec = json.loads(pathlib.Path(sys.argv[1]).read_text())
+tempfile.tempdir = sys.argv[2]
+try:
+    if spec["call"] == "set":
+        npusim.Chip.load().set(spec["pointer"], float(spec["value"]) if spec["value"] in ("nan", "inf") else spec["value"])
+    else:
+        inputs = {spec["name"]: np.zeros(spec["shape"], np.int8)}
+        npusim.run(None, spec["workload"], functional=True, inputs=inputs, out=spec.get("out"))
+except npusim.InputError as e:
+    print("error: " + str(e).replace("\n", "\\n"), file=sys.stderr)
+    sys.exit(2)
+'''
+
+
+def mutate_api_names(data, rng):
+    """One npusim.run or Chip.set call with a hostile name, as a small JSON request for API_DRIVER."""
+    doc = json.loads(data)
+    if rng.random() < 0.15:
+        return json.dumps({"call": "set", "pointer": rng.choice(["/core/matrix/slaves", "/nope", "core"]),
+                           "value": rng.choice(["nan", "inf", 8, None, "x"])}).encode()
+    name = rng.choice(HOSTILE_NAMES)
+    workload = doc
+    if rng.random() < 0.6 and name:
+        workload["layers"][0]["name"] = name
+        workload["name"] = rng.choice([name, "tiny", "../w"])
+    shape = rng.choice([[16, 3, 3, 8], [2, 12, 12, 8], [1], [65536, 4]])
+    return json.dumps({"call": "run", "workload": workload, "name": name, "shape": shape}).encode()
+
+
+class Target:
+    """One shipped input, how to mutate it, and the command that reads it (an npusim command,
+    or with `program` another program's arguments: the Python API driver)."""
+
+    def __init__(self, kind, path, mutate, command, program=None):
+        self.kind, self.path, self.mutate, self.command, self.program = kind, path, mutate, command, program
 
 
 def targets():
@@ -154,6 +278,28 @@ def targets():
                                         "--out", out]))
     for model in shipped("tests/onnx/data", ".onnx") + shipped("tests/fuzz/corpus/onnx", ".onnx"):
         found.append(Target("onnx", model, mutate_onnx, lambda f, out: ["compile", "-q", "-w", f, "-o", out]))
+    return found + issue42_targets(tiny)
+
+
+def issue42_targets(tiny):
+    """Issue 42's inputs: DRAM timing sets, the new ONNX ops' attributes and constants,
+    exploration specs and the Python API's names."""
+    found = []
+    for preset in shipped("configs/dram", ".json"):
+        found.append(Target("dram timing", preset, mutate_dram_timing,
+                            lambda f, out: ["run", "-q", "--config", f, "--workload", tiny, "--out", out]))
+    model = os.path.join(ROOT, "tests/onnx/data/shuffle_blocks.onnx")
+    for command in (["validate"], ["compile", "-q", "-w"]):
+        found.append(Target("onnx op", model, mutate_onnx_op,
+                            lambda f, out, c=command: c + [f] + (["-o", out] if len(c) > 1 else [])))
+    found.append(Target("explore spec", small_explore_spec(tiny), mutate_explore_spec,
+                        lambda f, out: ["explore", f, "--out", out, "-j", "1", "--quiet"]))
+    driver = os.path.join(tempfile.mkdtemp(prefix="npusim-campaign-api-"), "api.py")
+    with open(driver, "w") as f:
+        f.write(API_DRIVER)
+    found.append(Target("python api", tiny, mutate_api_names,
+                        lambda f, out: [f, os.path.join(os.path.dirname(f), "tmp"), os.path.join(ROOT, "python")],
+                        program=["/usr/bin/python3", driver]))
     return found
 
 
@@ -178,17 +324,73 @@ def classify(binary, target, data, work, limiter):
         f.write(data)
     out = os.path.join(work, "out")
     args = target.command(mutant, out)
+    if target.program:
+        os.makedirs(os.path.join(work, "tmp"))
+    victim = _plant_victim()
+    child = subprocess.Popen((target.program or [binary]) + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=work, preexec_fn=limiter, start_new_session=True)
     try:
-        r = subprocess.run([binary] + args, capture_output=True, timeout=TIMEOUT_S, cwd=work, preexec_fn=limiter)
+        _, stderr = child.communicate(timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
+        os.killpg(child.pid, 9)  # the command and whatever it started (trials, a sweep's runs)
+        child.communicate()
         return "finding", "hang over %d s" % TIMEOUT_S
+    if _group_alive(child.pid):
+        os.killpg(child.pid, 9)
+        return "finding", "exit %d but processes it started still run" % child.returncode
+    r = subprocess.CompletedProcess(args, child.returncode, b"", stderr)
     err = r.stderr.decode("utf-8", "replace")
-    if r.returncode == 0:
+    touched = _victim_touched(victim)
+    extra = _leftovers(work, name, target)
+    if r.returncode == 0 and not touched and not extra:
         return "ok", ""
-    leftovers = [e for e in os.listdir(work) if "partial" in e or e == "out"]
+    leftovers = [e for e in os.listdir(work) if "partial" in e or e == "out" or e in extra] + touched
     if r.returncode == 2 and err.startswith("error: ") and err.count("\n") == 1 and not leftovers:
         return "refused", ""
     return "finding", "exit %d, %d lines, leftovers %s: %s" % (r.returncode, err.count("\n"), leftovers, err[:300])
+
+
+VICTIM = "/tmp/npusim-campaign-victim"
+
+
+def _plant_victim():
+    """A user's files where a hostile name points (the API's absolute-path layer names)."""
+    os.makedirs(VICTIM, exist_ok=True)
+    for f in ("precious.weights.npy", "precious.npy"):
+        with open(os.path.join(VICTIM, f), "w") as out:
+            out.write("the user's data")
+    return sorted(os.listdir(VICTIM))
+
+
+def _victim_touched(before):
+    now = sorted(os.listdir(VICTIM))
+    changed = [f for f in now if open(os.path.join(VICTIM, f), "rb").read() != b"the user's data"]
+    return (["victim folder: " + ", ".join(sorted(set(now) ^ set(before)))] if now != before else []) + \
+        ["victim file changed: " + f for f in changed]
+
+
+def _group_alive(pgid):
+    """Whether any process of the command's session is still running (zombies aside)."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
+
+
+def _leftovers(work, mutant, target):
+    """What is left in the work folder besides the mutant (and, for the API, its empty tmp)."""
+    keep = {mutant, "relu.jsonl", "relu_x.npy"}
+    if target.program:
+        keep.add("tmp")
+        extra = [os.path.join("tmp", e) for e in os.listdir(os.path.join(work, "tmp"))]
+    else:
+        extra = []
+    return extra + [e for e in os.listdir(work) if e not in keep and e != "out"]
 
 
 def main():

@@ -29,8 +29,9 @@ enum ExitStatus : int {
 int run_cli(int argc, char** argv);
 
 // --split and --split-strategies of run and compile (docs/workload-format.md, splitting).
-void add_split_options(CLI::App& cmd, std::string& split, std::string& strategies);
-SplitOptions split_options(const std::string& split, const std::string& strategies);
+// --split-trial-seconds too: each --split auto trial's time limit.
+void add_split_options(CLI::App& cmd, std::string& split, std::string& strategies, double& trial_seconds);
+SplitOptions split_options(const std::string& split, const std::string& strategies, double trial_seconds);
 
 // --input-shape of run, compile and validate (ONNX models with dynamic dimensions).
 void add_input_shape_option(CLI::App& cmd, std::vector<std::string>& shapes);

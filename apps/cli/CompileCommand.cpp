@@ -7,6 +7,7 @@
 
 #include "apps/cli/BundledFiles.h"
 #include "apps/cli/Cli.h"
+#include "apps/simulation/LayerTrial.h"
 #include "sim/common/InputError.h"
 #include "apps/compiler/TraceEmitter.h"
 #include "apps/compiler/TraceWriter.h"
@@ -28,6 +29,7 @@ struct CompileOptions {
   bool overwrite = false;
   std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
+  double split_trial_seconds = kDefaultTrialSeconds;  // each --split auto trial's limit
   std::vector<std::string> input_shapes;
   CalibrateOptions calibration;
 };
@@ -67,7 +69,7 @@ void compile(const CompileOptions& opt) {
     std::cout << "note: " << workload.file << ": calibrated scales for " << calibration->exponents.size()
               << " tensors from " << calibration->inputs << " inputs (seed " << calibration->seed
               << "); `npusim run --calibrate` lists them in its report\n";
-  TraceEmitter emitter(workload, hw, split_options(opt.split, opt.split_strategies));
+  TraceEmitter emitter(workload, hw, split_options(opt.split, opt.split_strategies, opt.split_trial_seconds));
   const std::string dir = std::filesystem::path(opt.trace).parent_path().string();
   TraceHeader header = emitter.header();
   // A weights directory this compile creates goes again if the compile fails.
@@ -114,7 +116,7 @@ void add_compile_command(CLI::App& app) {
   cmd->add_flag("--overwrite", opt->overwrite,
                 "Replace an existing file at -o even if `compile` did not write it (a trace `compile` wrote "
                 "is replaced without it; directories, devices and links never are)");
-  add_split_options(*cmd, opt->split, opt->split_strategies);
+  add_split_options(*cmd, opt->split, opt->split_strategies, opt->split_trial_seconds);
   add_input_shape_option(*cmd, opt->input_shapes);
   add_calibrate_options(*cmd, opt->calibration);
   set_help_footer(*cmd,

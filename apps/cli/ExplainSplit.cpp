@@ -46,7 +46,9 @@ nlohmann::json explain_split(const HardwareConfig& hw, const ConvShape& layer) {
   if (hw.chip.cores() < 2 || layer.element_bytes != 1) return nullptr;
   const Workload w = conv_workload(layer);
   SplitOptions options;
-  options.trial = simulate_layer_trial;
+  options.trial = [](const Workload& one, const HardwareConfig& chip, const SplitOptions& forced) {
+    return simulate_layer_trial(one, chip, forced);  // the default time limit
+  };
   const SplitPlanner planner(w, hw, options);
   const auto [tiling, split] = planner.plan(w.layers[0], 0, 0);
   return {{"cores", tiling.cores.size()},

@@ -7,6 +7,7 @@
 
 #include "apps/cli/BundledFiles.h"
 #include "apps/cli/Cli.h"
+#include "apps/simulation/LayerTrial.h"
 #include "sim/common/InputError.h"
 #include "apps/frontend/WorkloadReader.h"
 #include "apps/simulation/WorkloadSimulation.h"
@@ -22,6 +23,8 @@ namespace npusim {
 
 namespace {
 
+const char* const kRunsFolder = "runs";  // default run directories: runs/<name>-NNN
+
 struct RunOptions {
   std::string config = "configs/default.json";
   std::string trace;     // one of trace / workload; neither = the bundled ResNet-50
@@ -33,6 +36,7 @@ struct RunOptions {
   std::map<std::string, std::string> engine_options;  // each lowering's overrides(), by flag; empty: the config's
   std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
+  double split_trial_seconds = kDefaultTrialSeconds;  // each --split auto trial's limit
   std::vector<std::string> input_shapes;
   CalibrateOptions calibration;
   std::string rows;  // empty: by the run's size (RunRows.h)
@@ -51,7 +55,23 @@ void apply_engine_options(HardwareConfig& hw, const std::map<std::string, std::s
       if (!values.at(o.flag).empty()) o.apply(hw, values.at(o.flag));
 }
 
+void run_with(const RunOptions& opt);
+
+// Without --out a run claims runs/<name>-NNN early (concurrent runs each get a number). If it
+// is refused, it leaves no empty runs/ behind that it made itself (a non-empty one, or one
+// another run is using, is left as it is: rmdir only removes an empty folder).
 void run(const RunOptions& opt) {
+  const bool made_runs = opt.out.empty() && !std::filesystem::exists(kRunsFolder);
+  try {
+    run_with(opt);
+  } catch (...) {
+    std::error_code ignored;
+    if (made_runs) std::filesystem::remove(kRunsFolder, ignored);
+    throw;
+  }
+}
+
+void run_with(const RunOptions& opt) {
   SimulationRequest request;
   const std::string config_path = bundled_file(opt.config);
   request.hardware = load_hardware_config(config_path);
@@ -68,7 +88,7 @@ void run(const RunOptions& opt) {
   request.functional = opt.functional;
   // A default name is claimed now, so concurrent runs each get their own number.
   FreshRunDirectory fresh;
-  if (opt.out.empty()) fresh = fresh_run_directory("runs", std::filesystem::path(input).stem().string());
+  if (opt.out.empty()) fresh = fresh_run_directory(kRunsFolder, std::filesystem::path(input).stem().string());
   request.out_dir = opt.out.empty() ? fresh.path : opt.out;
   request.show_progress = !opt.quiet && ProgressMeter::terminal_attached();
   request.summary = opt.quiet ? nullptr : &std::cout;
@@ -83,7 +103,7 @@ void run(const RunOptions& opt) {
       };
     const Workload workload = read_workload(input, options);
     if (!opt.quiet) print_workload_notes(workload, std::cout);
-    simulate_workload(request, workload, split_options(opt.split, opt.split_strategies));
+    simulate_workload(request, workload, split_options(opt.split, opt.split_strategies, opt.split_trial_seconds));
   } else {
     if (!opt.input_shapes.empty()) throw InputError("", "--input-shape", "is for --workload (an ONNX model), not --trace");
     if (opt.calibration.inputs) throw InputError("", "--calibrate", "is for --workload (an ONNX model), not --trace");
@@ -114,7 +134,7 @@ void add_run_command(CLI::App& app) {
                   "/core/controller/dependency_mode")
       ->check(CLI::IsMember(json_names(kDependencyReleases)));
   add_engine_options(*cmd, opt->engine_options);
-  add_split_options(*cmd, opt->split, opt->split_strategies);
+  add_split_options(*cmd, opt->split, opt->split_strategies, opt->split_trial_seconds);
   add_input_shape_option(*cmd, opt->input_shapes);
   add_calibrate_options(*cmd, opt->calibration);
   cmd->add_option("--rows", opt->rows,

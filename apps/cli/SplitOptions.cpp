@@ -6,7 +6,7 @@
 
 namespace npusim {
 
-void add_split_options(CLI::App& cmd, std::string& split, std::string& strategies) {
+void add_split_options(CLI::App& cmd, std::string& split, std::string& strategies, double& trial_seconds) {
   cmd.add_option("--split", split,
                  "How each conv and fc layer is shared by its cores (seed002): auto = of the modes the "
                  "split-strategy database allows, the one whose layer simulates fastest alone on the chip; data = bands or images per core; model-co = output channels per "
@@ -17,13 +17,20 @@ void add_split_options(CLI::App& cmd, std::string& split, std::string& strategie
   cmd.add_option("--split-strategies", strategies,
                  "Split-strategy database (JSON); default: configs/split-strategies/shared-cache.json when the "
                  "chip has cluster caches, else bus-contention.json");
+  cmd.add_option("--split-trial-seconds", trial_seconds,
+                 "With --split auto: the most seconds one layer's trial (its simulation alone, in a child "
+                 "process) may take; past it the run stops and says which layer. Default: 600")
+      ->check(CLI::Range(0.001, 1e6));
 }
 
-SplitOptions split_options(const std::string& split, const std::string& strategies) {
+SplitOptions split_options(const std::string& split, const std::string& strategies, double trial_seconds) {
   SplitOptions options;
   if (!split.empty()) options.choice = parse_split_choice(split);
   if (!strategies.empty()) options.strategy_file = bundled_file(strategies);
-  options.trial = simulate_layer_trial;  // auto asks the simulator, not an estimate
+  // auto asks the simulator, not an estimate
+  options.trial = [trial_seconds](const Workload& one, const HardwareConfig& hw, const SplitOptions& forced) {
+    return simulate_layer_trial(one, hw, forced, trial_seconds);
+  };
   return options;
 }
 

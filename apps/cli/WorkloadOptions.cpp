@@ -1,3 +1,5 @@
+#include <cerrno>
+#include <cstdlib>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -31,7 +33,16 @@ void add_calibrate_options(CLI::App& cmd, CalibrateOptions& c) {
                  "float evaluation of the graph, instead of the fixed rules; the chosen exponents go in the "
                  "report's calibration section, e.g. --calibrate 8")
       ->check(CLI::Range(1, 1000));
-  cmd.add_option("--calibration-seed", c.seed, "The seed of --calibrate's random inputs (default 1)");
+  // CLI11 would read -1 as 2^64 - 1 and saturate 2^64 there: only plain digits that fit are taken.
+  const CLI::Validator whole_seed(
+      [](std::string& text) {
+        errno = 0;
+        const bool digits = !text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos;
+        if (digits) std::strtoull(text.c_str(), nullptr, 10);
+        return digits && errno == 0 ? std::string() : "expected a whole number from 0 to 18446744073709551615";
+      },
+      "SEED");
+  cmd.add_option("--calibration-seed", c.seed, "The seed of --calibrate's random inputs (default 1)")->check(whole_seed);
 }
 
 std::optional<Calibration> calibrate(const std::string& path, const CalibrateOptions& c, WorkloadOptions& options) {

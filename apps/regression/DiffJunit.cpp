@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cstdint>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -9,19 +11,41 @@ namespace npusim {
 
 namespace {
 
-// Text for an XML attribute or element. Control characters XML 1.0 cannot carry at all
-// (a layer name from an ONNX file may hold any byte) become '?'.
+// The length of the UTF-8 character at text[i] when it is one XML 1.0 may carry (tab, line
+// feed, carriage return, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF), else 0.
+std::size_t xml_char_length(const std::string& text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+  const unsigned lead = byte(i);
+  if (lead < 0x80) return lead >= 0x20 || lead == '\t' || lead == '\n' || lead == '\r' ? 1 : 0;
+  const std::size_t n = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
+  if (n == 0 || lead > 0xF4) return 0;
+  std::uint32_t code = lead & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (byte(i + k) & 0x3F);
+  }
+  const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  const bool ok = code >= least[n] && code <= 0x10FFFF && !(code >= 0xD800 && code <= 0xDFFF) && code != 0xFFFE &&
+                  code != 0xFFFF;
+  return ok ? n : 0;
+}
+
+// Text for an XML attribute or element. Characters XML 1.0 cannot carry at all (control
+// characters, U+FFFE and U+FFFF, bytes that are no UTF-8: a layer name from an ONNX file may
+// hold any) become '?', so the file always parses.
 std::string xml(const std::string& text) {
   std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') ? '?' : c;
-    }
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = xml_char_length(text, i);
+    const char c = text[i];
+    if (n == 0) out += '?';
+    else if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else if (c == '\'') out += "&apos;";
+    else out.append(text, i, n);
+    i += std::max<std::size_t>(n, 1);
   }
   return out;
 }

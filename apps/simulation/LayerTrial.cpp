@@ -1,12 +1,22 @@
 #include "apps/simulation/LayerTrial.h"
 
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+
+#include <fmt/format.h>
 
 #include "apps/compiler/TraceEmitter.h"
 #include "models/chip/Chip.h"
 #include "models/kernel/ProcessFailure.h"
 #include "models/kernel/SimTime.h"
+#include "sim/common/ForkedChild.h"
+#include "sim/common/InputError.h"
+#include "sim/common/Interruption.h"
 
 namespace npusim {
 
@@ -29,23 +39,54 @@ namespace {
   _exit(status);
 }
 
+// Waits for the child's cycles until `seconds` have passed; false at the limit.
+bool read_in_time(int fd, std::uint64_t& cycles, double seconds, bool& got) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
+  pollfd p{fd, POLLIN, 0};
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return false;
+    const int ready = poll(&p, 1, int(std::min<long long>(left, 1 << 30)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) continue;  // the deadline is looked at again
+    got = ready > 0 && read(fd, &cycles, sizeof cycles) == sizeof cycles;
+    return true;
+  }
+}
+
+std::string layer_name(const Workload& one_layer) {
+  return one_layer.layers.empty() ? std::string("?") : one_layer.layers.front().name;
+}
+
 }  // namespace
 
 std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, const HardwareConfig& hw,
-                                                  const SplitOptions& options) {
+                                                  const SplitOptions& options, double seconds) {
   int fds[2];
   if (pipe(fds) != 0) return std::nullopt;
+  const pid_t parent = getpid();
   const pid_t child = fork();
   if (child == 0) {
+    tie_child_to_parent(parent);
     close(fds[0]);
     run_trial(fds[1], one_layer, hw, options);
   }
   close(fds[1]);
+  // Interrupted while the trial runs: the watcher ends it before npusim exits.
+  const OnInterrupt stop_trial("", [child] { if (child > 0) kill(child, SIGKILL); });
   std::uint64_t cycles = 0;
-  const bool got = child > 0 && read(fds[0], &cycles, sizeof cycles) == sizeof cycles;
+  bool got = false;
+  const bool in_time = child < 0 || read_in_time(fds[0], cycles, seconds, got);
   close(fds[0]);
   int status = 0;
+  if (child > 0 && !in_time) kill(child, SIGKILL);
   if (child > 0) waitpid(child, &status, 0);
+  if (!in_time)
+    throw InputError("", "--split auto",
+                     fmt::format("layer '{}': a trial ran over its {} s (--split-trial-seconds); raise the limit, or "
+                                 "force a split (--split data, model-co, model-ci or model)",
+                                 layer_name(one_layer), seconds));
   if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
   return cycles;
 }

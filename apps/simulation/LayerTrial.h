@@ -9,8 +9,11 @@ namespace npusim {
 // SplitOptions::trial for the command line: compiles `one_layer` with `options` and runs
 // it in timing mode on `hw`, in a child process (SystemC elaborates once per process,
 // and the caller has not started its own run yet). Gives the run's cycles, or none when
-// the child failed (the candidate is then compared by its estimate).
+// the child failed (the candidate is then compared by its estimate). The child dies with
+// this process (also when it is interrupted or killed) and has `seconds` to finish: past
+// them it is killed and the run stops with an InputError saying which layer and limit.
+inline constexpr double kDefaultTrialSeconds = 600;
 std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, const HardwareConfig& hw,
-                                                  const SplitOptions& options);
+                                                  const SplitOptions& options, double seconds = kDefaultTrialSeconds);
 
 }  // namespace npusim

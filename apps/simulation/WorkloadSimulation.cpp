@@ -30,8 +30,7 @@ RunStats simulate_workload(SimulationRequest request, const Workload& workload, 
   request.annotate = [&layers, &workload, &emitter, &request, outer = request.annotate](const RunStats& stats,
                                                                                         ReportContext& ctx) {
     if (outer) outer(stats, ctx);
-    nlohmann::json rows = layers.to_json();
-    if (!request.rows.per_layer()) rows.erase("rows");
+    nlohmann::json rows = layers.to_json(request.rows.per_layer());
     rows["constant_packets"] = packets_json(constant_packets(emitter, request.hardware.chip.cores()));
     rows["name"] = workload.name;
     rows["batch"] = workload.batch;

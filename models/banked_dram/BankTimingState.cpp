@@ -1,6 +1,9 @@
 #include "models/banked_dram/BankTimingState.h"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace npusim {
 
@@ -52,7 +55,22 @@ BurstCommands BankTimingState::plan(const BurstPlace& burst, bool write, DramClo
   if (hit_column(burst, write, arrival, hit.column)) return hit;
   const DramClock shift = shift_[index_of(burst)];
   DramClock from = outside_refresh(arrival, shift);
-  for (;;) {
+  // A clock by which no booked command still delays a new one and a refresh period has had
+  // room for it: the latest booked time, plus every spacing, plus two refresh periods.
+  const auto settled_by = [this] {
+    DramClock latest = last_column_.at;
+    for (const Bank& b : banks_) latest = std::max({latest, b.act_ready, b.pre_ready});
+    for (const Rank& r : ranks_) latest = std::max(latest, *std::max_element(r.acts.begin(), r.acts.end()));
+    for (const auto* lasts : {&rank_read_, &rank_write_, &group_read_, &group_write_})
+      for (const Last& l : *lasts) latest = std::max(latest, l.at);
+    const BankedDramConfig& c = cfg_;
+    const DramClock spacings = DramClock{c.cl} + c.cwl + c.trcd + c.trp + c.tras + c.trc + c.trrd_s + c.trrd_l +
+                               c.tccd_s + c.tccd_l + c.tfaw + c.twr + c.twtr_s + c.twtr_l + c.trtp + c.trtw +
+                               burst_clocks();
+    return latest + spacings + 2 * (DramClock{c.trefi} + refresh_window());
+  };
+  for (std::uint64_t round = 1;; ++round) {
+    const DramClock before = from;
     const BurstCommands c = plan_from(burst, write, from);
     const DramClock first = c.outcome == RowOutcome::Conflict ? c.pre : c.outcome == RowOutcome::Miss ? c.act : c.column;
     const DramClock epoch = refresh_epoch(first, shift);
@@ -68,6 +86,12 @@ BurstCommands BankTimingState::plan(const BurstPlace& burst, bool write, DramClo
     } else {
       return c;
     }
+    // The config check (check_banked_dram) proves a plan is found soon after `from` passes
+    // every booked time; each round moves it on, so this is never reached unless that is wrong.
+    if (from <= before || (round % 64 == 0 && from > settled_by()))
+      throw std::logic_error(fmt::format("banked DRAM: no gap between refreshes holds a burst's commands by clock {} "
+                                         "(tREFI {}, refresh window {}); the config check should have refused these "
+                                         "timings", from, cfg_.trefi, refresh_window()));
   }
 }
 

@@ -28,8 +28,10 @@ class Chip:
 
     @property
     def file_name(self):
-        """The base name reports give the config (report.json "config")."""
-        return pathlib.Path(self.origin).name
+        """The base name reports give the config (report.json "config"); chip.json when the
+        origin has none a file may take (".."), so the scratch copy stays in its folder."""
+        name = pathlib.Path(self.origin).name
+        return name if name not in ("", ".", "..") else "chip.json"
 
     def get(self, pointer):
         """The value at a JSON pointer, e.g. chip.get("/core/matrix/slaves")."""
@@ -45,6 +47,7 @@ class Chip:
         changed = copy.deepcopy(self.config)
         for where, what in changes.items():
             try:
+                _check_json_value(what)
                 set_at(changed, where, what)
             except (KeyError, IndexError, ValueError, TypeError) as e:
                 raise InputError(f"{self.origin}: {where}: {e}", self.origin, where, str(e)) from None
@@ -73,6 +76,17 @@ class Chip:
 
     def __repr__(self):
         return f"Chip({self.origin!r})"
+
+
+def _check_json_value(value):
+    """A value a config file can hold: NaN and the infinities have no JSON form (the CLI's strict
+    reader would blame the scratch file), nor have Python objects."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a JSON number (NaN and infinities have no JSON form)") from None
+    except TypeError:
+        raise TypeError(f"a {type(value).__name__} is not a JSON value") from None
 
 
 def as_chip(chip):

@@ -121,12 +121,11 @@ def run(chip=None, workload=DEFAULT_WORKLOAD, functional=False, split=None, depe
     with tempfile.TemporaryDirectory(prefix="npusim-run-") as tmp:
         scratch = pathlib.Path(tmp)
         folder = pathlib.Path(out) if out is not None else scratch / "run"
-        options = dict(file=workload_file(workload, inputs or {}, scratch), out=folder.absolute(),
-                       functional=functional, split=split, dependency_mode=dependency_mode)
+        file, given = workload_file(workload, inputs or {}, scratch)  # names checked before any write
+        options = dict(file=file, out=folder.absolute(), functional=functional, split=split,
+                       dependency_mode=dependency_mode)
         chip_path = chip.write(scratch / chip.file_name)
-        given = {str(chip_path): chip.origin, str(options["file"]): str(workload)}
-        for name in inputs or {}:  # the arrays' scratch files (inputs.py names them so)
-            given.update({str(scratch / f"{name}{kind}.npy"): f"inputs['{name}']" for kind in ("", ".weights")})
+        given[str(chip_path)] = chip.origin
         try:
             _cli.call(_run_args(chip_path, workload, options), cwd=pathlib.Path.cwd())
         except InputError as e:

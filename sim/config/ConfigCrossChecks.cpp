@@ -67,7 +67,8 @@ void check_core_kinds(const HardwareConfig& cfg, const std::string& file) {
   }
 }
 
-void check_chip(const ChipConfig& chip, const std::string& file) {
+void check_chip(const ChipConfig& chip, const CrossCheckPlace& at) {
+  const std::string& file = at.file();
   const auto& net = chip.interconnect;
   if (net.numa_remote_hops < net.numa_local_hops)
     throw InputError(file, NPUSIM_CONFIG_PATH(chip.interconnect.numa_remote_hops),
@@ -77,8 +78,9 @@ void check_chip(const ChipConfig& chip, const std::string& file) {
   const auto& dram = chip.dram;
   std::uint64_t unit = std::uint64_t{dram.channels} * std::max<std::uint64_t>(dram.interleave_bytes, 1);
   if (dram.capacity_bytes % unit != 0)
-    throw InputError(file, NPUSIM_CONFIG_PATH(chip.dram.capacity_bytes),
-                     fmt::format("{} bytes does not split evenly over {} channel(s){}", dram.capacity_bytes,
+    at.fail({NPUSIM_CONFIG_PATH(chip.dram.capacity_bytes), NPUSIM_CONFIG_PATH(chip.dram.channels),
+             NPUSIM_CONFIG_PATH(chip.dram.interleave_bytes)},
+            fmt::format("{} bytes does not split evenly over {} channel(s){}", dram.capacity_bytes,
                                  dram.channels,
                                  dram.interleave_bytes ? fmt::format(" in {}-byte stripes", dram.interleave_bytes)
                                                        : std::string()));
@@ -86,9 +88,10 @@ void check_chip(const ChipConfig& chip, const std::string& file) {
 
 }  // namespace
 
-void check_cross_fields(const HardwareConfig& cfg, const std::string& file) {
-  check_chip(cfg.chip, file);
-  check_banked_dram(cfg.chip.dram, file);
+void check_cross_fields(const HardwareConfig& cfg, const CrossCheckPlace& at) {
+  const std::string& file = at.file();
+  check_chip(cfg.chip, at);
+  check_banked_dram(cfg.chip.dram, at);
   for (const CoreConfig* kind : cfg.kinds()) {
     check_engines(*kind, file);
     check_sections(*kind, file);

@@ -2,6 +2,7 @@
 
 #include "sim/common/InputError.h"
 #include "sim/config/ConfigCrossChecks.h"
+#include "sim/config/CrossCheckPlace.h"
 #include "sim/config/ConfigFile.h"
 #include "sim/config/ConfigSchema.h"
 #include "sim/config/ConfigValidation.h"
@@ -72,22 +73,9 @@ bool unused_by(const CoreConfig& kind, const ConfigKey& key) {
   return false;
 }
 
-}  // namespace
-
-HardwareConfig load_hardware_config(const std::string& path) {
-  ConfigSource source = read_config_source(path);
-  try {
-    return parse_hardware_config(source.doc, path);
-  } catch (const InputError& e) {
-    if (e.file() != path) throw;  // a problem inside another file (the energy table)
-    // Blame the file in the extends chain that actually wrote the bad value.
-    std::string file = origin_of(source, e.location(), path);
-    if (file == e.file()) throw;
-    throw InputError(file, e.location(), e.reason());
-  }
-}
-
-HardwareConfig parse_hardware_config(const json& doc, const std::string& file_for_messages) {
+// parse_hardware_config, with rules between keys naming the key `place` says the user wrote.
+HardwareConfig parse_checked(const json& doc, const CrossCheckPlace& place) {
+  const std::string& file_for_messages = place.file();
   check_known_keys(doc, file_for_messages);
   HardwareConfig cfg;
   cfg.core = empty_core("core");
@@ -102,13 +90,35 @@ HardwareConfig parse_hardware_config(const json& doc, const std::string& file_fo
   const json kinds = doc.value("core_kinds", json::object());
   for (const auto& kind : kinds.items())
     cfg.core_kinds.push_back(read_core_kind(kind.key(), kind.value(), core_doc, cfg, file_for_messages));
-  check_cross_fields(cfg, file_for_messages);
+  check_cross_fields(cfg, place);
   cfg.kind_of_core = place_core_kinds(cfg);
   cfg.energy = std::make_shared<const EnergyTable>(load_energy_table(
       energy_table_path(cfg.chip.energy_table, file_for_messages), file_for_messages, "/chip/energy_table"));
   resolve_sections(cfg, file_for_messages);
   return cfg;
 }
+
+}  // namespace
+
+HardwareConfig load_hardware_config(const std::string& path) {
+  ConfigSource source = read_config_source(path);
+  try {
+    // A rule between keys names the key the user's own file wrote, when it wrote one.
+    const CrossCheckPlace place(path, [&](const std::string& pointer) { return origin_of(source, pointer, "") == path; });
+    return parse_checked(source.doc, place);
+  } catch (const InputError& e) {
+    if (e.file() != path) throw;  // a problem inside another file (the energy table)
+    // Blame the file in the extends chain that actually wrote the bad value.
+    std::string file = origin_of(source, e.location(), path);
+    if (file == e.file()) throw;
+    throw InputError(file, e.location(), e.reason());
+  }
+}
+
+HardwareConfig parse_hardware_config(const json& doc, const std::string& file_for_messages) {
+  return parse_checked(doc, CrossCheckPlace(file_for_messages));
+}
+
 
 HardwareConfig default_hardware_config() { return parse_hardware_config(json::object(), "<defaults>"); }
 

@@ -90,3 +90,28 @@ TEST_CASE("fuzz finding: an int64 Constant one byte shorter than its shape is re
              Contains("node '/b/Constant_2' (Constant), attribute 'value'") &&
                  Contains("needs 8 bytes of raw_data (1 x 8 bytes), but it holds 7"));
 }
+
+// Issue 42: the audit's crashes in the new ONNX ops, kept as regressions and fuzz seeds.
+TEST_CASE("fuzz finding: a channel-shuffle Transpose whose perm names axis 9 of a rank-5 map is refused at its node",
+          "[fuzz][onnx]") {
+  // libonnx 1.12's Transpose inference read dim 9 of 5 (SIGSEGV).
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "shuffle-transpose-perm-outside-rank.onnx")); }),
+             Contains("node '/blocks/blocks.0/Transpose' (Transpose)") && Contains("attribute 'perm' is [0, 2, 1, 3, 9]"));
+}
+
+TEST_CASE("fuzz finding: a Reshape to an extent of -7 is refused at its node", "[fuzz][onnx]") {
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "shuffle-reshape-extent-minus-seven.onnx")); }),
+             Contains("node '/blocks/blocks.0/Reshape' (Reshape)") && Contains("has -7"));
+}
+
+TEST_CASE("fuzz finding: a Reshape whose -1 does not divide its input is refused, not a crash in shape inference",
+          "[fuzz][onnx]") {
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "shuffle-reshape-minus-one-not-dividing.onnx")); }),
+             Contains("shuffle-reshape-minus-one-not-dividing.onnx"));
+}
+
+TEST_CASE("fuzz finding: a class-token shape constant of [0, -1, -1] is refused, not a crash in shape folding",
+          "[fuzz][onnx]") {
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "class-token-shape-zero.onnx")); }),
+             Contains("class-token-shape-zero.onnx"));
+}

@@ -126,6 +126,18 @@ TEST_CASE("diff --format junit escapes names XML cannot hold as they are", "[dif
   CHECK(parsed_by_python(xml) == "testsuites 1 1 1 1 1\n");
 }
 
+TEST_CASE("diff --format junit: U+FFFE, U+FFFF, surrogates and stray bytes become '?' and the XML parses",
+          "[diff][diff-format]") {
+  // Issue 42: "\xEF\xBF\xBE" (U+FFFE) passed through and Python's parser refused the file.
+  const std::string name = "n\xEF\xBF\xBE-\xEF\xBF\xBF-\xED\xA0\x80-\xC0\xAF-\xFF-\xE2\x82\xAC-\xF0\x9F\x98\x80";
+  const ordered_json a = {{"layers", {{{"name", name}, {"cycles", 1}}}}};
+  const ordered_json b = {{"layers", {{{"name", name}, {"cycles", 2}}}}};
+  const std::string xml = printed(DiffFormat::junit, diff_runs(run_of(a, {}), run_of(b, {}), DiffOptions{}));
+  INFO(xml);
+  CHECK(xml.find("name=\"n?-?-???-??-?-\xE2\x82\xAC-\xF0\x9F\x98\x80\"") != std::string::npos);  // € and 😀 kept
+  CHECK(parsed_by_python(xml) == "testsuites 1 1 1 1 1\n");
+}
+
 TEST_CASE("diff --format markdown: a verdict heading, the runs and one table row per difference",
           "[diff][diff-format]") {
   const std::string md = printed(DiffFormat::markdown, sample_diff());

@@ -47,9 +47,19 @@ double element(const Folded& t, const Dims& to, std::int64_t flat) {
   return t.values[std::size_t(at)];
 }
 
-// `op` of the inputs, broadcast; empty when they do not broadcast or are too large.
+// Whether every extent is positive and the values are as many as the extents say: what
+// broadcast() and element() index by (a shape constant of [0, -1, -1] made them read past
+// the values).
+bool well_formed(const Folded& t) {
+  return std::all_of(t.dims.begin(), t.dims.end(), [](std::int64_t d) { return d >= 1 && d <= kMaxElements; }) &&
+         saturating_product(t.dims) == std::int64_t(t.values.size());
+}
+
+// `op` of the inputs, broadcast; empty when they do not broadcast, are too large, or one
+// of them has an extent below 1 (no tensor npusim runs is empty).
 std::optional<Folded> elementwise(const std::vector<Folded>& in, int type,
                                   const std::function<double(const std::vector<double>&)>& op) {
+  if (!std::all_of(in.begin(), in.end(), well_formed)) return std::nullopt;
   Dims dims = in[0].dims;
   for (const auto& t : in) {
     const auto b = broadcast(dims, t.dims);
@@ -85,15 +95,21 @@ std::optional<Folded> constant_of_shape(const Node& n, const std::vector<Folded>
     if (value.values.size() != 1) m.fail(n, "the value attribute must hold one element");
   }
   Dims dims;
-  for (double d : in[0].values) dims.push_back(std::int64_t(d));
-  if (saturating_product(dims) < 0 || saturating_product(dims) > kMaxElements) return std::nullopt;
+  for (double d : in[0].values) {
+    if (!(d >= 0 && d <= kMaxElements)) return std::nullopt;
+    dims.push_back(std::int64_t(d));
+  }
+  if (saturating_product(dims) > kMaxElements) return std::nullopt;
   return Folded{value.type, dims, std::vector<double>(std::size_t(saturating_product(dims)), value.values[0])};
 }
 
-// Expand(x, shape): x broadcast to the shape.
-std::optional<Folded> expand(const std::vector<Folded>& in) {
+// Expand(x, shape): x broadcast to the shape, whose extents must be positive.
+std::optional<Folded> expand(const Node& n, const std::vector<Folded>& in, const OnnxModel& m) {
   Folded shape{in[1].type, {}, {}};
-  for (double d : in[1].values) shape.dims.push_back(std::int64_t(d));
+  for (double d : in[1].values) {
+    if (!(d >= 1 && d <= kMaxElements)) m.fail(n, fmt::format("expands to an extent of {}; extents must be from 1 to {}", d, kMaxElements));
+    shape.dims.push_back(std::int64_t(d));
+  }
   shape.values.assign(std::size_t(std::max<std::int64_t>(saturating_product(shape.dims), 0)), 0.0);
   if (shape.values.size() > std::size_t(kMaxElements)) return std::nullopt;
   return elementwise({in[0], shape}, in[0].type, [](const std::vector<double>& x) { return x[0]; });
@@ -187,7 +203,7 @@ std::optional<Folded> transpose(const Node& n, const Folded& data) {
   Dims reverse;
   for (std::size_t i = rank; i-- > 0;) reverse.push_back(std::int64_t(i));
   const Dims perm = onnx_ints(n, "perm", reverse);
-  if (perm.size() != rank) return std::nullopt;
+  if (!is_permutation_of_rank(perm, rank) || !well_formed(data)) return std::nullopt;
   Folded out{data.type, {}, {}};
   Dims strides(rank, 1);
   for (std::size_t a = rank; a-- > 1;) strides[a - 1] = strides[a] * data.dims[a];
@@ -211,10 +227,20 @@ const std::vector<std::string>& shape_folding_ops() {
   return ops;
 }
 
+bool is_permutation_of_rank(const Dims& perm, std::size_t rank) {
+  std::vector<bool> seen(rank, false);
+  for (const std::int64_t p : perm) {
+    if (p < 0 || p >= std::int64_t(rank) || seen[std::size_t(p)]) return false;
+    seen[std::size_t(p)] = true;
+  }
+  return perm.size() == rank;
+}
+
 std::optional<Dims> reshape_target(const Dims& from, const std::vector<double>& target) {
   Dims dims;
   std::int64_t known = 1, rest = -1;
   for (std::size_t i = 0; i < target.size(); ++i) {
+    if (!(target[i] >= -1 && target[i] <= kMaxElements)) return std::nullopt;
     auto d = std::int64_t(target[i]);
     if (d == 0 && i < from.size()) d = from[i];
     if (d == -1 && rest < 0) rest = std::int64_t(i);
@@ -284,7 +310,7 @@ std::optional<Folded> fold_shape_op(const Node& n, const std::vector<Folded>& in
   if (op == "Where" && in.size() == 3)
     return elementwise(in, in[1].type, [](const std::vector<double>& x) { return x[0] != 0 ? x[1] : x[2]; });
   if (op == "ConstantOfShape" && in.size() == 1) return constant_of_shape(n, in, m);
-  if (op == "Expand" && in.size() == 2) return expand(in);
+  if (op == "Expand" && in.size() == 2) return expand(n, in, m);
   if (op == "Range" && in.size() == 3) return range(n, in, m);
   return std::nullopt;
 }

@@ -27,6 +27,9 @@ const std::vector<std::string>& shape_folding_ops();
 // inferred again. Nothing is done when every shape is known.
 void infer_folded_shapes(OnnxModel& m);
 
+// Whether `perm` names each of 0 .. rank - 1 exactly once (a Transpose's perm).
+bool is_permutation_of_rank(const std::vector<std::int64_t>& perm, std::size_t rank);
+
 // The dims a Reshape of `from` to `target` gives (0 copies an extent, -1 takes the rest);
 // empty when they do not fit.
 std::optional<std::vector<std::int64_t>> reshape_target(const std::vector<std::int64_t>& from,

@@ -71,6 +71,8 @@ std::vector<std::int64_t> tensor_integers(const onnx::TensorProto& t, const std:
   for (double v : tensor_values(t, file)) {
     if (v != std::floor(v))
       throw InputError(file, fmt::format("tensor '{}'", t.name()), "must hold integers");
+    if (std::fabs(v) > 4.6e18)  // past int64 (a float tensor of 1e30): no integer to take
+      throw InputError(file, fmt::format("tensor '{}'", t.name()), fmt::format("holds {}, beyond a 64-bit integer", v));
     out.push_back(std::int64_t(v));
   }
   return out;

@@ -13,9 +13,10 @@ std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::s
   const auto eq = text.rfind('=');
   std::vector<std::int64_t> dims;
   if (eq != std::string::npos && eq > 0) {
-    std::stringstream ss(text.substr(eq + 1));
-    std::string cell;
-    while (std::getline(ss, cell, 'x')) {
+    // Every cell between the x's, an empty last one too ("1x3x8x8x" is refused, not 1x3x8x8).
+    const std::string shape = text.substr(eq + 1) + "x";
+    for (std::size_t from = 0, x; (x = shape.find('x', from)) != std::string::npos; from = x + 1) {
+      const std::string cell = shape.substr(from, x - from);
       const auto n = cell.empty() || cell.find_first_not_of("0123456789") != std::string::npos || cell.size() > 8
                          ? 0 : std::stoll(cell);
       if (n <= 0 || n > kMaxExtent) {

@@ -95,7 +95,13 @@ nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t, cons
 
 }  // namespace
 
-nlohmann::json LayerReport::to_json() const {
+nlohmann::json LayerReport::to_json(bool with_rows) const {
+  nlohmann::json table = {{"peak_macs_per_cycle", peak_macs_}, {"dram_bytes_per_cycle", dram_bpc_}};
+  if (with_rows) table["rows"] = rows_json();
+  return table;
+}
+
+nlohmann::json LayerReport::rows_json() const {
   nlohmann::json layers = nlohmann::json::array();
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     const LayerRow& r = rows_[i];
@@ -139,7 +145,7 @@ nlohmann::json LayerReport::to_json() const {
     // The engines' own sections, after the common fields they read.
     for (const Lowering* l : lowerings_) l->report(c.layer, c.tiling, r.counters, layers.back());
   }
-  return {{"peak_macs_per_cycle", peak_macs_}, {"dram_bytes_per_cycle", dram_bpc_}, {"rows", layers}};
+  return layers;
 }
 
 void LayerReport::print_table(std::ostream& os, const RunStats& stats) const {

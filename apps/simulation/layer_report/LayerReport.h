@@ -43,11 +43,14 @@ class LayerReport {
   double peak_macs_per_cycle() const { return peak_macs_; }
   double dram_bytes_per_cycle() const { return dram_bpc_; }
 
-  nlohmann::json to_json() const;
+  // report.json "workload": the chip's peaks, and with `with_rows` a row per layer (left
+  // unbuilt when --rows none will not write them: 10^5 layers took 2 GB as JSON).
+  nlohmann::json to_json(bool with_rows = true) const;
   // The per-layer table after the run summary, with each layer's energy when the run has an account.
   void print_table(std::ostream& os, const RunStats& stats) const;
 
  private:
+  nlohmann::json rows_json() const;
   const TraceEmitter& emitter_;
   std::vector<const Lowering*> lowerings_;  // by rank, once: each adds its counters and section
   std::vector<LayerRow> rows_;

@@ -43,6 +43,7 @@ def explore(spec, out=None, trials=None, seed=None, jobs=1, backend=None, quiet=
         parsed = load_spec(spec)
     parsed = with_overrides(parsed, trials, seed)
     probe.check_config_axes(parsed)
+    probe.check_workload_axes(parsed)
     name = pathlib.Path(spec).stem if not isinstance(spec, dict) else "explore"
     out = pathlib.Path(out) if out is not None else pathlib.Path("explorations") / name
     trials_frame, pareto, ran = explorer.run(parsed, out, jobs=jobs, backend=backend, quiet=quiet)

@@ -74,17 +74,34 @@ def _write_atomically(path, text):
 
 
 class _Stop:
-    """A stop asked by a signal (see __main__): the running sweep gets SIGTERM at once, which
-    ends its points cleanly, and the explorer exits at its next safe point. An exception
-    raised by the handler itself could land inside optuna's database code and be lost."""
+    """A stop asked by a signal (see __main__). Until the study opens (reading the spec,
+    probing its values) nothing needs saving, so the explorer exits at once. From then on the
+    running sweep gets SIGTERM at once, which ends its points cleanly, and the explorer exits
+    at its next safe point: an exception raised by the handler itself could land inside
+    optuna's database code and be lost."""
     signal = 0
     child = None
+    study_open = False
 
 
 def request_stop(signum):
     _Stop.signal = signum
+    if not _Stop.study_open:
+        raise SystemExit(128 + signum)
     if _Stop.child is not None and _Stop.child.poll() is None:
         _Stop.child.send_signal(signal.SIGTERM)
+
+
+class StudyOpen:
+    """While inside, a signal waits for the next safe point (see _Stop)."""
+
+    def __enter__(self):
+        _Stop.study_open = True
+        exit_if_stopped()
+
+    def __exit__(self, *exc):
+        _Stop.study_open = False
+        return False
 
 
 def exit_if_stopped():

@@ -9,11 +9,13 @@ import fcntl
 import json
 import os
 import pathlib
+import shutil
 import sys
 
 from optuna.trial import TrialState
 
 from . import batches, chart, judge, study, tables
+from ..errors import InputError
 from .spec import input_error
 
 MARKER = ".npusim-explore"
@@ -109,6 +111,11 @@ def _say(quiet, text):
 
 
 def _explore(spec, out, jobs, backend, quiet):
+    with batches.StudyOpen():
+        return _explore_study(spec, out, jobs, backend, quiet)
+
+
+def _explore_study(spec, out, jobs, backend, quiet):
     the_study = study.open_study(spec, out)
     ran = 0
     while (planned := study.next_batch(the_study, spec)) is not None:
@@ -125,8 +132,24 @@ def run(spec, out, jobs=1, backend=None, quiet=True):
     """Explores until the study holds spec.trials finished trials; returns (trials, pareto,
     trials told by this call)."""
     out = pathlib.Path(out)
+    created = [p for p in [out, *out.parents] if not p.exists()]  # deepest first
     lock = _claim_folder(out)
     try:
         return _explore(spec, out, jobs, backend or spec.backend, quiet)
+    except InputError:
+        _remove_created(created)  # a spec mistake found late leaves no folder to refuse its fix
+        raise
     finally:
         lock.close()  # also when it fails: a caller in the same process may try again
+
+
+def _remove_created(created):
+    """Removes the folder this run made (and the parents it made, when empty)."""
+    if not created:
+        return
+    shutil.rmtree(created[0], ignore_errors=True)
+    for parent in created[1:]:
+        try:
+            parent.rmdir()
+        except OSError:
+            break

@@ -10,7 +10,7 @@ import json
 import pathlib
 import tempfile
 
-from .. import _cli
+from .. import _cli, inputs, strict_json
 from ..errors import InputError
 from .spec import input_error
 
@@ -23,15 +23,16 @@ def _probe_values(axis):
     return [axis.low, axis.high]
 
 
-def _probes(spec):
-    """(place in the spec, pointer, value) of every value to try."""
+def _probes(spec, in_workload=False):
+    """(place of the value in the spec, place of its pointer, pointer, value) of every value
+    to try, of the config's axes and settings or of the workload's."""
     for i, axis in enumerate(spec.axes):
-        if not axis.in_workload:
+        if axis.in_workload == in_workload:
             key = {"powers": "log"}.get(axis.kind, axis.kind)
             for value in _probe_values(axis):
                 yield f"/axes/{i}/{key}", f"/axes/{i}/pointer", axis.pointer, value
     for j, setting in enumerate(spec.settings):
-        if not setting.in_workload:
+        if setting.in_workload == in_workload:
             yield f"/set/{j}/value", f"/set/{j}/pointer", setting.pointer, setting.value
 
 
@@ -48,6 +49,22 @@ def _set(doc, pointer, value):
         node[steps[-1]] = value
 
 
+def _try_each(spec, base, probes, check):
+    """Writes each probe's value into a copy of `base` and runs check(doc) (which calls the
+    CLI); raises InputError at the spec's place of the first value refused."""
+    for value_place, pointer_place, pointer, value in probes:
+        doc = copy.deepcopy(base)
+        try:
+            _set(doc, pointer, value)
+        except (ValueError, IndexError, TypeError, KeyError, AttributeError):
+            raise input_error(spec.file, pointer_place, f"{pointer} names no key") from None
+        try:
+            check(doc)
+        except InputError as e:
+            place = pointer_place if "unknown key" in e.reason else value_place
+            raise input_error(spec.file, place, f"{pointer} = {json.dumps(value)}: {e.reason}") from None
+
+
 def check_config_axes(spec):
     """Raises InputError at the spec place of the first axis value the config refuses."""
     probes = list(_probes(spec))
@@ -56,15 +73,30 @@ def check_config_axes(spec):
     resolved = json.loads(_cli.call(["validate", spec.config]).stdout)
     with tempfile.TemporaryDirectory(prefix="npusim-explore-") as folder:
         path = pathlib.Path(folder) / "probe.json"
-        for value_place, pointer_place, pointer, value in probes:
-            doc = copy.deepcopy(resolved)
-            try:
-                _set(doc, pointer, value)
-            except (ValueError, IndexError, TypeError):
-                raise input_error(spec.file, pointer_place, f"{pointer} names no key of the config") from None
+
+        def validate(doc):
             path.write_text(json.dumps(doc))
-            try:
-                _cli.call(["validate", path])
-            except InputError as e:
-                place = pointer_place if "unknown key" in e.reason else value_place
-                raise input_error(spec.file, place, f"{pointer} = {json.dumps(value)}: {e.reason}") from None
+            _cli.call(["validate", path])
+        _try_each(spec, resolved, probes, validate)
+
+
+def check_workload_axes(spec):
+    """The same for the values the spec writes into a JSON workload: each compiled on the base
+    config, so a pointer to no key or a value the workload reader refuses stops the
+    exploration before any trial (it would fail every trial that drew it)."""
+    probes = list(_probes(spec, in_workload=True))
+    if not probes or not spec.workload.endswith(".json"):
+        return
+    source = pathlib.Path(spec.workload)
+    try:
+        base = strict_json.load_text(source.read_text())
+    except (OSError, UnicodeDecodeError, strict_json.StrictJsonError):
+        return  # the trials report the workload's own fault, naming it
+    with tempfile.TemporaryDirectory(prefix="npusim-explore-") as folder:
+        path, trace = pathlib.Path(folder) / source.name, pathlib.Path(folder) / "probe.jsonl"
+
+        def compile_it(doc):
+            doc, _ = inputs.bind_workload(spec.workload, doc, source.parent, {}, folder)
+            path.write_text(json.dumps(doc))
+            _cli.call(["compile", "-q", "-c", spec.config, "-w", path, "-o", trace])
+        _try_each(spec, base, probes, compile_it)

@@ -40,12 +40,23 @@ class Axis:
         return self.values[param] if self.kind == "powers" else param
 
 
+MAX_AXIS_VALUES = 1000  # a list's values or a power axis's: each is checked by the CLI before any trial
+MAX_RANGE_STEPS = 10**9   # a stepped float range, whose steps optuna only counts
+
+
+def is_number(value):
+    """A finite JSON number that fits a config key (NaN and the infinities come only from
+    Python callers; an integer past 64 bits would overflow the float arithmetic below)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return -2**63 <= value < 2**64 if isinstance(value, int) else math.isfinite(value)
+
+
 def _number_pair(reader, obj, key, place):
     pair = obj[key]
-    ok = (isinstance(pair, list) and len(pair) == 2 and
-          all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pair))
+    ok = isinstance(pair, list) and len(pair) == 2 and all(is_number(v) for v in pair)
     if not ok:
-        reader.fail(f"{place}/{key}", "expected [low, high], two numbers")
+        reader.fail(f"{place}/{key}", "expected [low, high], two finite numbers")
     if pair[0] > pair[1]:
         reader.fail(f"{place}/{key}", f"low ({pair[0]}) is above high ({pair[1]})")
     return pair
@@ -55,7 +66,11 @@ def _values(reader, obj, place, axis):
     values = obj["values"]
     if not isinstance(values, list) or not values:
         reader.fail(f"{place}/values", "expected a non-empty list")
+    if len(values) > MAX_AXIS_VALUES:
+        reader.fail(f"{place}/values", f"{len(values)} values; an axis takes at most {MAX_AXIS_VALUES}")
     for i, v in enumerate(values):
+        if isinstance(v, float) and not math.isfinite(v):
+            reader.fail(f"{place}/values/{i}", "expected a finite number")
         if not (v is None or isinstance(v, (bool, int, float, str))):
             reader.fail(f"{place}/values/{i}", "expected a number, a string, true, false or null "
                         "(a list or object: use several axes, or a \"set\")")
@@ -68,18 +83,26 @@ def _range(reader, obj, place, axis):
     axis.low, axis.high = _number_pair(reader, obj, "range", place)
     integer = isinstance(axis.low, int) and isinstance(axis.high, int)
     step = obj.get("step", 1 if integer else None)
-    if step is not None and (isinstance(step, bool) or not isinstance(step, (int, float)) or step <= 0):
+    if step is not None and (not is_number(step) or step <= 0):
         reader.fail(f"{place}/step", "expected a positive number")
     if integer and not isinstance(step, int):
         reader.fail(f"{place}/step", "an integer range takes a whole-number step")
+    if not integer and step is not None and (axis.high - axis.low) / step > MAX_RANGE_STEPS:
+        reader.fail(f"{place}/step", f"the range {axis.low} to {axis.high} holds more than {MAX_RANGE_STEPS:,} "
+                    f"steps of {step}; give a larger step, or a log range")
     if step is not None and not math.isclose(((axis.high - axis.low) / step) % 1, 0, abs_tol=1e-9):
         reader.fail(f"{place}/step", f"the range {axis.high} - {axis.low} is not a multiple of the step {step}")
     axis.kind, axis.step = "range", step
 
 
 def _powers(reader, obj, place, axis, base):
-    if isinstance(base, bool) or not isinstance(base, (int, float)) or base <= 1:
-        reader.fail(f"{place}/base", "expected a number above 1")
+    if not is_number(base) or base <= 1:
+        reader.fail(f"{place}/base", "expected a finite number above 1")
+    # Counted before they are listed: base 1.000000001 from 1 to 1e12 would be 2.8e13 values.
+    count = math.log(axis.high / axis.low) / math.log(base) + 1
+    if count > MAX_AXIS_VALUES:
+        reader.fail(f"{place}/base", f"{axis.low} to {axis.high} in powers of {base} is {count:.3g} values; an "
+                    f"axis takes at most {MAX_AXIS_VALUES} (a log range without \"base\" samples it instead)")
     values, v = [], axis.low
     while v <= axis.high * (1 + 1e-12):
         values.append(v)

@@ -4,12 +4,12 @@ Every problem is an InputError naming the spec file and the JSON pointer of the 
 as the CLI names them, so `npusim explore` prints one line and exits 2 before anything runs.
 """
 import dataclasses
-import json
 import pathlib
 
+from .. import strict_json
 from ..errors import InputError
 from .metrics import Metric, parse_metric
-from .space import parse_axis
+from .space import is_number, parse_axis
 
 METHODS = ("random", "tpe", "nsga2")
 SPEC_KEYS = {"description", "config", "trace", "workload", "set", "axes", "objectives", "constraints",
@@ -118,14 +118,18 @@ class _Reader:
 
 
 def _read_document(reader):
+    if reader.path.exists() and not reader.path.is_file():
+        reader.fail("", "not an ordinary file (a spec is a JSON file)")
     try:
         text = reader.path.read_text()
     except OSError as e:
         raise input_error(reader.file, "", e.strerror) from None
+    except UnicodeDecodeError as e:
+        raise input_error(reader.file, "", f"not UTF-8 text (byte {e.start})") from None
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        reader.fail(f"line {e.lineno}", f"not JSON: {e.msg}")
+        doc = strict_json.load_text(text)
+    except strict_json.StrictJsonError as e:
+        reader.fail(e.place, e.reason)
     reader.keys(doc, SPEC_KEYS, "")
     return doc
 
@@ -188,8 +192,8 @@ def _objective(reader, obj, i):
 
 def _bound(reader, obj, key, place):
     value = obj.get(key)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        reader.fail(f"{place}/{key}", "expected a number")
+    if value is not None and not is_number(value):
+        reader.fail(f"{place}/{key}", "expected a finite number")
     return value
 
 

@@ -7,8 +7,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 launcher=()
 # ccache with the checkout as its base directory: compile lines name files relative to the
 # build folder, so a second checkout (a git worktree, a CI clone elsewhere) reuses the objects.
+# The sloppiness lets it cache the test files that use the precompiled header (tests/CMakeLists.txt).
 command -v ccache >/dev/null &&
-  launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_BASEDIR=$root;CCACHE_NOHASHDIR=1;ccache")
+  launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_BASEDIR=$root;CCACHE_NOHASHDIR=1;CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime;ccache")
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done

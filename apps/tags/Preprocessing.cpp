@@ -13,7 +13,7 @@ namespace npusim {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& field, const std::string& reason) { throw InputError("", "dynamic tag, " + field, reason); }
+[[noreturn]] void bad_dynamic_tag(const std::string& field, const std::string& reason) { throw InputError("", "dynamic tag, " + field, reason); }
 
 std::uint64_t count(const std::vector<std::uint64_t>& v) {
   std::uint64_t n = 1;
@@ -24,7 +24,7 @@ std::uint64_t count(const std::vector<std::uint64_t>& v) {
 HostTensor cast(const HostTensor& t, DType to) {
   if (t.dtype == to) return t;
   if (t.dtype != DType::Float32 || to != DType::Float16)
-    bad("data type", fmt::format("casting {} to {} is not supported (float32 to float16 is)", dtype_name(t.dtype),
+    bad_dynamic_tag("data type", fmt::format("casting {} to {} is not supported (float32 to float16 is)", dtype_name(t.dtype),
                                  dtype_name(to)));
   HostTensor out{to, t.order, t.values, std::vector<std::uint8_t>(count(t.values) * 2)};
   for (std::uint64_t i = 0; i < count(t.values); ++i)
@@ -79,16 +79,16 @@ bool matches_dynamic_tag(const HostTensor& t, const StaticTag& s, const DynamicT
 HostTensor preprocess(const HostTensor& t, const DynamicTag& d) {
   HostTensor x = cast(t, d.dtype);
   if (d.order.size() != x.order.size() || !std::is_permutation(d.order.begin(), d.order.end(), x.order.begin()))
-    bad("dimension order", fmt::format("dim_{} is not a reordering of dim_{}", d.order, x.order));
+    bad_dynamic_tag("dimension order", fmt::format("dim_{} is not a reordering of dim_{}", d.order, x.order));
   std::vector<std::uint64_t> values;
   for (char letter : d.order) values.push_back(x.values[x.order.find(letter)]);
   for (const auto& p : d.padding) {
     const auto at = d.order.find(p.dim);
-    if (at == std::string::npos) bad("padding", fmt::format("pads '{}', which dim_{} does not have", p.dim, d.order));
+    if (at == std::string::npos) bad_dynamic_tag("padding", fmt::format("pads '{}', which dim_{} does not have", p.dim, d.order));
     if (p.value == 0) continue;
     for (const auto& tile : d.tiling)
       if (tile.dim == p.dim && (values[at] + p.value) != (values[at] + tile.value - 1) / tile.value * tile.value)
-        bad("padding", fmt::format("{}={} does not fill the last tile: {} in tiles of {}", p.dim, p.value, values[at],
+        bad_dynamic_tag("padding", fmt::format("{}={} does not fill the last tile: {} in tiles of {}", p.dim, p.value, values[at],
                                    tile.value));
     values[at] += p.value;
   }
@@ -97,9 +97,9 @@ HostTensor preprocess(const HostTensor& t, const DynamicTag& d) {
 
 HostTensor split_piece(const HostTensor& t, const SplitIndex& index, std::size_t k) {
   const auto at = t.order.find(index.dim);
-  if (at == std::string::npos) bad("split index", fmt::format("splits '{}', which dim_{} does not have", index.dim, t.order));
+  if (at == std::string::npos) bad_dynamic_tag("split index", fmt::format("splits '{}', which dim_{} does not have", index.dim, t.order));
   const auto [start, end] = index.pieces.at(k);
-  if (end >= t.values[at]) bad("split index", fmt::format("piece ({},{}) is beyond {}={}", start, end, index.dim, t.values[at]));
+  if (end >= t.values[at]) bad_dynamic_tag("split index", fmt::format("piece ({},{}) is beyond {}={}", start, end, index.dim, t.values[at]));
   std::vector<std::uint64_t> values = t.values, first(t.values.size(), 0);
   values[at] = end - start + 1;
   first[at] = start;

@@ -30,7 +30,7 @@ constexpr std::array<std::pair<ExchangeLevel, const char*>, 4> kExchanges = {
     {{ExchangeLevel::None, "no"}, {ExchangeLevel::Core, "core"}, {ExchangeLevel::Cluster, "cluster"},
      {ExchangeLevel::Memory, "mem"}}};
 
-[[noreturn]] void bad(const std::string& text, const std::string& reason) {
+[[noreturn]] void bad_tag_text(const std::string& text, const std::string& reason) {
   throw InputError("", "tag '" + text + "'", reason);
 }
 
@@ -51,18 +51,18 @@ std::vector<std::string> fields_of(const std::string& s) {
 
 std::uint64_t number(const std::string& text, const std::string& s, const std::string& what) {
   if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-    bad(text, fmt::format("{}: '{}' is not a whole number", what, s));
-  if (s.size() > 18) bad(text, fmt::format("{}: '{}' is too large", what, s));
+    bad_tag_text(text, fmt::format("{}: '{}' is not a whole number", what, s));
+  if (s.size() > 18) bad_tag_text(text, fmt::format("{}: '{}' is too large", what, s));
   return std::stoull(s);
 }
 
 DType dtype_of(const std::string& text, const std::string& s) {
   if (auto t = parse_dtype(s)) return *t;
-  bad(text, fmt::format("unknown data type '{}'; choose one of {}", s, dtype_choices()));
+  bad_tag_text(text, fmt::format("unknown data type '{}'; choose one of {}", s, dtype_choices()));
 }
 
 std::string order_of(const std::string& text, const std::string& s) {
-  if (s.rfind("dim_", 0) != 0 || s.size() == 4) bad(text, fmt::format("'{}' must be dim_ and dimension letters, e.g. dim_nc", s));
+  if (s.rfind("dim_", 0) != 0 || s.size() == 4) bad_tag_text(text, fmt::format("'{}' must be dim_ and dimension letters, e.g. dim_nc", s));
   return s.substr(4);
 }
 
@@ -74,7 +74,7 @@ std::vector<DimValue> dim_values(const std::string& text, const std::string& s, 
     const std::size_t end = std::min(s.find(';', start), s.size());
     const std::string one = s.substr(start, end - start);
     if (one.size() < 3 || one[1] != '=' || !std::isalpha(static_cast<unsigned char>(one[0])))
-      bad(text, fmt::format("{} '{}' must look like c=256", what, one));
+      bad_tag_text(text, fmt::format("{} '{}' must look like c=256", what, one));
     out.push_back({one[0], number(text, one.substr(2), what)});
     start = end + 1;
   }
@@ -97,21 +97,21 @@ std::uint64_t size_of(const std::string& text, const std::string& s) {
     if (lower.size() > suf.size() && lower.compare(lower.size() - suf.size(), suf.size(), suf) == 0)
       return number(text, lower.substr(0, lower.size() - suf.size()), "size") * scale;
   }
-  bad(text, fmt::format("size '{}' must be a number of bytes such as 2kb, 8000b or 8000字节", s));
+  bad_tag_text(text, fmt::format("size '{}' must be a number of bytes such as 2kb, 8000b or 8000字节", s));
 }
 
 SplitIndex split_of(const std::string& text, const std::string& s) {
   SplitIndex split;
   if (s.size() < 4 || s[1] != '[' || s.back() != ']')
-    bad(text, fmt::format("split index '{}' must look like c[(0,255),(256,511)]", s));
+    bad_tag_text(text, fmt::format("split index '{}' must look like c[(0,255),(256,511)]", s));
   split.dim = s[0];
   for (const std::string& piece : fields_of(s.substr(2, s.size() - 3))) {
     const std::size_t comma = piece.find(',');
     if (piece.size() < 5 || piece.front() != '(' || piece.back() != ')' || comma == std::string::npos)
-      bad(text, fmt::format("split piece '{}' must be (start,end)", piece));
+      bad_tag_text(text, fmt::format("split piece '{}' must be (start,end)", piece));
     const std::uint64_t a = number(text, piece.substr(1, comma - 1), "split start");
     const std::uint64_t b = number(text, piece.substr(comma + 1, piece.size() - comma - 2), "split end");
-    if (b < a) bad(text, fmt::format("split piece '{}' ends before it starts", piece));
+    if (b < a) bad_tag_text(text, fmt::format("split piece '{}' ends before it starts", piece));
     split.pieces.emplace_back(a, b);
   }
   return split;
@@ -133,19 +133,19 @@ std::optional<StorageId> storage_of(const std::string& s) {
 ExchangeLevel exchange_of(const std::string& text, const std::string& s) {
   for (const auto& [level, code] : kExchanges)
     if (s == code) return level;
-  bad(text, fmt::format("exchange level '{}' must be one of no, core, cluster, mem", s));
+  bad_tag_text(text, fmt::format("exchange level '{}' must be one of no, core, cluster, mem", s));
 }
 
 StaticTag static_of(const std::string& text, const std::string& s) {
   const auto f = fields_of(s);
-  if (f.size() != 4) bad(text, "the static tag needs 4 fields: category, data type, dim_<order>, {values}");
+  if (f.size() != 4) bad_tag_text(text, "the static tag needs 4 fields: category, data type, dim_<order>, {values}");
   StaticTag t;
   auto category = parse_category(f[0]);
-  if (!category) bad(text, fmt::format("unknown data category '{}'", f[0]));
+  if (!category) bad_tag_text(text, fmt::format("unknown data category '{}'", f[0]));
   t.category = *category;
   t.dtype = dtype_of(text, f[1]);
   t.order = order_of(text, f[2]);
-  if (f[3].size() < 3 || f[3].front() != '{' || f[3].back() != '}') bad(text, "dimension values must be {x1 x2 ...}");
+  if (f[3].size() < 3 || f[3].front() != '{' || f[3].back() != '}') bad_tag_text(text, "dimension values must be {x1 x2 ...}");
   const std::string inner = f[3].substr(1, f[3].size() - 2);
   for (std::size_t at = 0; at < inner.size();) {
     const std::size_t end = std::min(inner.find(' ', at), inner.size());
@@ -153,14 +153,14 @@ StaticTag static_of(const std::string& text, const std::string& s) {
     at = end + 1;
   }
   if (t.values.size() != t.order.size())
-    bad(text, fmt::format("{} dimension letters but {} values", t.order.size(), t.values.size()));
+    bad_tag_text(text, fmt::format("{} dimension letters but {} values", t.order.size(), t.values.size()));
   return t;
 }
 
 DynamicTag dynamic_of(const std::string& text, const std::string& s) {
   auto f = fields_of(s);
   if (f.size() < 5 || f.size() > 8)
-    bad(text, "the dynamic tag needs data type, dim_<order>, tiling, padding, size, then optionally split, store, swap");
+    bad_tag_text(text, "the dynamic tag needs data type, dim_<order>, tiling, padding, size, then optionally split, store, swap");
   DynamicTag t;
   t.dtype = dtype_of(text, f[0]);
   t.order = order_of(text, f[1]);
@@ -171,11 +171,11 @@ DynamicTag dynamic_of(const std::string& text, const std::string& s) {
   if (i < f.size() && f[i].find('[') != std::string::npos) t.split = split_of(text, f[i++]);
   if (i < f.size()) {
     t.store = storage_of(f[i]);
-    if (!t.store) bad(text, fmt::format("storage '{}' must be mem, cluster, memK or clusterK", f[i]));
+    if (!t.store) bad_tag_text(text, fmt::format("storage '{}' must be mem, cluster, memK or clusterK", f[i]));
     ++i;
   }
   if (i < f.size()) t.swap = exchange_of(text, f[i++]);
-  if (i != f.size()) bad(text, fmt::format("unexpected field '{}'", f[i]));
+  if (i != f.size()) bad_tag_text(text, fmt::format("unexpected field '{}'", f[i]));
   return t;
 }
 
@@ -253,7 +253,7 @@ std::string to_string(const TagInformation& t) { return to_string(t.fixed) + to_
 TagInformation parse_tag_information(const std::string& text) {
   const std::size_t dyn = text.find("dynamic:");
   if (text.rfind("static:", 0) != 0 || dyn == std::string::npos)
-    bad(text, "must be static:<fields>dynamic:<fields>");
+    bad_tag_text(text, "must be static:<fields>dynamic:<fields>");
   TagInformation t;
   t.fixed = static_of(text, text.substr(7, dyn - 7));
   t.dynamic = dynamic_of(text, text.substr(dyn + 8));

@@ -10,6 +10,7 @@
 namespace npusim {
 
 using DramClock = std::uint64_t;  // clocks of the DRAM's own command clock
+constexpr DramClock kNever = ~DramClock{0};  // a time no event reaches
 
 enum class RowOutcome { Hit, Miss, Conflict };
 

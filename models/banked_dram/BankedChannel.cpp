@@ -5,7 +5,6 @@
 namespace npusim {
 
 namespace {
-constexpr DramClock kNever = ~DramClock{0};
 }  // namespace
 
 BankedChannel::BankedChannel(const BankedDramConfig& cfg, Scheduling scheduling)

@@ -14,7 +14,6 @@
 namespace npusim {
 
 namespace {
-constexpr DramClock kNever = ~DramClock{0};
 }  // namespace
 
 // Begins a stream when every queued request of the direction served hits its bank's open

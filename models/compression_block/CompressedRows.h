@@ -8,6 +8,9 @@
 
 namespace npusim {
 
+// One compressed non-zero: its int8 value and its int32 index.
+constexpr std::uint64_t kCompressedEntryBytes = 1 + 4;
+
 // An [h, w, c] int8 map stored by the compression blocks in the recursive format, one map
 // row at a time, so a band of rows is a contiguous slice any later layer can read:
 // - the value buffer is [h, w, c] int8: row y's non-zeros, in stream order, at the start

@@ -1,4 +1,5 @@
 #pragma once
+#include "sim/common/UniqueName.h"
 #include <functional>
 #include <memory>
 #include <string>
@@ -65,5 +66,5 @@ bool register_engine(EngineKind kind);
 // object library (CMakeLists.txt), so no registration is dropped by the linker.
 #define NPUSIM_REGISTER_ENGINE(kind_expression) \
   namespace {                                   \
-  const bool kEngineRegistered = ::npusim::register_engine(kind_expression); \
+  const bool NPUSIM_UNIQUE_NAME(kEngineRegistered) = ::npusim::register_engine(kind_expression); \
   }

@@ -2,13 +2,12 @@
 
 #include <cmath>
 
+#include "models/compression_block/CompressedRows.h"
 #include "models/sparse_cluster/SparseClusterConfig.h"
 
 namespace npusim {
 
 namespace {
-// A non-zero in the compressed format: a 1-byte value and a 4-byte index.
-constexpr double kNonzeroBytes = 5;
 
 // 2x2 switches of one Benes network of `ports` ports: 2 log2(ports) - 1 stages of ports / 2.
 double benes_switches(std::uint32_t ports) {
@@ -27,8 +26,8 @@ EngineEnergy sparse_cluster_energy(const CoreConfig& core) {
       {"sparse", "compressed_elements", {"vector", "lane_op"}},
       {"sparse_unit", "products", {"mac", ""}},
       {"sparse_unit", "min_passes", {"min_switch", "traversal", 0, benes_switches(s.min_ports)}},
-      {"sparse_unit", "input_nonzeros", {"sram", "read", fm, kNonzeroBytes}},
-      {"sparse_unit", "iterations", {"sram", "read", w, kNonzeroBytes}},
+      {"sparse_unit", "input_nonzeros", {"sram", "read", fm, double(kCompressedEntryBytes)}},
+      {"sparse_unit", "iterations", {"sram", "read", w, double(kCompressedEntryBytes)}},
       {"sparse_fm_memory", "value_bytes", {"sram", "write", fm}},
       {"sparse_fm_memory", "index_bytes", {"sram", "write", fm}},
       {"sparse_weight_memory", "weight_value_bytes", {"sram", "write", w}},

@@ -6,11 +6,6 @@
 
 namespace npusim {
 
-namespace {
-// A weight non-zero in the flat compressed format: a 1-byte value and a 4-byte index.
-constexpr double kNonzeroBytes = 5;
-}  // namespace
-
 SparseConvEstimate estimate_sparse_conv(const SparseClusterConfig& sc, const SparseConvPlan& plan,
                                         const CompressedMap& ifm, std::uint64_t weight_nonzeros) {
   const ConvShape& g = plan.shape();
@@ -21,7 +16,7 @@ SparseConvEstimate estimate_sparse_conv(const SparseClusterConfig& sc, const Spa
   SparseConvEstimate e;
   e.map_bytes = ifm_rows.total();
   e.weight_nonzeros = weight_nonzeros;
-  e.weight_bytes = std::uint64_t(kNonzeroBytes * double(weight_nonzeros));
+  e.weight_bytes = std::uint64_t(double(kCompressedEntryBytes) * double(weight_nonzeros));
   e.weight_load = std::uint64_t(double(e.weight_bytes) / sc.dma_bytes_per_cycle);
   e.finish = e.weight_load;
   SubmapDispatcher dispatcher = plan.dispatcher(net);
@@ -56,7 +51,7 @@ double estimate_compress(const SparseClusterConfig& sc, double dense, double wri
   return read + written / sc.dma_bytes_per_cycle;
 }
 
-double compressed_bytes(double nonzeros) { return kNonzeroBytes * nonzeros; }
+double compressed_bytes(double nonzeros) { return double(kCompressedEntryBytes) * nonzeros; }
 
 SparseConvEstimate estimate_sparse_layer(const SparseClusterConfig& sc, const ConvShape& g, double ifm_zeros,
                                          double weight_zeros, std::uint64_t seed) {

@@ -2,11 +2,9 @@
 
 #include <algorithm>
 
-namespace npusim {
+#include "models/compression_block/CompressedRows.h"
 
-namespace {
-constexpr std::uint64_t kEntryBytes = 1 + 4;  // int8 value + int32 index
-}
+namespace npusim {
 
 FeatureMapMemoryUnit::FeatureMapMemoryUnit(sc_core::sc_module_name name, std::uint64_t buffer_set_bytes,
                                            double dma_bytes_per_cycle, std::uint64_t request_bytes,
@@ -19,7 +17,7 @@ FeatureMapMemoryUnit::FeatureMapMemoryUnit(sc_core::sc_module_name name, std::ui
 }
 
 std::uint64_t FeatureMapMemoryUnit::parts(std::uint64_t nonzeros) const {
-  const std::uint64_t per_set = std::max<std::uint64_t>(1, set_bytes_ / kEntryBytes);
+  const std::uint64_t per_set = std::max<std::uint64_t>(1, set_bytes_ / kCompressedEntryBytes);
   return std::max<std::uint64_t>(1, (nonzeros + per_set - 1) / per_set);
 }
 

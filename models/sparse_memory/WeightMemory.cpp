@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <vector>
 
-namespace npusim {
+#include "models/compression_block/CompressedRows.h"
 
-namespace {
-constexpr std::uint64_t kEntryBytes = 5;  // int8 value + int32 index
-}
+namespace npusim {
 
 WeightMemory::WeightMemory(sc_core::sc_module_name name, std::uint64_t capacity_bytes, double dma_bytes_per_cycle,
                            std::uint64_t request_bytes, WeightRefill refill, StatGroup& stats)
@@ -22,12 +20,12 @@ WeightMemory::WeightMemory(sc_core::sc_module_name name, std::uint64_t capacity_
 
 std::uint64_t WeightMemory::part_nonzeros() const {
   const std::uint64_t set = refill_ == WeightRefill::Double ? capacity_ / 2 : capacity_;
-  return std::max<std::uint64_t>(1, set / kEntryBytes);
+  return std::max<std::uint64_t>(1, set / kCompressedEntryBytes);
 }
 
 std::uint64_t WeightMemory::parts(std::uint64_t nonzeros) const {
   if (refill_ == WeightRefill::Uncharged) {
-    const std::uint64_t bytes = kEntryBytes * nonzeros;
+    const std::uint64_t bytes = kCompressedEntryBytes * nonzeros;
     return bytes > capacity_ ? (bytes + capacity_ - 1) / capacity_ : 1;
   }
   return std::max<std::uint64_t>(1, (nonzeros + part_nonzeros() - 1) / part_nonzeros());

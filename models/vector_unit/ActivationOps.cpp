@@ -9,7 +9,6 @@ namespace npusim {
 
 namespace {
 
-constexpr auto kNram = AddressSpace::Nram;
 
 // sigmoid, hardsigmoid, hardswish, silu, tanh: int8 in and out, same shape.
 std::optional<OpProblem> activation(const Instruction& ins) {

@@ -12,7 +12,6 @@ namespace npusim {
 
 namespace {
 
-constexpr auto kNram = AddressSpace::Nram;
 
 std::optional<OpProblem> read_resampling(const nlohmann::json& params, Resampling& r) {
   const std::string mode = params.value("mode", std::string("nearest"));

@@ -10,7 +10,6 @@ namespace npusim {
 
 namespace {
 
-constexpr auto kNram = AddressSpace::Nram;
 
 std::optional<OpProblem> requant(const Instruction& ins) {
   if (auto p = needs_dtype(ins.inputs[0], "inputs[0]", DType::Int32)) return p;

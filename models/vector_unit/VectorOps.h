@@ -5,6 +5,8 @@
 
 namespace npusim {
 
+constexpr auto kNram = AddressSpace::Nram;  // the vector unit's operands live in NRAM
+
 // Trace ops of the vector unit: relu, add, requant, pool, dwconv (registered with the engine).
 std::vector<OpSpec> vector_ops();
 // Its activations (sigmoid, hardsigmoid, hardswish, silu, tanh) and mul (ActivationOps.cpp).

@@ -138,7 +138,6 @@ void add_core_keys(std::vector<ConfigKey>& keys) {
     keys.insert(keys.end(), section.keys.begin(), section.keys.end());
 }
 
-#undef NPUSIM_FIELD
 
 // Keys only a core kind has: where its cores sit. Every other core key of a kind
 // defaults to the /core section's value.

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/common/InputError.h"
@@ -18,12 +19,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
-  return text;
-}
-
 // Keys of `object` outside `allowed` are refused, with a "did you mean" hint.
 void check_keys(const json& object, const std::vector<std::string>& allowed, const std::string& file,
                 const std::string& at, const std::string& what) {
@@ -34,7 +29,7 @@ void check_keys(const json& object, const std::vector<std::string>& allowed, con
     const std::string hint = nearest_name(item.key(), allowed);
     throw InputError(file, at + "/" + item.key(),
                      fmt::format("unknown {} '{}'{}; known: {}", what, item.key(),
-                                 hint.empty() ? "" : " (did you mean '" + hint + "'?)", joined(allowed)));
+                                 hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(allowed, ", ")));
   }
 }
 

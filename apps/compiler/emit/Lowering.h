@@ -1,4 +1,5 @@
 #pragma once
+#include "sim/common/UniqueName.h"
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -181,5 +182,5 @@ std::vector<const Lowering*> lowerings();
 // linker keeps the static initialiser).
 #define NPUSIM_REGISTER_LOWERING(Class)                                                   \
   namespace {                                                                             \
-  const bool kLoweringRegistered = ::npusim::register_lowering(std::make_unique<Class>()); \
+  const bool NPUSIM_UNIQUE_NAME(kLoweringRegistered) = ::npusim::register_lowering(std::make_unique<Class>()); \
   }

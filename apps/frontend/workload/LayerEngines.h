@@ -1,4 +1,5 @@
 #pragma once
+#include "sim/common/UniqueName.h"
 #include <string>
 
 namespace npusim {
@@ -19,5 +20,5 @@ void check_layer_engine(const std::string& engine, const Place& place);
 // lowering's own .cpp.
 #define NPUSIM_REGISTER_LAYER_ENGINE(name, what)                                 \
   namespace {                                                                    \
-  const bool kLayerEngineRegistered = ::npusim::register_layer_engine(name, what); \
+  const bool NPUSIM_UNIQUE_NAME(kLayerEngineRegistered) = ::npusim::register_layer_engine(name, what); \
   }

@@ -157,11 +157,34 @@ def test_a_bad_spec_names_its_place(tmp_path, change, place):
     assert not (tmp_path / "out").exists(), "nothing runs before the spec is checked"
 
 
-def test_a_metric_runs_lack_is_named_after_the_first_batch(tmp_path):
-    spec = write_spec(tmp_path, trials=2, batch=2, objectives=["cycles", "report.energy.no_such_key"])
+@pytest.mark.parametrize("metric, reason", [
+    ("report.energy.no_such_key", "names nothing in the run's report.json"),
+    ("/mode", "is not a number in the run's results: 'timing'"),  # issue 42: found after the first batch
+    ("util.core0.no_such_engine", "is not in the run's results"),
+])
+def test_a_metric_runs_lack_is_named_before_any_trial(tmp_path, monkeypatch, metric, reason):
+    spec = write_spec(tmp_path, trials=2, batch=2, objectives=["cycles", metric])
+    monkeypatch.setattr(exploration.explorer.study, "open_study", no_study)
     with pytest.raises(InputError) as raised:
         exploration.explore(spec, out=tmp_path / "out")
-    assert raised.value.place == "/objectives/1/metric"
+    assert raised.value.place == "/objectives/1/metric" and reason in raised.value.reason
+    assert not (tmp_path / "out").exists(), "no trial ran, no folder to refuse the corrected spec"
+    monkeypatch.undo()
+    exploration.explore(write_spec(tmp_path, trials=2, batch=2), out=tmp_path / "out")  # the corrected spec runs
+
+
+def no_study(*args):
+    raise AssertionError("the study opened (trials ran) before the spec's metrics were checked")
+
+
+def test_a_constraint_metric_is_read_from_a_design_that_runs(tmp_path, monkeypatch):
+    # nram 1024, the axes' low end, cannot run the layer: the probe reads the high end's run.
+    spec = write_spec(tmp_path, trials=2, batch=2, constraints=[{"metric": "/mode", "max": 1}])
+    monkeypatch.setattr(exploration.explorer.study, "open_study", no_study)
+    with pytest.raises(InputError) as raised:
+        exploration.explore(spec, out=tmp_path / "out")
+    assert raised.value.place == "/constraints/0/metric"
+    assert not (tmp_path / "out").exists()
 
 
 def test_report_paths_dotted_and_pointer_read_the_same_number(tmp_path):

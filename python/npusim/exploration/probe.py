@@ -12,7 +12,12 @@ import tempfile
 
 from .. import _cli, inputs, strict_json
 from ..errors import InputError
+from . import batches, judge
 from .spec import input_error
+
+# results.csv columns every successful run has (apps/sweep/SweepResults.cpp): a spec that
+# reads only these needs no probe run.
+ALWAYS_THERE = {"total_cycles", "time_us", "dram_bytes", "energy_pj", "edp", "area_mm2"}
 
 
 def _probe_values(axis):
@@ -100,3 +105,21 @@ def check_workload_axes(spec):
             path.write_text(json.dumps(doc))
             _cli.call(["compile", "-q", "-c", spec.config, "-w", path, "-o", trace])
         _try_each(spec, base, probes, compile_it)
+
+
+def check_metrics(spec):
+    """Reads every objective and constraint from one run of a design of the space (each axis
+    at its low end; if that design fails, at its high end), so a metric successful runs lack
+    or that is not a number (a misspelt column, a report path to a name) is refused at its
+    place in the spec before any trial runs. The run is a one-point sweep in a temporary
+    folder, as a batch's; when both designs fail, the trials judge the metrics."""
+    metrics = [m.metric for m in spec.objectives + spec.constraints]
+    if all(m.column in ALWAYS_THERE for m in metrics):
+        return
+    with tempfile.TemporaryDirectory(prefix="npusim-explore-") as folder:
+        for k, end in enumerate((0, -1)):
+            design = {axis.name: _probe_values(axis)[end] for axis in spec.axes}
+            row = batches.run_batch(spec, folder, k, [design], 1, "local")[0]
+            if row["status"] == "ok":
+                judge.judge(spec, k, row, lambda r: batches.read_report(folder, k, r))
+                return

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "apps/compiler/TraceEmitter.h"
+#include "apps/compiler/tiling/LayerTiler.h"
 #include "models/chip/Chip.h"
 #include "models/kernel/ProcessFailure.h"
 #include "models/kernel/SimTime.h"
@@ -55,10 +56,6 @@ bool read_in_time(int fd, std::uint64_t& cycles, double seconds, bool& got) {
   }
 }
 
-std::string layer_name(const Workload& one_layer) {
-  return one_layer.layers.empty() ? std::string("?") : one_layer.layers.front().name;
-}
-
 }  // namespace
 
 std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, const HardwareConfig& hw,
@@ -82,11 +79,12 @@ std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, con
   int status = 0;
   if (child > 0 && !in_time) kill(child, SIGKILL);
   if (child > 0) waitpid(child, &status, 0);
+  // The layer is the workload's; the limit is the command line's, named in the reason.
   if (!in_time)
-    throw InputError("", "--split auto",
-                     fmt::format("layer '{}': a trial ran over its {} s (--split-trial-seconds); raise the limit, or "
-                                 "force a split (--split data, model-co, model-ci or model)",
-                                 layer_name(one_layer), seconds));
+    throw InputError(one_layer.file, layer_place(one_layer.layers.front()),
+                     fmt::format("--split auto: a trial ran over its {} s (--split-trial-seconds); raise the limit, "
+                                 "or force a split (--split data, model-co, model-ci or model)",
+                                 seconds));
   if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
   return cycles;
 }

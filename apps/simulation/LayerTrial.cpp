@@ -22,8 +22,12 @@ namespace {
     chip.scoreboard().scheduling().set_override(hw.core.controller.dependency_mode);
     sc_core::sc_start();
     rethrow_process_failure();
-    const std::uint64_t cycles = chip.collect_stats(now_cycles()).total_cycles;
-    if (chip.scoreboard().in_flight() == 0 && write(fd, &cycles, sizeof cycles) == sizeof cycles) status = 0;
+    LayerFigures figures;
+    figures.cycles = chip.collect_stats(now_cycles()).total_cycles;
+    for (std::size_t i = 0; i < emitter.layers().size(); ++i)
+      for (std::size_t k = 0; k < emitter.traffic(i).dram_local.size(); ++k)
+        figures.dram_bytes += emitter.traffic(i).dram_local[k] + emitter.traffic(i).dram_remote[k];
+    if (chip.scoreboard().in_flight() == 0 && write(fd, &figures, sizeof figures) == sizeof figures) status = 0;
   } catch (...) {
   }
   _exit(status);
@@ -33,6 +37,12 @@ namespace {
 
 std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, const HardwareConfig& hw,
                                                   const SplitOptions& options) {
+  const auto figures = simulate_layer_figures(one_layer, hw, options);
+  return figures ? std::optional<std::uint64_t>(figures->cycles) : std::nullopt;
+}
+
+std::optional<LayerFigures> simulate_layer_figures(const Workload& one_layer, const HardwareConfig& hw,
+                                                   const SplitOptions& options) {
   int fds[2];
   if (pipe(fds) != 0) return std::nullopt;
   const pid_t child = fork();
@@ -41,13 +51,13 @@ std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, con
     run_trial(fds[1], one_layer, hw, options);
   }
   close(fds[1]);
-  std::uint64_t cycles = 0;
-  const bool got = child > 0 && read(fds[0], &cycles, sizeof cycles) == sizeof cycles;
+  LayerFigures figures;
+  const bool got = child > 0 && read(fds[0], &figures, sizeof figures) == sizeof figures;
   close(fds[0]);
   int status = 0;
   if (child > 0) waitpid(child, &status, 0);
   if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
-  return cycles;
+  return figures;
 }
 
 }  // namespace npusim

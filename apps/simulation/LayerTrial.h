@@ -12,5 +12,9 @@ namespace npusim {
 // the child failed (the candidate is then compared by its estimate).
 std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, const HardwareConfig& hw,
                                                   const SplitOptions& options);
+// The same run, also giving the DRAM bytes the layer's loads and stores moved
+// (SplitOptions::figures, for --load-order auto).
+std::optional<LayerFigures> simulate_layer_figures(const Workload& one_layer, const HardwareConfig& hw,
+                                                   const SplitOptions& options);
 
 }  // namespace npusim

@@ -8,7 +8,7 @@ CoreController::CoreController(sc_core::sc_module_name name, const std::string& 
                                Scoreboard& scoreboard, Dispatcher::EngineLookup lookup, StatRegistry& stats,
                                const BlockSpans& spans)
     : sc_module(name),
-      dispatcher_(block, cfg, scoreboard, std::move(lookup), &stats, &spans),
+      dispatcher_(block, cfg, scoreboard, std::move(lookup), &stats, &spans, false),
       depth_(cfg.instruction_buffer) {
   SC_THREAD(run);
 }

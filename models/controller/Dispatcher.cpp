@@ -12,9 +12,10 @@ bool Dispatcher::measured(const ControllerConfig& cfg) {
 }
 
 Dispatcher::Dispatcher(std::string name, const ControllerConfig& cfg, Scoreboard& scoreboard, EngineLookup lookup,
-                       StatRegistry* stats, const BlockSpans* spans)
+                       StatRegistry* stats, const BlockSpans* spans, bool registers)
     : name_(std::move(name)),
       scoreboard_(scoreboard),
+      registers_(registers),
       lookup_(std::move(lookup)),
       dispatch_cycles_(cfg.dispatch_cycles),
       width_(cfg.dispatch_width),
@@ -57,7 +58,7 @@ void Dispatcher::dispatch(Instruction inst) {
   const Cycles before = now_cycles();
   while (!engine.has_room()) sc_core::wait(engine.room_freed());
   if (queue_full_) *queue_full_ += now_cycles() - before;
-  scoreboard_.dispatched(inst.id, inst.deps);
+  if (registers_) scoreboard_.dispatched(inst.id, inst.deps);
   engine.push(std::move(inst), now_cycles());
   --budget_;
   ++dispatched_;

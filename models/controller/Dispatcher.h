@@ -25,8 +25,11 @@ class Engine;
 class Dispatcher {
  public:
   using EngineLookup = std::function<Engine&(const Instruction&)>;
+  // `registers`: it tells the scoreboard of each instruction it dispatches. The scoreboard
+  // keeps its window in program order, so per-core controllers, which dispatch out of it,
+  // leave that to the chip's stream (InstructionController::hand_to_core).
   Dispatcher(std::string name, const ControllerConfig& cfg, Scoreboard& scoreboard, EngineLookup lookup,
-             StatRegistry* stats, const BlockSpans* spans);
+             StatRegistry* stats, const BlockSpans* spans, bool registers = true);
 
   void dispatch(Instruction inst);
   // The end of the run: the last busy span goes to the timeline.
@@ -40,6 +43,7 @@ class Dispatcher {
 
   std::string name_;
   Scoreboard& scoreboard_;
+  bool registers_;
   EngineLookup lookup_;
   Cycles dispatch_cycles_;
   std::uint32_t width_;

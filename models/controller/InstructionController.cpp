@@ -10,7 +10,7 @@ namespace npusim {
 InstructionController::InstructionController(sc_core::sc_module_name name, InstructionSource& source,
                                              Scoreboard& scoreboard, EngineLookup lookup, const ControllerConfig& cfg,
                                              std::uint32_t cores, StatRegistry& stats, const BlockSpans& spans)
-    : sc_module(name), source_(source), dispatcher_("controller", cfg, scoreboard, lookup, &stats, &spans) {
+    : sc_module(name), source_(source), scoreboard_(scoreboard), dispatcher_("controller", cfg, scoreboard, lookup, &stats, &spans) {
   if (cfg.placement == ControllerPlacement::Core) {
     for (std::uint32_t k = 0; k < cores; ++k) {
       const std::string core_name = "core" + std::to_string(k) + "_controller";
@@ -43,6 +43,7 @@ void InstructionController::hand_to_core(Instruction inst) {
   const Cycles before = now_cycles();
   while (!core.has_room()) sc_core::wait(core.room_freed());
   *buffer_full_ += now_cycles() - before;
+  scoreboard_.dispatched(inst.id, inst.deps);  // in program order (Dispatcher's `registers`)
   core.accept(std::move(inst));
 }
 

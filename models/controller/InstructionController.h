@@ -40,6 +40,7 @@ class InstructionController : public sc_core::sc_module {
   void hand_to_core(Instruction inst);
 
   InstructionSource& source_;
+  Scoreboard& scoreboard_;
   Dispatcher dispatcher_;
   std::vector<std::unique_ptr<CoreController>> cores_;  // per-core placement only
   std::uint64_t* buffer_full_ = nullptr;                // cycles the stream waited for a core's buffer

@@ -21,9 +21,11 @@ struct MatrixCore {
   std::vector<std::int64_t> cache_fence;  // reads of its cluster's cache slots under the previous layout
   std::size_t weight_loads = 0;  // loads of the current weight block
   // Feature-map- and row-stationary: the band whose input stays in NRAM while the weight
-  // blocks stream past it (tile ~0: none yet in this layer), in which slot, and its loads.
+  // blocks stream past it (tile ~0: none yet in this layer), its first input channel (a
+  // grouped conv's blocks read their own group's), in which slot, and its loads.
   struct ResidentBand {
     std::uint64_t tile = ~std::uint64_t(0);
+    std::uint32_t first_ci = 0;
     std::uint32_t slot = 0;
     BandWriters loads;
   } resident;

@@ -72,13 +72,14 @@ BandInput band_input(EmitContext& ctx, MatrixCore& mc, std::uint32_t core, std::
   const LayerTiling& t = ctx.layer().tiling;
   const auto band = t.band_tile(l, tile);
   const bool resident = input_resident(t);
-  if (resident && mc.resident.tile == tile) return {mc.resident.slot, ctx.band_slot(mc.resident.slot, inputs).base, mc.resident.loads};
+  if (resident && mc.resident.tile == tile && mc.resident.first_ci == ch.first_ci)
+    return {mc.resident.slot, ctx.band_slot(mc.resident.slot, inputs).base, mc.resident.loads};
   CoreState& cs = ctx.core(core);
   const BandSlot slot = resident ? ctx.band_slot(std::uint32_t(mc.bands_loaded++ % t.buffers), inputs) : ctx.next_slot(cs, inputs);
   // A band the matrix unit takes as one row is read whole by its first tile.
   BandInput in{slot.index, slot.base,
                ctx.load_band(core, slot, band.window, band.image, inputs, ch.first_ci, ch.ci, !positions_in_one_row(l))};
-  if (resident) mc.resident = {tile, in.slot, in.loads};
+  if (resident) mc.resident = {tile, ch.first_ci, in.slot, in.loads};
   return in;
 }
 

@@ -4,11 +4,11 @@
 
 namespace npusim {
 
-CoreController::CoreController(sc_core::sc_module_name name, const std::string& block, const ControllerConfig& cfg,
-                               Scoreboard& scoreboard, Dispatcher::EngineLookup lookup, StatRegistry& stats,
-                               const BlockSpans& spans)
+CoreController::CoreController(sc_core::sc_module_name name, const std::string& block, Cycles dispatch_cycles,
+                               const DispatchConfig& cfg, Scoreboard& scoreboard, Dispatcher::EngineLookup lookup,
+                               StatRegistry& stats, const BlockSpans& spans)
     : sc_module(name),
-      dispatcher_(block, cfg, scoreboard, std::move(lookup), &stats, &spans, false),
+      dispatcher_(block, dispatch_cycles, cfg, scoreboard, std::move(lookup), &stats, &spans, false),
       depth_(cfg.instruction_buffer) {
   SC_THREAD(run);
 }

@@ -18,9 +18,9 @@ class CoreController : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(CoreController);
   // `block`: its name in the report and timeline ("core3.controller").
-  CoreController(sc_core::sc_module_name name, const std::string& block, const ControllerConfig& cfg,
-                 Scoreboard& scoreboard, Dispatcher::EngineLookup lookup, StatRegistry& stats,
-                 const BlockSpans& spans);
+  CoreController(sc_core::sc_module_name name, const std::string& block, Cycles dispatch_cycles,
+                 const DispatchConfig& cfg, Scoreboard& scoreboard, Dispatcher::EngineLookup lookup,
+                 StatRegistry& stats, const BlockSpans& spans);
 
   bool has_room() const { return buffer_.size() < depth_; }
   const sc_core::sc_event& room_freed() const { return room_freed_; }

@@ -7,17 +7,17 @@
 
 namespace npusim {
 
-bool Dispatcher::measured(const ControllerConfig& cfg) {
+bool Dispatcher::measured(const DispatchConfig& cfg) {
   return cfg.placement == ControllerPlacement::Core || cfg.dispatch_width > 1 || cfg.fetch_bytes_per_cycle > 0;
 }
 
-Dispatcher::Dispatcher(std::string name, const ControllerConfig& cfg, Scoreboard& scoreboard, EngineLookup lookup,
-                       StatRegistry* stats, const BlockSpans* spans, bool registers)
+Dispatcher::Dispatcher(std::string name, Cycles dispatch_cycles, const DispatchConfig& cfg, Scoreboard& scoreboard,
+                       EngineLookup lookup, StatRegistry* stats, const BlockSpans* spans, bool registers)
     : name_(std::move(name)),
       scoreboard_(scoreboard),
       registers_(registers),
       lookup_(std::move(lookup)),
-      dispatch_cycles_(cfg.dispatch_cycles),
+      dispatch_cycles_(dispatch_cycles),
       width_(cfg.dispatch_width),
       fetch_cycles_(cfg.fetch_bytes_per_cycle > 0 ? cfg.instruction_bytes / cfg.fetch_bytes_per_cycle : 0) {
   if (!stats || !measured(cfg)) return;

@@ -5,7 +5,7 @@
 
 #include "models/scoreboard/Scoreboard.h"
 #include "sim/common/Cycles.h"
-#include "sim/config/HardwareConfig.h"
+#include "models/controller/DispatchConfig.h"
 #include "sim/report/BlockSpans.h"
 #include "sim/stats/StatRegistry.h"
 #include "sim/trace/Instruction.h"
@@ -28,15 +28,15 @@ class Dispatcher {
   // `registers`: it tells the scoreboard of each instruction it dispatches. The scoreboard
   // keeps its window in program order, so per-core controllers, which dispatch out of it,
   // leave that to the chip's stream (InstructionController::hand_to_core).
-  Dispatcher(std::string name, const ControllerConfig& cfg, Scoreboard& scoreboard, EngineLookup lookup,
-             StatRegistry* stats, const BlockSpans* spans, bool registers = true);
+  Dispatcher(std::string name, Cycles dispatch_cycles, const DispatchConfig& cfg, Scoreboard& scoreboard,
+             EngineLookup lookup, StatRegistry* stats, const BlockSpans* spans, bool registers = true);
 
   void dispatch(Instruction inst);
   // The end of the run: the last busy span goes to the timeline.
   void flush();
   std::uint64_t dispatched() const { return dispatched_; }
   // Whether a configuration asks for the controllers' counters and spans.
-  static bool measured(const ControllerConfig& cfg);
+  static bool measured(const DispatchConfig& cfg);
 
  private:
   void busy_until(Cycles from, Cycles to);

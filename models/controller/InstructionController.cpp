@@ -8,14 +8,15 @@
 namespace npusim {
 
 InstructionController::InstructionController(sc_core::sc_module_name name, InstructionSource& source,
-                                             Scoreboard& scoreboard, EngineLookup lookup, const ControllerConfig& cfg,
-                                             std::uint32_t cores, StatRegistry& stats, const BlockSpans& spans)
-    : sc_module(name), source_(source), scoreboard_(scoreboard), dispatcher_("controller", cfg, scoreboard, lookup, &stats, &spans) {
+                                             Scoreboard& scoreboard, EngineLookup lookup, Cycles dispatch_cycles,
+                                             const DispatchConfig& cfg, std::uint32_t cores, StatRegistry& stats,
+                                             const BlockSpans& spans)
+    : sc_module(name), source_(source), scoreboard_(scoreboard), dispatcher_("controller", dispatch_cycles, cfg, scoreboard, lookup, &stats, &spans) {
   if (cfg.placement == ControllerPlacement::Core) {
     for (std::uint32_t k = 0; k < cores; ++k) {
       const std::string core_name = "core" + std::to_string(k) + "_controller";
-      cores_.push_back(std::make_unique<CoreController>(core_name.c_str(), "core" + std::to_string(k) + ".controller", cfg,
-                                                        scoreboard, lookup, stats, spans));
+      cores_.push_back(std::make_unique<CoreController>(core_name.c_str(), "core" + std::to_string(k) + ".controller",
+                                                        dispatch_cycles, cfg, scoreboard, lookup, stats, spans));
     }
     buffer_full_ = &stats.group("controller", "controller")
                         .counter("buffer_full_cycles", "cycles",

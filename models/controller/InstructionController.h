@@ -27,8 +27,8 @@ class InstructionController : public sc_core::sc_module {
 
   // `stats`, `spans`: where the controllers' counters and busy spans go (Dispatcher::measured).
   InstructionController(sc_core::sc_module_name name, InstructionSource& source, Scoreboard& scoreboard,
-                        EngineLookup lookup, const ControllerConfig& cfg, std::uint32_t cores, StatRegistry& stats,
-                        const BlockSpans& spans);
+                        EngineLookup lookup, Cycles dispatch_cycles, const DispatchConfig& cfg, std::uint32_t cores,
+                        StatRegistry& stats, const BlockSpans& spans);
 
   std::uint64_t dispatched() const;
   // Optional: called after each instruction leaves the program stream (progress reporting).

@@ -120,19 +120,7 @@ void add_controller_keys(std::vector<ConfigKey>& keys, const SectionFields<Contr
                         json_names(kDependencyReleases),
                         "dependency release for the whole run (seed004): as_traced keeps each trace dependency's "
                         "mode; full, two_phase or staged force one mode on all of them"));
-  keys.push_back(choice(ctl("placement", &ControllerConfig::placement), "chip", {"chip", "core"},
-                        "chip = one control module fetches and dispatches every core's instructions in program "
-                        "order; core = one per core (seed000 IFU/IDU), each with its own instruction buffer"));
-  keys.push_back(integer(ctl("dispatch_width", &ControllerConfig::dispatch_width), 1, within(1, 64), "instructions",
-                         "instructions one dispatch step places in engine queues (assumption)"));
-  keys.push_back(integer(ctl("instruction_bytes", &ControllerConfig::instruction_bytes), 64, within(4, 4096), "bytes",
-                         "one instruction word as fetched from the internal buffer (assumption: one data row)"));
-  keys.push_back(number(ctl("fetch_bytes_per_cycle", &ControllerConfig::fetch_bytes_per_cycle), 0,
-                        off_or(within(1, 4096)), "bytes/cycle",
-                        "instruction fetch from the internal buffer (seed004 §1.2); 0 = fetch takes no time"));
-  keys.push_back(integer(ctl("instruction_buffer", &ControllerConfig::instruction_buffer), 64, within(1, 1 << 20),
-                         "instructions", "per-core placement: fetched instructions a core's controller holds"));
-  for (std::size_t k = keys.size() - 7; k < keys.size(); ++k) keys[k].scope = KeyScope::Chip;
+  keys[keys.size() - 1].scope = keys[keys.size() - 2].scope = KeyScope::Chip;
 }
 
 // What every core kind has whatever its engines: the engine list and NRAM/WRAM,

@@ -106,19 +106,9 @@ struct ScratchpadConfig {
   BankConfig banks;
 };
 
-// Where instructions are fetched and dispatched (models/controller/README.md): one control
-// module for the whole chip, or one per core (seed000 ¶38's IFU/IDU).
-enum class ControllerPlacement { Chip, Core };
-NLOHMANN_JSON_SERIALIZE_ENUM(ControllerPlacement, {{ControllerPlacement::Chip, "chip"}, {ControllerPlacement::Core, "core"}})
-
 struct ControllerConfig {
-  Cycles dispatch_cycles;          // decode + issue cost per dispatch step
+  Cycles dispatch_cycles;          // decode + issue cost per instruction
   DependencyRelease dependency_mode;  // as traced, or one mode forced on every dependency (seed004)
-  ControllerPlacement placement;
-  std::uint32_t dispatch_width;    // instructions one dispatch step places in engine queues
-  std::uint32_t instruction_bytes;  // one instruction word, as fetched
-  double fetch_bytes_per_cycle;    // instruction fetch from the internal buffer; 0 = not modelled
-  std::uint32_t instruction_buffer;  // per-core placement: fetched instructions a core holds
 };
 
 // One kind of core: its memories and engine slots, and each engine's own config

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "compiler/RandomLayers.h"
 #include "compiler/ReferenceLayers.h"
 #include "e2e/NpusimProcess.h"
 
@@ -19,32 +20,16 @@ namespace {
 namespace fs = std::filesystem;
 using namespace npusim::layer_reference;
 
-struct Spec {
-  bool fc;
-  std::uint32_t co, kh, kw, sh, sw;
-  std::array<std::uint32_t, 4> pad;
-  bool relu;
-};
-
-// A workload of `count` random conv and fc layers, each reading the network input.
-std::vector<Spec> random_network(std::mt19937& rng, const std::string& path, int seed, int count) {
+// A workload of `count` random conv and fc layers, each reading the network input, with
+// enough output channels that small WRAMs take them in several blocks.
+std::vector<RandomLayer> random_network(std::mt19937& rng, const std::string& path, int seed, int count) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const int h = pick(6, 14), w = pick(5, 12), ci = pick(3, 60);
-  std::vector<Spec> specs;
+  std::vector<RandomLayer> specs;
   std::string layers;
   for (int i = 0; i < count; ++i) {
-    Spec s{pick(0, 3) == 0, std::uint32_t(pick(8, 48)), 1, 1, 1, 1, {0, 0, 0, 0}, pick(0, 1) == 1};
-    if (!s.fc) {
-      s.kh = pick(1, 5), s.kw = pick(1, 5), s.sh = pick(1, 2), s.sw = pick(1, 3);
-      s.pad = {std::uint32_t(pick(0, s.kh - 1)), std::uint32_t(pick(0, s.kh - 1)), std::uint32_t(pick(0, s.kw - 1)),
-               std::uint32_t(pick(0, s.kw - 1))};
-    }
-    specs.push_back(s);
-    layers += s.fc ? fmt::format(R"({}{{"name":"l{}","type":"fc","input":"input","n":{},"relu":{}}})", i ? "," : "", i,
-                                 s.co, s.relu)
-                   : fmt::format(R"({}{{"name":"l{}","type":"conv","input":"input","co":{},"kh":{},"kw":{},"sh":{},"sw":{},"padding":[{},{},{},{}],"relu":{}}})",
-                                 i ? "," : "", i, s.co, s.kh, s.kw, s.sh, s.sw, s.pad[0], s.pad[1], s.pad[2], s.pad[3],
-                                 s.relu);
+    specs.push_back(random_layer(pick, 8, 48));
+    layers += random_layer_json(specs.back(), i);
   }
   write_text(path, fmt::format(R"({{"batch":{},"seed":{},"input":{{"h":{},"w":{},"c":{}}},"layers":[{}]}})",
                                pick(1, 2), seed, h, w, ci, layers));
@@ -70,13 +55,13 @@ nlohmann::json run(const std::vector<std::string>& args, const std::string& out)
 
 // Every layer of `out` equals the reference; counts the layers whose order really differs
 // from ws (more than one weight block) and checks the report names the forced order.
-std::size_t check_layers(const std::string& out, const nlohmann::json& report, const std::vector<Spec>& specs,
+std::size_t check_layers(const std::string& out, const nlohmann::json& report, const std::vector<RandomLayer>& specs,
                          const std::string& order) {
   const Tensor x = load(out + "/tensors/input.npy");
   std::size_t blocked = 0;
   for (const auto& row : report.at("workload").at("rows")) {
     const std::string name = row.at("name");
-    const Spec& s = specs.at(std::stoul(name.substr(1)));
+    const RandomLayer& s = specs.at(std::stoul(name.substr(1)));
     INFO("layer " << name << " " << row.at("tiling").dump());
     const Tensor k = load(out + "/tensors/" + name + ".weights.npy");
     CHECK(load(out + "/tensors/" + name + ".npy").v == conv(x, k, s.co, s.kh, s.kw, s.sh, s.sw, s.pad, s.relu).v);
@@ -96,7 +81,7 @@ TEST_CASE("load orders: random conv and fc layers equal the reference under ever
   std::map<std::string, std::size_t> blocked;  // layers of several weight blocks, per order
   for (int net = 0; net < 3; ++net) {
     const std::string workload = fmt::format("{}/net{}.json", dir, net);
-    const std::vector<Spec> specs = random_network(rng, workload, 300 + net, 6);
+    const std::vector<RandomLayer> specs = random_network(rng, workload, 300 + net, 6);
     for (const char* order : {"ws", "fs", "rs"})
       for (const char* mode : {"as_traced", "full", "two_phase", "staged"})
         for (const auto& [config, split] : {std::pair{one, "data"}, {four, "data"}, {four, "model-ci"}, {four, "model-co"}}) {
@@ -121,7 +106,7 @@ TEST_CASE("load orders: both readings of a complete compute unit give the refere
   const std::string four = machine(dir, "smp-2x2.json");
   std::mt19937 rng(20261247);
   const std::string workload = dir + "/net.json";
-  const std::vector<Spec> specs = random_network(rng, workload, 400, 6);
+  const std::vector<RandomLayer> specs = random_network(rng, workload, 400, 6);
   for (const char* order : {"ws", "fs", "rs"})
     for (const char* unit : {"round", "instruction"}) {
       const std::string out = fmt::format("{}/{}-{}", dir, order, unit);

@@ -118,3 +118,37 @@ TEST_CASE("load orders: both readings of a complete compute unit give the refere
       fs::remove_all(out);
     }
 }
+
+// Row-stationary where it changes the tiling: few input channels and many output channels,
+// so the int32 sums of a band dwarf its input. Half of NRAM holds the input rows of a much
+// taller band than fs's, and each conv drains a few psum rows of it.
+TEST_CASE("load orders: row-stationary computes tall bands a few psum rows at a time, equal to the reference",
+          "[load-order][functional]") {
+  const std::string dir = scratch_dir("load-orders-rs");
+  const std::string config = dir + "/small.json";
+  write_text(config, fmt::format(R"({{"extends": "{}", "core": {{"nram": {{"capacity_bytes": 16384}},)"
+                                 R"( "wram": {{"capacity_bytes": 2048}}}}}})",
+                                 source_path("configs/default.json")));
+  const std::string workload = dir + "/tall.json";
+  const std::vector<RandomLayer> specs = {{false, 64, 3, 3, 1, 1, {1, 1, 1, 1}, true}, {true, 96, 1, 1, 1, 1, {0, 0, 0, 0}, false}};
+  write_text(workload, fmt::format(R"({{"batch":1,"seed":7,"input":{{"h":60,"w":16,"c":8}},"layers":[{}{}]}})",
+                                   random_layer_json(specs[0], 0), random_layer_json(specs[1], 1)));
+  std::map<std::string, nlohmann::json> rows;
+  for (const char* order : {"fs", "rs"}) {
+    const std::string out = fmt::format("{}/{}", dir, order);
+    const auto report = run({"--workload", workload, "--config", config, "--load-order", order}, out);
+    check_layers(out, report, specs, order);
+    rows[order] = report.at("workload").at("rows");
+    fs::remove_all(out);
+  }
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const auto& fs_row = rows["fs"].at(i);
+    const auto& rs_row = rows["rs"].at(i);
+    INFO(rs_row.dump());
+    REQUIRE(rs_row.at("load_order").contains("psum_rows"));
+    CHECK(rs_row.at("tiling").at("rows_per_band") > fs_row.at("tiling").at("rows_per_band"));
+    CHECK(rs_row.at("load_order").at("psum_rows") < rs_row.at("tiling").at("rows_per_band"));
+  }
+  // Taller bands: each weight block is read for fewer bands.
+  CHECK(rows["rs"].at(0).at("dram_bytes") < rows["fs"].at(0).at("dram_bytes"));
+}

@@ -30,6 +30,7 @@ struct CompileOptions {
   std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
   double split_trial_seconds = kDefaultTrialSeconds;  // each --split auto trial's limit
+  std::string load_order, compute_unit;  // empty: ws, unreported
   std::vector<std::string> input_shapes;
   CalibrateOptions calibration;
 };
@@ -69,7 +70,9 @@ void compile(const CompileOptions& opt) {
     std::cout << "note: " << workload.file << ": calibrated scales for " << calibration->exponents.size()
               << " tensors from " << calibration->inputs << " inputs (seed " << calibration->seed
               << "); `npusim run --calibrate` lists them in its report\n";
-  TraceEmitter emitter(workload, hw, split_options(opt.split, opt.split_strategies, opt.split_trial_seconds));
+  SplitOptions split = split_options(opt.split, opt.split_strategies, opt.split_trial_seconds);
+  apply_load_order_options(split, opt.load_order, opt.compute_unit, opt.split_trial_seconds);
+  TraceEmitter emitter(workload, hw, split);
   const std::string dir = std::filesystem::path(opt.trace).parent_path().string();
   TraceHeader header = emitter.header();
   // A weights directory this compile creates goes again if the compile fails.
@@ -117,6 +120,7 @@ void add_compile_command(CLI::App& app) {
                 "Replace an existing file at -o even if `compile` did not write it (a trace `compile` wrote "
                 "is replaced without it; directories, devices and links never are)");
   add_split_options(*cmd, opt->split, opt->split_strategies, opt->split_trial_seconds);
+  add_load_order_options(*cmd, opt->load_order, opt->compute_unit);
   add_input_shape_option(*cmd, opt->input_shapes);
   add_calibrate_options(*cmd, opt->calibration);
   set_help_footer(*cmd,

@@ -22,6 +22,7 @@ struct ExplainOptions {
   std::string engine;    // empty: the engine the compiler would choose
   std::string sparsity;  // "ifm=F,weights=F[,seed=N]"
   std::string format = "text";
+  bool load_orders = false;  // also how --load-order auto would load the layer (trials)
 };
 
 // The lowerings that explain a layer, by rank: the --engine choices.
@@ -68,13 +69,14 @@ nlohmann::json layer_json(const ConvShape& s) {
 // --format json, for programs (the Python API's npusim.explain): which engine explained the
 // layer (without --engine only explain knows) and the layer as read, beside the same text.
 void print_json(const ExplainOptions& opt, const Lowering::ExplainRequest& q, const Lowering& chosen,
-                const nlohmann::json& split) {
+                const nlohmann::json& split, const nlohmann::json& order) {
   std::string notes;
   for (const Lowering* l : explainers())
     if (l != &chosen) notes += l->explain_preamble(q);
   nlohmann::json out = {{"config", opt.config}, {"engine", chosen.name()}, {"layer", layer_json(q.layer)},
                         {"notes", notes}, {"explanation", chosen.explain(q)}};
   if (!split.is_null()) out["split"] = split;
+  if (!order.is_null()) out["load_order"] = order;
   std::cout << out.dump(2) << "\n";
 }
 
@@ -86,13 +88,14 @@ void explain(const ExplainOptions& opt) {
   const Lowering& chosen = opt.engine.empty() ? default_explainer(q) : lowering(opt.engine);
   // On several cores, how auto would share the layer: its trials, as `npusim run` times them.
   const nlohmann::json split = explain_split(hw, layer);
+  const nlohmann::json order = opt.load_orders ? explain_load_order(hw, layer) : nlohmann::json();
   if (opt.format == "json") {
-    print_json(opt, q, chosen, split);
+    print_json(opt, q, chosen, split, order);
     return;
   }
   for (const Lowering* l : explainers())
     if (l != &chosen) std::cout << l->explain_preamble(q);
-  std::cout << chosen.explain(q) << split_text(split);
+  std::cout << chosen.explain(q) << split_text(split) << load_order_text(order);
 }
 
 }  // namespace
@@ -120,6 +123,10 @@ void add_explain_command(CLI::App& app) {
                   "split (--split auto's mode, reason, rule_choice, cores and each mode's simulated_cycles alone "
                   "and estimated_cycles)}")
       ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--load-orders", opt->load_orders,
+                "Also run the layer alone in each load order (ws, fs, rs: docs/load-orders.md) as --load-order auto "
+                "does, and print each order's cycles and DRAM bytes, auto's choice and why, and its tiling "
+                "(json: load_order)");
   cmd->footer(
       "\nPrints the derived Pci, Ws, Bci, Aco, kmax, the loop counts Nco/Nkw/Nkh/Nci, the tiling,\n"
       "the stride transform, reuse factors, the MAC breakdown and the cycle estimate. With\n"
@@ -141,7 +148,8 @@ void add_explain_command(CLI::App& app) {
       "  npusim explain --config configs/gpu-shader.json --layer hi=5,wi=5,ci=3,co=2,k=3   (seed003's example)\n"
       "  npusim explain --config configs/sparse.json --layer hi=56,wi=56,ci=64,co=64,k=3,pad=1 "
       "--sparsity ifm=0.5,weights=0.8\n"
-      "  npusim explain --layer hi=56,wi=56,ci=64,co=64,k=3,pad=1 --format json");
+      "  npusim explain --layer hi=56,wi=56,ci=64,co=64,k=3,pad=1 --format json\n"
+      "  npusim explain --layer hi=112,wi=112,ci=64,co=128,k=3,pad=1 --load-orders   ws, fs and rs alone");
   cmd->callback([opt] { explain(*opt); });
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "apps/compiler/planning/LoadOrderPlanner.h"
 #include "apps/compiler/planning/SplitPlanner.h"
 #include "apps/frontend/workload/LayerChecks.h"
 #include "apps/simulation/LayerTrial.h"
@@ -71,6 +72,52 @@ std::string split_text(const nlohmann::json& split) {
                      split.at("cores").get<std::size_t>(), split.at("mode").get<std::string>(),
                      split.at("reason").get<std::string>(), split.at("rule_choice").get<std::string>(),
                      figures(split.at("simulated_cycles")), figures(split.at("estimated_cycles")));
+}
+
+}  // namespace npusim
+
+namespace npusim {
+
+nlohmann::json explain_load_order(const HardwareConfig& hw, const ConvShape& layer) {
+  if (layer.element_bytes != 1) return nullptr;
+  const Workload w = conv_workload(layer);
+  SplitOptions options;
+  // the default time limits
+  options.trial = [](const Workload& one, const HardwareConfig& chip, const SplitOptions& forced) {
+    return simulate_layer_trial(one, chip, forced);
+  };
+  options.figures = [](const Workload& one, const HardwareConfig& chip, const SplitOptions& forced) {
+    return simulate_layer_figures(one, chip, forced);
+  };
+  options.load_order.automatic = true;
+  auto [tiling, split] = SplitPlanner(w, hw, options).plan(w.layers[0], 0, 0);
+  LoadOrderPlanner(w, hw, options).plan(w.layers[0], tiling, false);
+  const LoadOrderPlan* order = load_order_plan(tiling);
+  if (!order) return nullptr;
+  nlohmann::json j = load_order_json(*order);
+  j["tiling"] = {{"rows_per_band", tiling.rows},
+                 {"bands_per_image", tiling.bands},
+                 {"co_block", tiling.co_block},
+                 {"co_blocks", tiling.co_blocks}};
+  return j;
+}
+
+std::string load_order_text(const nlohmann::json& order) {
+  if (order.is_null()) return "";
+  std::string figures;
+  for (const auto& [name, c] : order.at("candidates").items())
+    figures += c.at("cycles").is_null()
+                   ? fmt::format(" {} -", name)
+                   : fmt::format(" {} {} cycles {} B;", name, c.at("cycles").get<std::uint64_t>(),
+                                 c.at("dram_bytes").get<std::uint64_t>());
+  const auto& t = order.at("tiling");
+  return fmt::format("load order --load-order auto: {} ({})\n"
+                     "           alone on the chip:{}\n"
+                     "           tiling: {} rows per band, {} bands, {} weight blocks of {} channels\n",
+                     order.at("order").get<std::string>(), order.at("reason").get<std::string>(),
+                     figures.empty() ? " none" : figures, t.at("rows_per_band").get<std::uint32_t>(),
+                     t.at("bands_per_image").get<std::uint32_t>(), t.at("co_blocks").get<std::uint32_t>(),
+                     t.at("co_block").get<std::uint32_t>());
 }
 
 }  // namespace npusim

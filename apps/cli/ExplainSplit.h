@@ -14,5 +14,10 @@ namespace npusim {
 nlohmann::json explain_split(const HardwareConfig& hw, const ConvShape& layer);
 // The same as the lines explain prints (empty for null).
 std::string split_text(const nlohmann::json& split);
+// How `npusim run --load-order auto` would load the conv layer (apps/compiler/tiling/LoadOrder.h),
+// split as --split auto shares it: every order run alone on the chip (cycles, DRAM bytes), the
+// choice, the reason and the tiling of the chosen order. Null for a float layer.
+nlohmann::json explain_load_order(const HardwareConfig& hw, const ConvShape& layer);
+std::string load_order_text(const nlohmann::json& order);
 
 }  // namespace npusim

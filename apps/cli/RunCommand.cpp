@@ -37,6 +37,7 @@ struct RunOptions {
   std::string split;  // empty: the workload's, else auto
   std::string split_strategies;
   double split_trial_seconds = kDefaultTrialSeconds;  // each --split auto trial's limit
+  std::string load_order, compute_unit;  // empty: ws, unreported
   std::vector<std::string> input_shapes;
   CalibrateOptions calibration;
   std::string rows;  // empty: by the run's size (RunRows.h)
@@ -103,7 +104,9 @@ void run_with(const RunOptions& opt) {
       };
     const Workload workload = read_workload(input, options);
     if (!opt.quiet) print_workload_notes(workload, std::cout);
-    simulate_workload(request, workload, split_options(opt.split, opt.split_strategies, opt.split_trial_seconds));
+    SplitOptions split = split_options(opt.split, opt.split_strategies, opt.split_trial_seconds);
+    apply_load_order_options(split, opt.load_order, opt.compute_unit, opt.split_trial_seconds);
+    simulate_workload(request, workload, split);
   } else {
     if (!opt.input_shapes.empty()) throw InputError("", "--input-shape", "is for --workload (an ONNX model), not --trace");
     if (opt.calibration.inputs) throw InputError("", "--calibrate", "is for --workload (an ONNX model), not --trace");
@@ -135,6 +138,7 @@ void add_run_command(CLI::App& app) {
       ->check(CLI::IsMember(json_names(kDependencyReleases)));
   add_engine_options(*cmd, opt->engine_options);
   add_split_options(*cmd, opt->split, opt->split_strategies, opt->split_trial_seconds);
+  add_load_order_options(*cmd, opt->load_order, opt->compute_unit);
   add_input_shape_option(*cmd, opt->input_shapes);
   add_calibrate_options(*cmd, opt->calibration);
   cmd->add_option("--rows", opt->rows,
@@ -156,7 +160,8 @@ void add_run_command(CLI::App& app) {
       "  npusim run --config configs/smp-2x2.json --trace traces/examples/multicore.jsonl\n"
       "  npusim run --trace traces/examples/relu.jsonl --functional --out runs/relu\n"
       "  npusim run --workload traces/workloads/tiny.json --matrix-model cycle-stepped   the slow reference timing\n"
-      "  npusim run --workload traces/workloads/vgg16.json --config configs/numa-4x4-cache.json --split model");
+      "  npusim run --workload traces/workloads/vgg16.json --config configs/numa-4x4-cache.json --split model\n"
+      "  npusim run --workload traces/workloads/vgg16.json --load-order auto   each layer's load order by simulation");
   cmd->callback([opt] { run(*opt); });
 }
 

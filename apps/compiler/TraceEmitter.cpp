@@ -5,6 +5,7 @@
 
 #include "apps/frontend/workload/TensorLiveness.h"
 #include "apps/compiler/emit/Lowering.h"
+#include "apps/compiler/planning/LoadOrderPlanner.h"
 
 namespace npusim {
 namespace {
@@ -25,6 +26,7 @@ bool input_chained(const std::vector<CompiledLayer>& placed, const std::unordere
 // placed before it.
 std::vector<CompiledLayer> plan_layers(const Workload& w, const HardwareConfig& hw, const SplitOptions& split) {
   const SplitPlanner planner(w, hw, split);
+  const LoadOrderPlanner orders(w, hw, split);
   const WorkloadLiveness liveness = tensor_liveness(w);
   std::vector<CompiledLayer> layers;
   std::unordered_map<std::string, std::size_t> placed_at;
@@ -33,6 +35,7 @@ std::vector<CompiledLayer> plan_layers(const Workload& w, const HardwareConfig& 
     c.layer = w.layers[i];
     const bool chained = input_chained(layers, placed_at, c.layer, w);
     std::tie(c.tiling, c.split) = planner.plan(c.layer, liveness.outputs[i].readers, i, chained);
+    orders.plan(c.layer, c.tiling, chained);
     c.output_readers = liveness.outputs[i].readers;
     c.last_reader = liveness.outputs[i].last_reader;
     placed_at.emplace(c.layer.name, layers.size());

@@ -23,7 +23,7 @@ namespace npusim {
 
 namespace {
 
-// The child's whole life: build the chip for the one layer, run it, write its cycles to
+// The child's whole life: build the chip for the one layer, run it, write its figures to
 // `fd`. Never returns; _exit skips the parent's buffered output and exit handlers.
 [[noreturn]] void run_trial(int fd, const Workload& one_layer, const HardwareConfig& hw, const SplitOptions& options) {
   int status = 3;
@@ -33,15 +33,19 @@ namespace {
     chip.scoreboard().scheduling().set_override(hw.core.controller.dependency_mode);
     sc_core::sc_start();
     rethrow_process_failure();
-    const std::uint64_t cycles = chip.collect_stats(now_cycles()).total_cycles;
-    if (chip.scoreboard().in_flight() == 0 && write(fd, &cycles, sizeof cycles) == sizeof cycles) status = 0;
+    LayerFigures figures;
+    figures.cycles = chip.collect_stats(now_cycles()).total_cycles;
+    for (std::size_t i = 0; i < emitter.layers().size(); ++i)
+      for (std::size_t k = 0; k < emitter.traffic(i).dram_local.size(); ++k)
+        figures.dram_bytes += emitter.traffic(i).dram_local[k] + emitter.traffic(i).dram_remote[k];
+    if (chip.scoreboard().in_flight() == 0 && write(fd, &figures, sizeof figures) == sizeof figures) status = 0;
   } catch (...) {
   }
   _exit(status);
 }
 
-// Waits for the child's cycles until `seconds` have passed; false at the limit.
-bool read_in_time(int fd, std::uint64_t& cycles, double seconds, bool& got) {
+// Waits for the child's figures until `seconds` have passed; false at the limit.
+bool read_in_time(int fd, LayerFigures& figures, double seconds, bool& got) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
   pollfd p{fd, POLLIN, 0};
@@ -51,7 +55,7 @@ bool read_in_time(int fd, std::uint64_t& cycles, double seconds, bool& got) {
     const int ready = poll(&p, 1, int(std::min<long long>(left, 1 << 30)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) continue;  // the deadline is looked at again
-    got = ready > 0 && read(fd, &cycles, sizeof cycles) == sizeof cycles;
+    got = ready > 0 && read(fd, &figures, sizeof figures) == sizeof figures;
     return true;
   }
 }
@@ -60,6 +64,12 @@ bool read_in_time(int fd, std::uint64_t& cycles, double seconds, bool& got) {
 
 std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, const HardwareConfig& hw,
                                                   const SplitOptions& options, double seconds) {
+  const auto figures = simulate_layer_figures(one_layer, hw, options, seconds);
+  return figures ? std::optional<std::uint64_t>(figures->cycles) : std::nullopt;
+}
+
+std::optional<LayerFigures> simulate_layer_figures(const Workload& one_layer, const HardwareConfig& hw,
+                                                   const SplitOptions& options, double seconds) {
   int fds[2];
   if (pipe(fds) != 0) return std::nullopt;
   const pid_t parent = getpid();
@@ -72,9 +82,9 @@ std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, con
   close(fds[1]);
   // Interrupted while the trial runs: the watcher ends it before npusim exits.
   const OnInterrupt stop_trial("", [child] { if (child > 0) kill(child, SIGKILL); });
-  std::uint64_t cycles = 0;
+  LayerFigures figures;
   bool got = false;
-  const bool in_time = child < 0 || read_in_time(fds[0], cycles, seconds, got);
+  const bool in_time = child < 0 || read_in_time(fds[0], figures, seconds, got);
   close(fds[0]);
   int status = 0;
   if (child > 0 && !in_time) kill(child, SIGKILL);
@@ -86,7 +96,7 @@ std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, con
                                  "or force a split (--split data, model-co, model-ci or model)",
                                  seconds));
   if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
-  return cycles;
+  return figures;
 }
 
 }  // namespace npusim

@@ -15,5 +15,9 @@ namespace npusim {
 inline constexpr double kDefaultTrialSeconds = 600;
 std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, const HardwareConfig& hw,
                                                   const SplitOptions& options, double seconds = kDefaultTrialSeconds);
+// The same run, also giving the DRAM bytes the layer's loads and stores moved
+// (SplitOptions::figures, for --load-order auto).
+std::optional<LayerFigures> simulate_layer_figures(const Workload& one_layer, const HardwareConfig& hw,
+                                                   const SplitOptions& options, double seconds = kDefaultTrialSeconds);
 
 }  // namespace npusim

@@ -33,7 +33,8 @@ Chip::Chip(sc_core::sc_module_name name, const HardwareConfig& hw, bool function
   register_energy();
   controller_ = std::make_unique<InstructionController>(
       "controller", source, scoreboard_, [this](const Instruction& inst) -> Engine& { return engine_for(inst); },
-      hw_.core.controller.dispatch_cycles);
+      hw_.core.controller.dispatch_cycles, hw_.core.block<DispatchConfig>(DispatchConfig::kSection), hw_.chip.cores(),
+      stats_, spans_);
 }
 
 Engine& Chip::engine_for(const Instruction& inst) {

@@ -1,20 +1,34 @@
 #include "models/controller/InstructionController.h"
 
-#include "models/scoreboard/Scoreboard.h"
-#include "models/engine/Engine.h"
+#include <string>
+
 #include "models/kernel/ProcessFailure.h"
 #include "models/kernel/SimTime.h"
 
 namespace npusim {
 
 InstructionController::InstructionController(sc_core::sc_module_name name, InstructionSource& source,
-                                             Scoreboard& scoreboard, EngineLookup lookup, Cycles dispatch_cycles)
-    : sc_module(name),
-      source_(source),
-      scoreboard_(scoreboard),
-      lookup_(std::move(lookup)),
-      dispatch_cycles_(dispatch_cycles) {
+                                             Scoreboard& scoreboard, EngineLookup lookup, Cycles dispatch_cycles,
+                                             const DispatchConfig& cfg, std::uint32_t cores, StatRegistry& stats,
+                                             const BlockSpans& spans)
+    : sc_module(name), source_(source), scoreboard_(scoreboard), dispatcher_("controller", dispatch_cycles, cfg, scoreboard, lookup, &stats, &spans) {
+  if (cfg.placement == ControllerPlacement::Core) {
+    for (std::uint32_t k = 0; k < cores; ++k) {
+      const std::string core_name = "core" + std::to_string(k) + "_controller";
+      cores_.push_back(std::make_unique<CoreController>(core_name.c_str(), "core" + std::to_string(k) + ".controller",
+                                                        dispatch_cycles, cfg, scoreboard, lookup, stats, spans));
+    }
+    buffer_full_ = &stats.group("controller", "controller")
+                        .counter("buffer_full_cycles", "cycles",
+                                 "cycles the program stream waited for room in a core's instruction buffer");
+  }
   SC_THREAD(fetch);
+}
+
+std::uint64_t InstructionController::dispatched() const {
+  std::uint64_t n = dispatcher_.dispatched();
+  for (const auto& c : cores_) n += c->dispatched();
+  return n;
 }
 
 void InstructionController::fetch() {
@@ -25,18 +39,26 @@ void InstructionController::fetch() {
   }
 }
 
+void InstructionController::hand_to_core(Instruction inst) {
+  CoreController& core = *cores_.at(inst.core);
+  const Cycles before = now_cycles();
+  while (!core.has_room()) sc_core::wait(core.room_freed());
+  *buffer_full_ += now_cycles() - before;
+  scoreboard_.dispatched(inst.id, inst.deps);  // in program order (Dispatcher's `registers`)
+  core.accept(std::move(inst));
+}
+
 void InstructionController::dispatch_all() {
   Instruction inst;
   while (source_.next(inst)) {
-    if (dispatch_cycles_ > 0) sc_core::wait(cycles_to_time(dispatch_cycles_));
-    Engine& engine = lookup_(inst);
-    while (!engine.has_room()) sc_core::wait(engine.room_freed());
-    scoreboard_.dispatched(inst.id, inst.deps);
-    engine.push(std::move(inst), now_cycles());
+    if (cores_.empty()) dispatcher_.dispatch(std::move(inst));
+    else hand_to_core(std::move(inst));
     inst = Instruction();
-    ++dispatched_;
-    if (on_dispatch) on_dispatch(dispatched_);
+    ++streamed_;
+    if (on_dispatch) on_dispatch(streamed_);
   }
+  dispatcher_.flush();
+  for (auto& c : cores_) c->close();
 }
 
 }  // namespace npusim

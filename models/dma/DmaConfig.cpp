@@ -33,6 +33,11 @@ CoreSection dma_config_section(const std::string& section, const std::string& en
   keys.push_back(integer(dma("max_outstanding", &DmaConfig::max_outstanding), 2, within(1, 64), "count",
                          what + " instructions in flight at once (assumption): a later one issues its segments "
                                 "while earlier ones' are still in flight; 1 = one after another; <= queue_depth"));
+  keys.push_back(integer(dma("bus_buffer_bytes", &DmaConfig::bus_buffer_bytes), 0, off_or(within(64, GiB)), "bytes",
+                         what + " bus buffer its writes into DRAM pass through (seed004 §2.5.3; size not given, "
+                                "assumption): a segment holds room from its issue until its write lands, a store "
+                                "segment waits for room, and an independent load after a store starts once the "
+                                "store's data is in it; 0 = unbounded (stores never wait)"));
   return {section, engine, DmaConfig{}, keys, check_outstanding(engine, section)};
 }
 

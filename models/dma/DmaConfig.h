@@ -15,6 +15,7 @@ struct DmaConfig {
   std::uint64_t segment_bytes;     // the DMA hands traffic to the memory system in pieces this large
   std::uint32_t max_segments;      // a longer transfer gets longer segments (0 = no limit)
   std::uint32_t max_outstanding;   // instructions in flight at once (1 = one after another)
+  std::uint64_t bus_buffer_bytes;  // seed004's bus buffer on the way to DRAM (stores); 0 = unbounded
 };
 
 // One DMA direction's section ("load_dma" for engine "load"); `what` starts each key's meaning.

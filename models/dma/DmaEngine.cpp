@@ -27,6 +27,23 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, EngineSetup setup, const DmaC
   remote_cache_cycles_ = Cycles(chip.cluster_cache.remote_hops) * chip.interconnect.hop_latency;
   transactions_ = &stat_group().counter("transactions", "count",
                                         "memory transactions issued (one per segment of each contiguous run)");
+  if (cfg.bus_buffer_bytes == 0) return;
+  bus_buffer_ = std::make_unique<BusBuffer>(cfg.bus_buffer_bytes);
+  bus_counters_ = {&stat_group().counter("bus_buffer_full_cycles", "cycles",
+                                         "cycles store segments waited for room in the bus buffer"),
+                   &stat_group().counter("bus_buffer_peak_bytes", "bytes", "most bytes the bus buffer held at once"),
+                   &stat_group().counter("bus_buffer_byte_cycles", "byte-cycles",
+                                         "bytes held x cycles held; over the run's cycles, the mean occupancy")};
+}
+
+Cycles DmaEngine::admit_to_bus_buffer(const TensorOperand& dst, Cycles issue, std::uint64_t bytes) {
+  if (!bus_buffer_ || dst.space != AddressSpace::Dram) return issue;
+  const Cycles admitted = bus_buffer_->admit(issue, bytes);
+  if (admitted > issue && setup().spans)
+    setup().spans->add("core" + std::to_string(setup().core) + "." + setup().kind + ".bus_buffer", "bus buffer full",
+                       issue, admitted);
+  *bus_counters_.full_cycles = bus_buffer_->full_cycles();
+  return admitted;
 }
 
 void DmaEngine::connect(CoreWiring& wiring) {
@@ -157,9 +174,15 @@ Engine::Work DmaEngine::execute(const Instruction& inst) {
   for (std::uint64_t offset = 0; offset < total; offset += segment, ++step) {
     const std::uint64_t bytes = std::min<std::uint64_t>(segment, total - offset);
     // A staged segment waits for the producer stages it reads.
-    issue = std::max(issue, step_gate(step));
+    issue = admit_to_bus_buffer(dst, std::max(issue, step_gate(step)), bytes);
     Cycles arrived = issue;
-    done = std::max(done, move_segment(src, dst, offset, bytes, issue, arrived));
+    const Cycles landed = move_segment(src, dst, offset, bytes, issue, arrived);
+    done = std::max(done, landed);
+    if (bus_buffer_ && dst.space == AddressSpace::Dram) {
+      bus_buffer_->hold(issue, landed, bytes);
+      *bus_counters_.peak_bytes = bus_buffer_->peak_bytes();
+      *bus_counters_.byte_cycles = bus_buffer_->byte_cycles();
+    }
     released = std::max(released, arrived);
     schedule.reads.emplace_back(issue, arrived);
     schedule.written.push_back({done, offset + bytes});

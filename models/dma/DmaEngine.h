@@ -5,6 +5,9 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <memory>
+
+#include "models/dma/BusBuffer.h"
 #include "models/dma/DmaConfig.h"
 #include "models/dma/DmaOps.h"
 #include "models/engine/Engine.h"
@@ -68,6 +71,13 @@ class DmaEngine : public Engine {
   std::uint64_t* transactions_ = nullptr;  // registered counter
   Cycles issue_free_ = 0;  // the issue slot is free from here on (after the last segment issued)
   std::vector<std::uint8_t> bounce_;  // the segment being copied (functional runs)
+  // Writes into DRAM pass through it when bus_buffer_bytes > 0 (its counters are registered then).
+  std::unique_ptr<BusBuffer> bus_buffer_;
+  struct BusBufferCounters {
+    std::uint64_t *full_cycles, *peak_bytes, *byte_cycles;
+  } bus_counters_{};
+  // The segment of `bytes` at `issue` waits for room in the bus buffer (writes into DRAM).
+  Cycles admit_to_bus_buffer(const TensorOperand& dst, Cycles issue, std::uint64_t bytes);
 };
 
 }  // namespace npusim

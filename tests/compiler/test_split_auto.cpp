@@ -14,40 +14,15 @@
 
 #include "apps/compiler/planning/SplitPlanner.h"
 #include "apps/frontend/WorkloadReader.h"
+#include "compiler/HeldOutLayers.h"
 #include "e2e/NpusimProcess.h"
 #include "sim/config/ConfigLoader.h"
 
 using namespace npusim;
+using npusim::held_out::one_layer_workloads;
+using npusim::held_out::run_report;
 
 namespace {
-
-// A held-out table's rows as one-layer JSON workloads (no padding, like the table).
-std::map<std::string, std::string> one_layer_workloads(const std::string& csv) {
-  std::map<std::string, std::string> out;
-  std::istringstream lines(read_text(csv));
-  std::string line;
-  std::getline(lines, line);  // header
-  while (std::getline(lines, line)) {
-    std::vector<std::string> f;
-    std::stringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) f.push_back(cell);
-    if (f.size() < 8) continue;
-    auto n = [&](int i) { return std::stoul(f[i]); };
-    out[f[0]] = fmt::format(R"({{"name": "{0}", "input": {{"h": {1}, "w": {2}, "c": {3}}},
-      "layers": [{{"name": "{0}", "type": "conv", "co": {4}, "kh": {5}, "kw": {6}, "stride": {7}}}]}})",
-                            f[0], n(1), n(2), n(5), n(6), n(3), n(4), n(7));
-  }
-  return out;
-}
-
-nlohmann::json run_report(const std::vector<std::string>& args, const std::string& out) {
-  std::vector<std::string> all = {"run", "--quiet", "--out", out};
-  all.insert(all.end(), args.begin(), args.end());
-  const auto r = run_npusim(all);
-  INFO(r.output);
-  REQUIRE(r.status == 0);
-  return nlohmann::json::parse(read_text(out + "/report.json"));
-}
 
 void check_table(const std::string& table, const std::string& config) {
   const std::string dir = scratch_dir("split-auto-" + table + "-" + config);

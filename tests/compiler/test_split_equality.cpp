@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "compiler/RandomLayers.h"
 #include "compiler/ReferenceLayers.h"
 #include "e2e/NpusimProcess.h"
 #include "sim/tensor/Npy.h"
@@ -112,26 +113,10 @@ TEST_CASE("split equality: 50 random conv and fc layers equal the reference for 
   for (int net = 0; net < 5; ++net) {
     const int h = pick(5, 12), w = pick(5, 12), ci = pick(3, 70);
     std::string layers;
-    struct Spec {
-      bool fc;
-      std::uint32_t co, kh, kw, sh, sw;
-      std::array<std::uint32_t, 4> pad;
-      bool relu;
-    };
-    std::vector<Spec> specs;
+    std::vector<RandomLayer> specs;
     for (int i = 0; i < 10; ++i) {
-      Spec s{pick(0, 3) == 0, std::uint32_t(pick(1, 40)), 1, 1, 1, 1, {0, 0, 0, 0}, pick(0, 1) == 1};
-      if (!s.fc) {
-        s.kh = pick(1, 5), s.kw = pick(1, 5), s.sh = pick(1, 3), s.sw = pick(1, 3);
-        s.pad = {std::uint32_t(pick(0, s.kh - 1)), std::uint32_t(pick(0, s.kh - 1)), std::uint32_t(pick(0, s.kw - 1)),
-                 std::uint32_t(pick(0, s.kw - 1))};
-      }
-      specs.push_back(s);
-      layers += s.fc ? fmt::format(R"({}{{"name":"l{}","type":"fc","input":"input","n":{},"relu":{}}})", i ? "," : "", i,
-                                   s.co, s.relu)
-                     : fmt::format(R"({}{{"name":"l{}","type":"conv","input":"input","co":{},"kh":{},"kw":{},"sh":{},"sw":{},"padding":[{},{},{},{}],"relu":{}}})",
-                                   i ? "," : "", i, s.co, s.kh, s.kw, s.sh, s.sw, s.pad[0], s.pad[1], s.pad[2], s.pad[3],
-                                   s.relu);
+      specs.push_back(random_layer(pick, 1, 40));
+      layers += random_layer_json(specs.back(), i);
     }
     const std::string workload = fmt::format("{}/net{}.json", dir, net);
     write_text(workload, fmt::format(R"({{"batch":{},"seed":{},"input":{{"h":{},"w":{},"c":{}}},"layers":[{}]}})",
@@ -139,7 +124,7 @@ TEST_CASE("split equality: 50 random conv and fc layers equal the reference for 
     const std::string baseline = run(workload, ms[0], "data", fmt::format("{}/net{}-baseline", dir, net));
     const Tensor x = load(baseline + "/tensors/input.npy");
     for (std::size_t i = 0; i < specs.size(); ++i) {
-      const Spec& s = specs[i];
+      const RandomLayer& s = specs[i];
       INFO("net " << net << ", layer l" << i);
       const Tensor k = load(fmt::format("{}/tensors/l{}.weights.npy", baseline, i));
       const Tensor want = conv(x, k, s.co, s.kh, s.kw, s.sh, s.sw, s.pad, s.relu);

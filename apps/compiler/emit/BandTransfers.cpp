@@ -113,10 +113,15 @@ BandWriters EmitContext::load_band(std::uint32_t core, const BandSlot& slot, con
 // apart; one store per DRAM chunk the band spans, the first released row by row.
 void EmitContext::emit_band_store(std::uint32_t core, const BandWriters& writers, std::uint64_t out_at,
                                   std::uint32_t slot, std::uint64_t tile, std::uint32_t first_co, std::uint32_t co) {
+  const auto band = layer().tiling.band_tile(layer().layer, tile);
+  emit_rows_store(core, writers, out_at, slot, {band.image, band.row0, band.rows}, first_co, co);
+}
+
+void EmitContext::emit_rows_store(std::uint32_t core, const BandWriters& writers, std::uint64_t out_at,
+                                  std::uint32_t slot, const OutputRows& band, std::uint32_t first_co, std::uint32_t co) {
   const CompiledLayer& c = layer();
   const Layer& l = c.layer;
   CoreState& cs = cores_[core];
-  const auto band = c.tiling.band_tile(l, tile);
   const std::uint64_t row = std::uint64_t(band.image) * l.out.h + band.row0;
   std::int64_t previous = kNone;
   for (const WindowPiece& piece : window_pieces(core, c.output, row, band.rows, l.out.w, l.out.c, first_co, co)) {
@@ -139,7 +144,7 @@ void EmitContext::emit_band_store(std::uint32_t core, const BandWriters& writers
 
 // One load per DRAM run of the block; a ci share is a window of every kernel row: rows
 // of `ci` bytes, `in.c` apart. Depthwise weights are one block of every channel.
-void EmitContext::emit_weights(std::uint32_t core, const TensorOperand& to, const std::vector<std::int64_t>& readers,
+std::size_t EmitContext::emit_weights(std::uint32_t core, const TensorOperand& to, const std::vector<std::int64_t>& readers,
                                std::pair<std::uint32_t, std::uint32_t> co, std::pair<std::uint32_t, std::uint32_t> ci,
                                std::int64_t& weights) {
   const CompiledLayer& c = layer();
@@ -156,7 +161,7 @@ void EmitContext::emit_weights(std::uint32_t core, const TensorOperand& to, cons
                             ? c.spread_weights
                             : DramTensor{{{0, c.weight_bytes, weights_at(shared ? weight_lead(core) : core)}}};
   if (shared) weight_lead(core);
-  std::size_t k = 0;
+  std::size_t k = 0;  // loads so far
   for (const DramChunk& piece : all.pieces(begin, end)) {
     const std::uint32_t rows = depthwise ? co.second : std::uint32_t(piece.bytes / per_co);
     const auto shape = weight_shape(l, t, rows, ci.second);
@@ -167,10 +172,12 @@ void EmitContext::emit_weights(std::uint32_t core, const TensorOperand& to, cons
     load.outputs[0].offset += (piece.first - begin) / per_co * per_co_loaded;
     load.outputs[0].shape = shape;
     for (std::int64_t id : readers) depend(load, id);
-    if (shared) share_weight_piece(load, k++);
+    if (shared) share_weight_piece(load, k);
+    ++k;
     weights = std::int64_t(push(std::move(load)));
     if (shared) shared_piece_pushed(core, std::uint64_t(weights));
   }
+  return k;
 }
 
 }  // namespace npusim

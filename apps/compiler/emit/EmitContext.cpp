@@ -7,6 +7,7 @@
 
 #include "apps/compiler/emit/Lowering.h"
 #include "apps/compiler/emit/TraceOperands.h"
+#include "apps/compiler/tiling/LoadOrder.h"
 #include "models/dma/DmaConfig.h"
 #include "models/interconnect/Interconnect.h"
 
@@ -103,7 +104,15 @@ std::uint64_t EmitContext::start_layer(std::uint64_t tiles) {
   return steps;
 }
 
+// Weight-stationary: every band of a weight block, block after block. With the input
+// resident (feature-map- and row-stationary, LoadOrder.h): every weight block of a band,
+// band after band.
 bool EmitContext::next_step(std::uint64_t steps, std::uint32_t passes) {
+  if (input_resident(layer().tiling)) {
+    if (++block_ < passes) return true;
+    block_ = 0;
+    return ++step_ < steps;
+  }
   if (++step_ < steps) return true;
   step_ = 0;
   return ++block_ < passes;

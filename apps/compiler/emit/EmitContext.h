@@ -68,6 +68,11 @@ struct WindowPiece {
 // load or store that starts the band may follow it in (staged: row by row).
 using BandWriters = std::vector<std::pair<std::uint64_t, DependencyMode>>;
 
+// Output rows [row0, row0 + rows) of one image: a band, or part of one (row-stationary's psum rows).
+struct OutputRows {
+  std::uint32_t image = 0, row0 = 0, rows = 0;
+};
+
 // One NRAM band slot of the current layer's tiling: its index and where its regions start.
 struct BandSlot {
   std::uint32_t index = 0;
@@ -151,11 +156,14 @@ class EmitContext {
                         std::size_t inputs, std::uint32_t c0, std::uint32_t cn, bool row_by_row);
   void emit_band_store(std::uint32_t core, const BandWriters& writers, std::uint64_t out_at, std::uint32_t slot,
                        std::uint64_t tile, std::uint32_t first_co, std::uint32_t co);
+  void emit_rows_store(std::uint32_t core, const BandWriters& writers, std::uint64_t out_at, std::uint32_t slot,
+                       const OutputRows& out, std::uint32_t first_co, std::uint32_t co);
   // The layer's weights [first_co, first_co + count) (channels [first_ci, first_ci + ci)
   // of each) loaded to `to` after `readers`; `weights` becomes the last load.
-  void emit_weights(std::uint32_t core, const TensorOperand& to, const std::vector<std::int64_t>& readers,
-                    std::pair<std::uint32_t, std::uint32_t> co, std::pair<std::uint32_t, std::uint32_t> ci,
-                    std::int64_t& weights);
+  // Gives the number of loads.
+  std::size_t emit_weights(std::uint32_t core, const TensorOperand& to, const std::vector<std::int64_t>& readers,
+                           std::pair<std::uint32_t, std::uint32_t> co, std::pair<std::uint32_t, std::uint32_t> ci,
+                           std::int64_t& weights);
 
   // ---- Weight blocks the cores of a data-parallel layer share (SharedReads.cpp) ----
   // Whether `c`'s cores take each weight block from one DRAM read, replicated by the fabric.

@@ -81,6 +81,9 @@ class Lowering {
                                                       const HardwareConfig& hw) const {
     return std::nullopt;
   }
+  // Load orders (tiling/LoadOrder.h, planning/LoadOrderPlanner.h): whether its plan() and
+  // emission follow a layer's LoadOrderPlan; else the layer stays weight-stationary.
+  virtual bool orders_loads(const Layer& l) const { return false; }
   // Model modes (planning/SplitPlanner.cpp): whether cores can share `l` by its channels.
   virtual bool splits_channels(const Layer& l) const { return false; }
   // Cycles one band of one weight block takes, to compare split modes; none: not compared.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "apps/compiler/lower_matrix/MatrixLowering.h"
+#include "apps/compiler/tiling/LoadOrder.h"
 #include "models/matrix_unit/MatrixUnitConfig.h"
 #include "sim/common/InputError.h"
 
@@ -43,7 +44,9 @@ void choose_co_block(const Workload& w, const Layer& l, LayerTiling& t, const Co
     const auto aligned_block = [ns](std::uint64_t fit) { return std::uint32_t(fit >= ns ? fit / ns * ns : fit); };
     t.co_block = aligned_block(fit_half);
     t.weights_in_half = true;
-    if (whole_wram_blocks_move_less(w, l, t, per_co, t.co_block, aligned_block(fit_all))) {
+    // With the input resident (fs, rs) the weights are read once per band whatever the
+    // block size, so halves, which overlap the next block's load, are always kept.
+    if (!input_resident(t) && whole_wram_blocks_move_less(w, l, t, per_co, t.co_block, aligned_block(fit_all))) {
       t.co_block = aligned_block(fit_all);
       t.weights_in_half = false;
     }

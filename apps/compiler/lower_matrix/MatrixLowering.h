@@ -16,6 +16,7 @@ class MatrixLowering : public Lowering {
   std::vector<std::string> takes(const Layer& l) const override;
   void plan(const Workload& w, const Layer& l, const HardwareConfig& hw, LayerTiling& t) const override;
   bool splits_channels(const Layer& l) const override;
+  bool orders_loads(const Layer& l) const override;
   std::optional<double> band_cycles(const LayerTiling& t) const override;
   std::optional<PredictedCounts> layer_counts(const Workload& w, const Layer& l, const LayerTiling& t,
                                               const HardwareConfig& hw) const override;  // MatrixCost.cpp

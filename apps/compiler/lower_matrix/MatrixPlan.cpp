@@ -2,6 +2,7 @@
 #include "apps/compiler/lower_matrix/MatrixLowering.h"
 
 #include "apps/compiler/tiling/LayerTiler.h"
+#include "apps/compiler/tiling/LoadOrder.h"
 #include "models/matrix_unit/MatrixUnitConfig.h"
 #include "models/vector_unit/VectorUnitConfig.h"
 #include "sim/common/InputError.h"
@@ -40,8 +41,10 @@ void MatrixLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
   // Model-ci partial sums stay int32 until the reduction is done, then requantize.
   t.requantize_on_result_path = t.split != ParallelMode::ModelCi && unit.result_requantize;
   tile_bands(w, l, hw, t);
+  const LoadOrderPlan* order = load_order_plan(t);  // rs: each conv computes psum rows of its band
+  const std::uint32_t conv_rows = order && order->psum_rows ? order->psum_rows : t.rows;
   try {
-    t.engine_plans[name()] = plan_wfold_conv(unit, matrix_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block),
+    t.engine_plans[name()] = plan_wfold_conv(unit, matrix_conv_shape(l, t, t.band(l, 0, conv_rows), t.co_block),
                                              t.requantize_on_result_path);
   } catch (const InputError& e) {
     throw InputError(w.file, layer_place(l), "the matrix unit cannot map it: " + e.reason());
@@ -51,6 +54,9 @@ void MatrixLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
 // Model-co and model-ci share a conv's or an fc's weights or input channels (seed002).
 // Not a grouped conv: its blocks are cut along its groups (choose_co_block).
 bool MatrixLowering::splits_channels(const Layer& l) const { return conv_or_fc(l) && l.groups == 1; }
+
+// Conv and fc: the bands and weight blocks of one layer in any load order (LoadOrder.h).
+bool MatrixLowering::orders_loads(const Layer& l) const { return conv_or_fc(l); }
 
 std::optional<double> MatrixLowering::band_cycles(const LayerTiling& t) const {
   return double(band_plan(t).cycles.total);

@@ -19,6 +19,17 @@ struct MatrixCore {
   std::array<std::int64_t, 2> recv_reader{kNone, kNone};      // add that last read each slot's received sums
   std::array<std::int64_t, 2> exchange_reader{kNone, kNone};  // load that last read each exchange slot
   std::vector<std::int64_t> cache_fence;  // reads of its cluster's cache slots under the previous layout
+  std::size_t weight_loads = 0;  // loads of the current weight block
+  // Feature-map- and row-stationary: the band whose input stays in NRAM while the weight
+  // blocks stream past it (tile ~0: none yet in this layer), its first input channel (a
+  // grouped conv's blocks read their own group's), in which slot, and its loads.
+  struct ResidentBand {
+    std::uint64_t tile = ~std::uint64_t(0);
+    std::uint32_t first_ci = 0;
+    std::uint32_t slot = 0;
+    BandWriters loads;
+  } resident;
+  std::uint64_t bands_loaded = 0;  // in this layer: picks the resident band's slot
 };
 
 class MatrixState : public LoweringState {
@@ -35,8 +46,10 @@ class MatrixState : public LoweringState {
 // MatrixWeights.cpp: a conv or fc weight block, or a matmul's block of B, into WRAM.
 void emit_conv_weights(EmitContext& ctx, MatrixCore& mc, std::uint32_t core);
 void emit_matmul_weights(EmitContext& ctx, MatrixCore& mc, std::uint32_t core, std::uint64_t tile);
-// MatrixTiles.cpp: one band through the matrix unit.
-void emit_matrix_tile(EmitContext& ctx, MatrixState& state, std::uint32_t core, std::uint64_t tile);
+// MatrixTiles.cpp: one band through the matrix unit, after (ws) or before (fs, rs) the
+// weight block it loads when `load_weights`.
+void emit_matrix_tile(EmitContext& ctx, MatrixState& state, std::uint32_t core, std::uint64_t tile,
+                      bool load_weights);
 // PartialSumReduction.cpp (seed002 Example 1).
 // Model-ci partial sums go through the off-core caches: the output's tag stores them
 // there (store `cluster`) and two slots per core of the cluster fit its cache.

@@ -26,7 +26,7 @@ void emit_conv_weights(EmitContext& ctx, MatrixCore& mc, std::uint32_t core) {
   std::vector<std::int64_t> readers;
   const TensorOperand to = next_wram_block(ctx, mc, readers);
   const bool grouped = c.layer.groups > 1;  // every output reads its group's ci inputs, all stored
-  ctx.emit_weights(core, to, readers, c.tiling.core_block(c.layer, cs.share, ctx.block()),
+  mc.weight_loads = ctx.emit_weights(core, to, readers, c.tiling.core_block(c.layer, cs.share, ctx.block()),
                    grouped ? std::pair{0u, c.tiling.ci} : c.tiling.core_channels_in(c.layer, cs.share), mc.weights);
 }
 
@@ -46,6 +46,7 @@ void emit_matmul_weights(EmitContext& ctx, MatrixCore& mc, std::uint32_t core, s
   const std::uint32_t cn = l.transpose_b ? s.k : block.count;
   std::vector<std::int64_t> readers;
   const TensorOperand to = next_wram_block(ctx, mc, readers);
+  mc.weight_loads = 0;  // B's loads are never staged by channels
   std::uint64_t packed = 0;  // bytes of the block loaded so far
   // `produced`: rows of the producer's tensor (else of the KV cache).
   auto load_rows = [&](const DramTensor& from, std::uint64_t row, std::uint32_t rows, bool produced) {

@@ -22,5 +22,9 @@ nlohmann::json requant_params_of(const Layer& l, std::uint32_t first_co, std::ui
 void finish_band(EmitContext& ctx, std::uint32_t core, std::uint64_t compute, const BandSlot& slot, bool accumulates,
                  const std::vector<std::uint64_t>& out_shape, std::uint64_t tile, std::uint32_t first_co,
                  std::uint32_t co);
+// The same for output rows `out` (part of a band: row-stationary's psum rows).
+void finish_rows(EmitContext& ctx, std::uint32_t core, std::uint64_t compute, const BandSlot& slot, bool accumulates,
+                 const std::vector<std::uint64_t>& out_shape, const OutputRows& out, std::uint32_t first_co,
+                 std::uint32_t co);
 
 }  // namespace npusim

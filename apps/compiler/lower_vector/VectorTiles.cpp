@@ -106,6 +106,13 @@ Instruction requant_op(std::uint32_t core, const TensorOperand& sums, std::uint6
 void finish_band(EmitContext& ctx, std::uint32_t core, std::uint64_t compute, const BandSlot& slot, bool accumulates,
                  const std::vector<std::uint64_t>& out_shape, std::uint64_t tile, std::uint32_t first_co,
                  std::uint32_t co) {
+  const auto band = ctx.layer().tiling.band_tile(ctx.layer().layer, tile);
+  finish_rows(ctx, core, compute, slot, accumulates, out_shape, {band.image, band.row0, band.rows}, first_co, co);
+}
+
+void finish_rows(EmitContext& ctx, std::uint32_t core, std::uint64_t compute, const BandSlot& slot, bool accumulates,
+                 const std::vector<std::uint64_t>& out_shape, const OutputRows& out, std::uint32_t first_co,
+                 std::uint32_t co) {
   const Layer& l = ctx.layer().layer;
   CoreState& cs = ctx.core(core);
   std::uint64_t result = compute;
@@ -123,7 +130,7 @@ void finish_band(EmitContext& ctx, std::uint32_t core, std::uint64_t compute, co
     result = ctx.push(std::move(post));
     if (accumulates) cs.acc_reader[slot.index] = std::int64_t(result);
   }
-  ctx.emit_band_store(core, {{result, DependencyMode::Staged}}, slot.out_at, slot.index, tile, first_co, co);
+  ctx.emit_rows_store(core, {{result, DependencyMode::Staged}}, slot.out_at, slot.index, out, first_co, co);
 }
 
 std::unique_ptr<LoweringState> VectorLowering::make_state(const EmitContext& ctx) const {

@@ -7,6 +7,7 @@
 
 #include "apps/compiler/emit/Lowering.h"
 #include "apps/compiler/planning/PredictedEnergy.h"
+#include "apps/compiler/tiling/LoadOrder.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -159,7 +160,7 @@ bool cost_choice(double first, double second, bool first_is_verdict) {
 }
 
 LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw, const ChannelShares* shares,
-                       bool input_chained) {
+                       bool input_chained, const LoadOrderPlan* order) {
   LayerTiling t = start_tiling(l);
   const Lowering* lowering = &place_layer(w, l, t, hw);
   const bool model_share = shares && shares->mode != ParallelMode::Data;
@@ -169,6 +170,7 @@ LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& 
       t = std::move(by_cost->second);
     }
   if (model_share) apply_shares(l, t, *shares);
+  if (order) t.engine_plans[kLoadOrderNote] = *order;
   lowering->plan(w, l, hw, t);
   return t;
 }

@@ -27,8 +27,11 @@ namespace npusim {
 // only it splits channels.
 // `input_chained`: the caller knows the layer's input would arrive as its producer's engine
 // stores it (Lowering::chains_to); kept as LayerTiling::input_chained for the predictions.
+// `order`: the load order its lowering tiles it for (none: weight-stationary, LoadOrder.h).
+struct LoadOrderPlan;
 LayerTiling tile_layer(const Workload& w, const Layer& l, const HardwareConfig& hw,
-                       const ChannelShares* shares = nullptr, bool input_chained = false);
+                       const ChannelShares* shares = nullptr, bool input_chained = false,
+                       const LoadOrderPlan* order = nullptr);
 
 // The figures behind a placement by cost, kept in LayerTiling::engine_plans under
 // kCostPlacementNote and shown in the layer's report row ("placement").

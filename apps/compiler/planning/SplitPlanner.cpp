@@ -31,8 +31,15 @@ DynamicTag partial_dynamic(const StaticTag& s, std::uint32_t lanes) {
   return d;
 }
 
-// The layer alone: its input a fresh network input of its shape, so that a trial times
-// the layer and nothing before it.
+std::vector<SplittableDim> splittable(const std::vector<StrategyDim>& dims, const StaticTag& s) {
+  std::vector<SplittableDim> out;
+  for (const auto& d : dims)
+    if (!d.whole) out.push_back({d.dim, s.values[s.order.find(d.dim)], d.store, d.swap});
+  return out;
+}
+
+}  // namespace
+
 Workload one_layer(const Workload& w, const Layer& l) {
   Workload one;
   one.name = w.name + ":" + l.name;
@@ -46,7 +53,6 @@ Workload one_layer(const Workload& w, const Layer& l) {
   return one;
 }
 
-// Everything about a layer that its timing depends on (the chip is the planner's).
 std::string shape_key(const Layer& l, ParallelMode m) {
   return fmt::format("{} {} {}x{}x{} {}x{}x{} k{}x{} s{}x{} d{} p{},{},{},{} g{} {} {} {}", layer_kind_name(l.kind),
                      l.weight_sparsity, l.in.h, l.in.w, l.in.c, l.out.h, l.out.w, l.out.c, l.kh, l.kw, l.sh, l.sw,
@@ -54,20 +60,11 @@ std::string shape_key(const Layer& l, ParallelMode m) {
                      parallel_mode_name(m));
 }
 
-SplitChoice forced(ParallelMode m) {
+SplitChoice forced_split(ParallelMode m) {
   return m == ParallelMode::ModelCo ? SplitChoice::ModelCo
          : m == ParallelMode::ModelCi ? SplitChoice::ModelCi
                                       : SplitChoice::Data;
 }
-
-std::vector<SplittableDim> splittable(const std::vector<StrategyDim>& dims, const StaticTag& s) {
-  std::vector<SplittableDim> out;
-  for (const auto& d : dims)
-    if (!d.whole) out.push_back({d.dim, s.values[s.order.find(d.dim)], d.store, d.swap});
-  return out;
-}
-
-}  // namespace
 
 SplitPlanner::SplitPlanner(const Workload& w, const HardwareConfig& hw, const SplitOptions& options)
     : w_(w), hw_(hw), options_(options) {
@@ -226,8 +223,10 @@ void SplitPlanner::simulate(const Layer& l, std::vector<Candidate>& found) const
     auto it = trials_.find(key);
     if (it == trials_.end()) {
       SplitOptions forced_options;
-      forced_options.choice = forced(c.mode);
+      forced_options.choice = forced_split(c.mode);
       forced_options.strategy_file = options_.strategy_file;
+      // A forced load order holds in the trials too; auto's are weight-stationary.
+      if (!options_.load_order.automatic) forced_options.load_order = options_.load_order;
       it = trials_.emplace(key, options_.trial(one, hw_, forced_options)).first;
     }
     c.simulated = it->second;

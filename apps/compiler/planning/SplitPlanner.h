@@ -9,6 +9,7 @@
 
 #include "apps/compiler/tiling/LayerSplit.h"
 #include "apps/compiler/tiling/LayerTiler.h"
+#include "apps/compiler/tiling/LoadOrder.h"
 #include "apps/frontend/workload/SplitChoice.h"
 #include "apps/frontend/workload/Workload.h"
 #include "apps/tags/SplitStrategy.h"
@@ -17,6 +18,12 @@
 namespace npusim {
 
 struct SplitOptions;
+// What a one-layer trial measures: its cycles, and the DRAM bytes its loads and stores move.
+struct LayerFigures {
+  std::uint64_t cycles = 0, dram_bytes = 0;
+};
+using LayerFiguresTrial =
+    std::function<std::optional<LayerFigures>(const Workload&, const HardwareConfig&, const SplitOptions&)>;
 // Simulates a one-layer workload on the chip with the options' forced split and gives its
 // cycles (none: the run failed). Set by the command line (apps/simulation/LayerTrial.h):
 // the compiler cannot run the simulator itself.
@@ -27,7 +34,19 @@ struct SplitOptions {
   std::string strategy_file;  // empty: the shipped database of the chip's family
   // Set: auto picks the candidate whose own simulation is fastest; unset: the estimate.
   LayerTrial trial;
+  // Each conv/fc layer's load order (LoadOrder.h; planning/LoadOrderPlanner.h), and the
+  // trial --load-order auto runs every candidate order with.
+  LoadOrderOptions load_order;
+  LayerFiguresTrial figures;
 };
+
+// The layer alone: its input a fresh network input of its shape, so that a trial times
+// the layer and nothing before it.
+Workload one_layer(const Workload& w, const Layer& l);
+// Everything about a layer that its timing depends on (the chip is the planner's), in mode `m`.
+std::string shape_key(const Layer& l, ParallelMode m);
+// The --split choice that forces mode `m`.
+SplitChoice forced_split(ParallelMode m);
 
 // The database's operators are the layer kinds' names (layer_kind_name).
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "apps/compiler/tiling/LoadOrder.h"
 #include "sim/common/InputError.h"
 #include "sim/tensor/WindowGeometry.h"
 
@@ -32,7 +33,9 @@ std::uint32_t upsample_in_rows(const Layer& l, std::uint32_t rows) {
   return most;
 }
 
-void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
+// A slot for bands of `rows` output rows whose results come out `out_rows` at a time
+// (0: the whole band; fewer only for row-stationary, LoadOrder.h).
+void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows, std::uint32_t out_rows = 0) {
   if (l.kind == LayerKind::Concat || l.kind == LayerKind::GatherChannels) {  // its stores read the loaded rows
     t.in_bytes = t.slot_bytes = concat_region_offset(l, rows, channel_moves(l).size());
     t.acc_bytes = t.out_bytes = t.recv_bytes = 0;
@@ -47,7 +50,7 @@ void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows) {
                                 : l.kind == LayerKind::Upsample ? upsample_in_rows(l, rows)
                                                                 : rows;
   const std::uint32_t co = blocked(l) ? t.co_block : l.out.c;
-  const std::uint64_t out_elems = std::uint64_t(rows) * l.out.w * co;
+  const std::uint64_t out_elems = std::uint64_t(out_rows ? out_rows : rows) * l.out.w * co;
   t.in_bytes = aligned(std::uint64_t(std::min(in_rows, l.in.h)) * l.in.w * t.ci);
   const bool accumulates = l.has_weights() || l.kind == LayerKind::Matmul;  // int32 sums (depthwise too)
   t.acc_bytes = accumulates && !t.requantize_on_result_path ? aligned(out_elems * 4) : 0;
@@ -101,6 +104,37 @@ void choose_rows(const Workload& w, const Layer& l, LayerTiling& t, const CoreCo
                    fmt::format("does not fit NRAM even at one output row: {} bytes needed (fixed {}, input {}, "
                                "accumulators {}, output {}) but NRAM holds {} bytes",
                                t.fixed_bytes + t.slot_bytes, t.fixed_bytes, t.in_bytes, t.acc_bytes, t.out_bytes, nram));
+}
+
+// Row-stationary (LoadOrder.h): half of NRAM after the fixed region holds the buffered
+// input windows of tall bands, the other half the buffered results of `psum_rows` rows.
+// `want`: the fewest bands per image (to give the cores work). Gives the psum rows, or 0
+// and the tiling as it was when that makes no taller band than it has.
+std::uint32_t tile_row_stationary(const Layer& l, LayerTiling& t, std::uint64_t nram, std::uint32_t want) {
+  const std::uint64_t half = (nram - std::min(nram, t.fixed_bytes)) / 2;
+  auto psum_bytes = [&](std::uint32_t r) {
+    size_slot(l, t, r, r);
+    return t.buffers * (t.slot_bytes - t.in_bytes);
+  };
+  auto input_bytes = [&](std::uint32_t rows) {
+    size_slot(l, t, rows, 1);
+    return t.buffers * t.in_bytes;
+  };
+  std::uint32_t psum = 1, tall = 0;
+  while (psum < l.out.h && psum_bytes(psum + 1) <= half) ++psum;
+  for (std::uint32_t rows = l.out.h; rows > 0 && !tall; --rows)
+    if (input_bytes(rows) <= half) tall = rows;
+  const std::uint32_t bands = std::max<std::uint32_t>((l.out.h + std::max(tall, 1u) - 1) / std::max(tall, 1u),
+                                                      std::min(l.out.h, want));
+  const std::uint32_t rows = (l.out.h + bands - 1) / bands;
+  if (psum_bytes(1) > half || rows <= t.rows) {
+    size_slot(l, t, t.rows);
+    return 0;
+  }
+  t.rows = rows;
+  t.bands = (l.out.h + rows - 1) / rows;
+  size_slot(l, t, rows, std::min(psum, rows));
+  return std::min(psum, rows);
 }
 
 }  // namespace
@@ -278,6 +312,13 @@ void tile_bands(const Workload& w, const Layer& l, const HardwareConfig& hw, Lay
                                                                                    : 1;
   block_pool_channels(l, t, t.kind(hw).nram.capacity_bytes);
   choose_rows(w, l, t, t.kind(hw), want);
+  const auto note = t.engine_plans.find(kLoadOrderNote);
+  if (note == t.engine_plans.end() || !blocked(l)) return;
+  auto& order = std::any_cast<LoadOrderPlan&>(note->second);
+  // Model-ci reduces one conv's partial sums per band: its bands keep one conv each.
+  if (order.order == LoadOrder::RowStationary && t.split != ParallelMode::ModelCi)
+    order.psum_rows = tile_row_stationary(l, t, t.kind(hw).nram.capacity_bytes,
+                                          std::min<std::uint32_t>(l.out.h, (want + w.batch - 1) / w.batch));
 }
 
 }  // namespace npusim

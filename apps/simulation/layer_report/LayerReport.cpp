@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "apps/compiler/planning/LayerPlacement.h"
+#include "apps/compiler/tiling/LoadOrder.h"
 #include "apps/simulation/layer_report/LayerEnergy.h"
 #include "models/engine/EngineRegistry.h"
 #include "sim/config/BankedDramChecks.h"
@@ -142,6 +143,7 @@ nlohmann::json LayerReport::rows_json() const {
     layers.back()["split"] = split_section(c, traffic, emitter_.weight_sharing(c));
     if (const auto* placement = c.tiling.engine_plan<CostPlacement>(kCostPlacementNote))
       layers.back()["placement"] = cost_placement_json(*placement);
+    if (const LoadOrderPlan* order = load_order_plan(c.tiling)) layers.back()["load_order"] = load_order_json(*order);
     // The engines' own sections, after the common fields they read.
     for (const Lowering* l : lowerings_) l->report(c.layer, c.tiling, r.counters, layers.back());
   }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "SourcePaths.h"
 #include "sim/common/InputError.h"
 #include "sim/common/InputFile.h"
 #include "sim/common/StrictJson.h"

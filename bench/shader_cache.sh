@@ -3,7 +3,7 @@
 # and VGG-16 in timing mode on configs/default.json, on configs/gpu-shader.json (fetch-path
 # cache, preload and auto-fetch on) and on the same chip without the cache, preload or
 # auto-fetch (the issue-11 state machine). Prints cycles, MAC utilization, DRAM bytes (the
-# channels' reads and writes), the fetch path's cache hits, misses and bytes served, and the
+# channels' reads and writes), the fetch path's cache hits, misses and the bytes it saved, and the
 # shader program's instruction slots. One run each.
 source "$(dirname "$0")/common.sh"
 
@@ -17,7 +17,7 @@ import json, subprocess, sys
 root, work, npusim = sys.argv[1:]
 chips = [("default (Wfold)", f"{root}/configs/default.json"), ("gpu-shader", f"{root}/configs/gpu-shader.json"),
          ("gpu-shader, no cache", f"{work}/no-cache.json")]
-print("| Network | Chip | Cycles | MAC utilization | DRAM bytes | cache hits / misses (lines) | bytes the cache served | "
+print("| Network | Chip | Cycles | MAC utilization | DRAM bytes | cache hits / misses (lines) | bytes saved | "
       "instruction slots |")
 print("|---|---|---:|---:|---:|---:|---:|---:|")
 for net in ("resnet50", "mobilenetv2", "vgg16"):
@@ -29,13 +29,13 @@ for net in ("resnet50", "mobilenetv2", "vgg16"):
         rows = r["workload"]["rows"]
         dram = sum(ch["bytes_read"] + ch["bytes_written"] for ch in r["dram_channels"])
         macs = sum(row["macs"] for row in rows)
-        peak = r.get("peak_macs_per_cycle") or 0
+        peak = r["workload"].get("peak_macs_per_cycle") or 0
         util = f"{100 * macs / (r['total_cycles'] * peak):.1f}%" if peak else "-"
         cache = [row["shader"]["cache"] for row in rows if "shader" in row and "cache" in row["shader"]]
         hits, misses = sum(c["hits"] for c in cache), sum(c["misses"] for c in cache)
-        served = sum(c["bytes_saved"] for c in cache)
+        saved = sum(c["bytes_saved"] for c in cache)
         slots = sum(row["shader"]["instruction_slots"] if "shader" in row else row["instructions"] for row in rows)
         cache_text = f"{hits:,} / {misses:,}" if cache else "-"
         print(f"| {net} | {name} | {r['total_cycles']:,} | {util} | {dram:,} | {cache_text} | "
-              f"{served:,} | {slots:,} |", flush=True)
+              f"{saved:,} | {slots:,} |", flush=True)
 PY

@@ -52,11 +52,12 @@ FetchMlStateMachine::FetchMlStateMachine(sc_core::sc_module_name name, EngineSet
   counters_.return_bytes = &g.counter("return_bytes", "bytes", "result bytes returned to memory");
   counters_.requests = &g.counter("requests", "count", "memory requests issued by the address generator");
   counters_.memory_bytes = &g.counter("memory_bytes", "bytes", "bytes fetches and preloads read from memory");
-  counters_.cache_hits = &g.counter("cache_hits", "lines", "fetch-path cache lines found");
-  counters_.cache_misses = &g.counter("cache_misses", "lines", "fetch-path cache lines read from memory");
-  counters_.cache_hit_bytes = &g.counter("cache_hit_bytes", "bytes", "requested bytes the cache served");
+  counters_.cache_hits = &g.counter("cache_hits", "lines", "lines fetches found in the fetch-path cache");
+  counters_.cache_misses = &g.counter("cache_misses", "lines", "lines fetches read from memory through the cache");
+  counters_.cache_hit_bytes = &g.counter("cache_hit_bytes", "bytes", "requested bytes the cache served to fetches");
   counters_.cache_fill_bytes = &g.counter("cache_fill_bytes", "bytes", "bytes written into the cache's lines");
   counters_.preloads = &g.counter("preloads", "count", "ml_preload instructions executed");
+  counters_.preload_bytes = &g.counter("preload_bytes", "bytes", "bytes ml_preload read from memory into the cache");
   counters_.auto_fetches = &g.counter("auto_fetches", "count", "fetches the state machine launched itself");
 }
 
@@ -239,6 +240,9 @@ Engine::Work FetchMlStateMachine::fetch(const Instruction& inst) {
   fetched.bytes = dst.bytes();
   fetched_[dst.offset] = fetched;
 
+  *counters_.cache_hits += use.hits;
+  *counters_.cache_misses += use.misses;
+  *counters_.cache_hit_bytes += use.hit_bytes;
   ++*counters_.fetches;
   *counters_.auto_fetches += launched_by_hardware;
   *(ifm ? counters_.ifm_bytes : counters_.weight_bytes) += src.bytes();

@@ -121,6 +121,7 @@ class FetchMlStateMachine : public Engine {
     std::uint64_t* cache_hit_bytes;
     std::uint64_t* cache_fill_bytes;
     std::uint64_t* preloads;
+    std::uint64_t* preload_bytes;
     std::uint64_t* auto_fetches;
   } counters_;
 };

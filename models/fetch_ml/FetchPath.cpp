@@ -24,9 +24,6 @@ Cycles FetchMlStateMachine::read_source(const TensorOperand& t, std::uint8_t* da
   for_each_run(t, 0, t.bytes(), [&](std::uint64_t address, std::uint64_t first, std::uint64_t count) {
     done = std::max(done, cached_run(address, count, data ? data + first : nullptr, issue, allocate, use, memory_bytes));
   });
-  *counters_.cache_hits += use.hits;
-  *counters_.cache_misses += use.misses;
-  *counters_.cache_hit_bytes += use.hit_bytes;
   *counters_.memory_bytes += memory_bytes;
   return done;
 }
@@ -98,8 +95,9 @@ Engine::Work FetchMlStateMachine::preload(const Instruction& inst) {
   if (functional) staging_.assign(src.bytes(), 0);
   const Cycles done = read_source(src, functional ? staging_.data() : nullptr, now_cycles() + cfg_.setup_cycles, true,
                                   use, memory_bytes);
+  *counters_.preload_bytes += memory_bytes;
   wait_until(done);
-  return {memory_bytes, 0, use, false};
+  return {memory_bytes, 0};  // its lines are not fetch lookups: the report counts its bytes as preloaded
 }
 
 // An automatic fetch is the next step of the walk the registers describe: the image run

@@ -179,11 +179,7 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
                                        row.units[u]);
                    });
   finish_layer(run, row, wmap.values.size());
-  AssumedSparsity assumed;
-  read_assumed_sparsity(inst.params, "assumed_sparsity", assumed);  // checked when the trace was read
-  if (run.pool) pool_back_end(run);
-  if (run.compressed) store_compressed(run, assumed.ofm, assumed.seed);
-  else if (run.pool) store_pooled(run);
+  finish_back_end(run);
   for (SparseUnitTally& unit : row.units) unit.done = unit.submaps ? unit.done - run.start : 0;
   row.dense_macs = std::uint64_t(g.ho()) * g.wo() * g.co * g.kh * g.kw * g.ci;
   row.useful_macs = run.products;
@@ -309,6 +305,16 @@ void SparseTensorCluster::finish_layer(ConvSchedule& run, SparseConvRun& row, st
   }
   run.done = weight_memory_->finish_parts(run.inst.inputs[2].offset, run.inst.inputs[3].offset, weights,
                                           run.weights_done, run.done);
+}
+
+// The back end's steps that wait for every sub-map: pooling, then the compression blocks or
+// the pooled map's store.
+void SparseTensorCluster::finish_back_end(ConvSchedule& run) {
+  AssumedSparsity assumed;
+  read_assumed_sparsity(run.inst.params, "assumed_sparsity", assumed);  // checked when the trace was read
+  if (run.pool) pool_back_end(run);
+  if (run.compressed) store_compressed(run, assumed.ofm, assumed.seed);
+  else if (run.pool) store_pooled(run);
 }
 
 // The output rectangle requantized to int8 when the op asks for it (int32 sums otherwise),

@@ -111,6 +111,7 @@ class SparseTensorCluster : public Engine {
   // The back end's pooling (BackEndPool.cpp): the map pooled, each unit's share of it and
   // when its pooling units finish; then a dense pooled map is stored row by row.
   void pool_back_end(ConvSchedule& run);
+  void finish_back_end(ConvSchedule& run);
   void store_pooled(ConvSchedule& run);
   Work sparse_conv(const Instruction& inst);
   // The sub-map's input parts into its memory unit and the unit's work on them (double

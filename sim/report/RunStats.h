@@ -12,7 +12,6 @@ namespace npusim {
 
 // What the models measure during a run; the report writers turn it into files.
 
-// One executed instruction (a row of instructions.csv and of report.json).
 // What an engine's own cache did for one instruction (the fetch_ml state machine's
 // fetch-path cache): lines found and lines read from memory, and the requested bytes the
 // hits served.
@@ -20,6 +19,7 @@ struct CacheUse {
   std::uint64_t hits = 0, misses = 0, hit_bytes = 0;
 };
 
+// One executed instruction (a row of instructions.csv and of report.json).
 struct InstructionRecord {
   std::uint64_t id = 0;
   std::string op;

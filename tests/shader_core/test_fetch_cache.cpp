@@ -63,6 +63,7 @@ TEST_CASE("seed003 ¶[0047] with the fetch-path cache: the halo rows of one-row 
   REQUIRE(shader.at("tiles") == 3);  // output rows 0, 1, 2: image rows 0-2, 1-3, 2-4
   // Rows 1 and 2 come again for the second tile, rows 2 and 3 for the third: 4 rows x 15 bytes.
   CHECK(shader.at("cache").at("hits") == 60);
+  CHECK(shader.at("cache").at("bytes_from_cache") == 60);
   CHECK(shader.at("cache").at("bytes_saved") == 60);
   // Misses: the 75 bytes of the image, each once, and the 54 filter bytes.
   CHECK(shader.at("cache").at("misses") == 75 + 54);
@@ -76,10 +77,15 @@ TEST_CASE("seed003 ¶[0047] with the fetch-path cache: the halo rows of one-row 
 TEST_CASE("fetch-path cache: preloading each next tile's rows moves no byte more from memory", "[shader][fetch_cache][e2e]") {
   const Run off = run_seed_layer("no-preload", 5, R"(,"preload":false)");
   const Run on = run_seed_layer("preload", 5, R"(,"preload":true)");
-  CHECK(on.row.at("shader").at("cache").at("preloads") == 2);
+  const auto& with = on.row.at("shader").at("cache");
+  CHECK(with.at("preloads") == 2);
   CHECK(on.fetch.at("memory_bytes") == off.fetch.at("memory_bytes"));
-  // The preloads' own hits (rows already there) and the fetches then all hit.
-  CHECK(on.row.at("shader").at("cache").at("misses") == off.row.at("shader").at("cache").at("misses"));
+  // The preloads bring rows 3 and 4 (15 bytes each; rows 1 and 2 were already there), so the
+  // second and third tiles' fetches hit on every row.
+  CHECK(with.at("preloaded_bytes") == 30);
+  CHECK(with.at("misses") == 54 + 45);
+  CHECK(with.at("hits") == 90);
+  CHECK(with.at("bytes_saved") == off.row.at("shader").at("cache").at("bytes_saved"));
 }
 
 TEST_CASE("fetch-path cache: auto-fetch saves the program's fetch slots (¶[0051]), ten one-row tiles",

@@ -26,7 +26,10 @@ void ShaderLowering::record(const InstructionRecord& r, bool in_reduction, Count
     c.counts["cache_misses"] += r.cache.misses;
     c.counts["cache_hit_bytes"] += r.cache.hit_bytes;
   }
-  if (r.op == "ml_preload") c.counts["preloads"] += 1;
+  if (r.op == "ml_preload") {
+    c.counts["preloads"] += 1;
+    c.counts["preload_bytes"] += r.bytes;
+  }
   if (r.launched_by_hardware) c.counts["auto_fetches"] += 1;
 }
 
@@ -56,10 +59,15 @@ void ShaderLowering::report(const Layer& l, const LayerTiling& t, const Counters
                    {"instruction_slots", row.at("instructions").get<std::uint64_t>() - c.of("auto_fetches")}};
   if (c.of("auto_fetches") > 0) row["shader"]["auto_fetches"] = c.of("auto_fetches");
   if (c.of("cache_hits") + c.of("cache_misses") + c.of("preloads") == 0) return;
+  // Saved: the bytes the fetches' hits served, less what the preloads read from memory for
+  // them (the whole lines a miss reads past a fetch's edges are in the layer's DRAM bytes).
+  const std::int64_t saved = std::int64_t(c.of("cache_hit_bytes")) - std::int64_t(c.of("preload_bytes"));
   row["shader"]["cache"] = {{"hits", c.of("cache_hits")},
                             {"misses", c.of("cache_misses")},
-                            {"bytes_saved", c.of("cache_hit_bytes")},
-                            {"preloads", c.of("preloads")}};
+                            {"bytes_from_cache", c.of("cache_hit_bytes")},
+                            {"preloads", c.of("preloads")},
+                            {"preloaded_bytes", c.of("preload_bytes")},
+                            {"bytes_saved", saved}};
 }
 
 }  // namespace npusim

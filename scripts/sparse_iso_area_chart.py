@@ -10,7 +10,7 @@
    per layer, cycles and energy against zeros, with the crossover marked where the curves cross.
 2. Runs pruned ResNet-50 and pruned MobileNetV2 end to end on configs/sparse-iso-area.json
    with every conv/fc layer on the Wfold unit, with the seed's verdict rule and with auto-cost
-   placement, and on configs/sparse.json with the verdict rule.
+   placement (cycles, then energy), and on configs/sparse.json with the verdict rule.
 3. Writes the tables, with the commit that produced them, between the markers of
    docs/sparse-iso-area.md.
 Needs matplotlib (Debian's python3-matplotlib), hence /usr/bin/python3.
@@ -122,6 +122,8 @@ def network_runs(npusim, out, reuse):
         ("iso-area, all on Wfold", "iso-wfold", {"extends": iso, "core": {"sparse": {"sparse_threshold": 1.0}}}),
         ("iso-area, verdict (seed rule)", "iso-verdict", {"extends": iso}),
         ("iso-area, auto-cost", "iso-auto-cost", {"extends": iso, "core": {"sparse": {"placement": "auto-cost"}}}),
+        ("iso-area, auto-cost-energy", "iso-auto-energy",
+         {"extends": iso, "core": {"sparse": {"placement": "auto-cost-energy"}}}),
         ("sparse.json, verdict (seed rule)", "sparse-verdict", {"extends": today}),
     ]
     results = []

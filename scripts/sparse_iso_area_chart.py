@@ -10,7 +10,7 @@
    per layer, cycles and energy against zeros, with the crossover marked where the curves cross.
 2. Runs pruned ResNet-50 and pruned MobileNetV2 end to end on configs/sparse-iso-area.json
    with every conv/fc layer on the Wfold unit, with the seed's verdict rule and with auto-cost
-   placement, and on configs/sparse.json with the verdict rule.
+   placement (cycles, then energy), and on configs/sparse.json with the verdict rule.
 3. Writes the tables, with the commit that produced them, between the markers of
    docs/sparse-iso-area.md.
 Needs matplotlib (Debian's python3-matplotlib), hence /usr/bin/python3.
@@ -122,6 +122,8 @@ def network_runs(npusim, out, reuse):
         ("iso-area, all on Wfold", "iso-wfold", {"extends": iso, "core": {"sparse": {"sparse_threshold": 1.0}}}),
         ("iso-area, verdict (seed rule)", "iso-verdict", {"extends": iso}),
         ("iso-area, auto-cost", "iso-auto-cost", {"extends": iso, "core": {"sparse": {"placement": "auto-cost"}}}),
+        ("iso-area, auto-cost-energy", "iso-auto-energy",
+         {"extends": iso, "core": {"sparse": {"placement": "auto-cost-energy"}}}),
         ("sparse.json, verdict (seed rule)", "sparse-verdict", {"extends": today}),
     ]
     results = []
@@ -136,9 +138,13 @@ def network_runs(npusim, out, reuse):
             report = json.loads((out / tag / "report.json").read_text())
             dram = sum(ch["bytes_read"] + ch["bytes_written"] for ch in report["dram_channels"])
             on_sparse = sum(1 for r in report["workload"]["rows"] if r.get("engine") == "sparse")
+            with open(out / tag / "instructions.csv", newline="") as f:
+                compresses = sum(1 for row in csv.DictReader(f) if row["op"] == "compress")
+            skipped = sum(g.get("dram_bytes_skipped", 0) for name, g in report["stats"].items()
+                          if name.endswith(".sparse"))
             results.append({"network": network, "variant": name, "cycles": report["total_cycles"],
                             "energy_mj": report["energy"]["total_pj"] * 1e-9, "dram_mb": dram / 1e6,
-                            "on_sparse": on_sparse})
+                            "on_sparse": on_sparse, "compresses": compresses, "skipped_mb": skipped / 1e6})
     return results
 
 
@@ -167,11 +173,12 @@ def layer_table(rows, layers, found):
 
 
 def network_table(results):
-    lines = ["| network | chip and placement | cycles | energy (mJ) | DRAM (MB) | layers on the cluster |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| network | chip and placement | cycles | energy (mJ) | DRAM (MB) | layers on the cluster | "
+             "compress ops | MB that skipped DRAM (¶84) |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in results:
         lines.append(f"| {r['network']} | {r['variant']} | {r['cycles']:,} | {r['energy_mj']:.2f} | "
-                     f"{r['dram_mb']:.1f} | {r['on_sparse']} |")
+                     f"{r['dram_mb']:.1f} | {r['on_sparse']} | {r['compresses']} | {r['skipped_mb']:.2f} |")
     return lines
 
 
@@ -183,12 +190,13 @@ def provenance(npusim):
     return f"Made by `scripts/sparse_iso_area_chart.py` at commit {commit}{' (with local changes)' if dirty else ''}."
 
 
-def write_doc(doc, lines):
+def write_doc(doc, lines, begin=BEGIN, end=END):
+    """Replaces what stands between the markers `begin` and `end` of `doc` with `lines`."""
     text = doc.read_text()
-    first, last = text.find(BEGIN), text.find(END)
+    first, last = text.find(begin), text.find(end)
     if first < 0 or last < first:
-        sys.exit(f"sparse_iso_area_chart.py: {doc} has no {BEGIN} ... {END} block")
-    doc.write_text(text[:first + len(BEGIN)] + "\n" + "\n".join(lines) + "\n" + text[last:])
+        sys.exit(f"{doc} has no {begin} ... {end} block")
+    doc.write_text(text[:first + len(begin)] + "\n" + "\n".join(lines) + "\n" + text[last:])
     print(f"wrote {doc}")
 
 

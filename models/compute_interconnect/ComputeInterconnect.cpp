@@ -20,9 +20,12 @@ ComputeInterconnect::ComputeInterconnect(sc_core::sc_module_name name, ComputeIn
   if (kind == ComputeInterconnectKind::Benes) benes_ = std::make_unique<BenesNetwork>(units);
   c_.sends = &stats.counter("border_sends", "count", "border partial-sum blocks sent between compute units");
   c_.bytes = &stats.counter("border_bytes", "bytes", "border partial sums carried between compute units");
+  c_.handoff_sends =
+      &stats.counter("handoff_sends", "count", "output blocks handed to the next layer's units (seed001 ¶84)");
+  c_.handoff_bytes = &stats.counter("handoff_bytes", "bytes", "output bytes handed to the next layer's units");
   c_.passes = &stats.counter("passes", "count", "passes through the compute interconnect");
   c_.conflicts = &stats.counter("conflicts", "count", "sends that waited a pass for a busy output or link");
-  c_.busy = &stats.counter("busy_cycles", "cycles", "cycles the compute interconnect carried border sums");
+  c_.busy = &stats.counter("busy_cycles", "cycles", "cycles the compute interconnect carried border sums and handed-off outputs");
 }
 
 std::string ComputeInterconnect::misfit(ComputeInterconnectKind kind, std::uint32_t units) {
@@ -71,7 +74,7 @@ std::uint64_t ComputeInterconnect::chain_passes(const std::vector<std::int64_t>&
   return passes - 1;
 }
 
-std::vector<Cycles> ComputeInterconnect::deliver(const std::vector<BorderSend>& sends) {
+std::vector<Cycles> ComputeInterconnect::deliver(const std::vector<BorderSend>& sends, bool hand_off) {
   std::vector<Cycles> arrive(sends.size());
   std::vector<std::size_t> order(sends.size());
   std::iota(order.begin(), order.end(), 0);
@@ -102,8 +105,8 @@ std::vector<Cycles> ComputeInterconnect::deliver(const std::vector<BorderSend>& 
     for (std::uint32_t u = 0; u < units_; ++u)
       if (request[u] >= 0) {
         arrive[queue[u].front()] = clock;
-        *c_.sends += 1;
-        *c_.bytes += sends[queue[u].front()].bytes;
+        *(hand_off ? c_.handoff_sends : c_.sends) += 1;
+        *(hand_off ? c_.handoff_bytes : c_.bytes) += sends[queue[u].front()].bytes;
         queue[u].pop_front();
       }
   }

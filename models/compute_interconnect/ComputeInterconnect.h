@@ -36,7 +36,9 @@ class ComputeInterconnect : public sc_core::sc_module {
   static std::string misfit(ComputeInterconnectKind kind, std::uint32_t units);
   // Delivers the sends in rounds (each unit sends one at a time, in the order they are
   // ready); returns each send's arrival cycle. A send to its own unit is already there.
-  std::vector<Cycles> deliver(const std::vector<BorderSend>& sends);
+  // `hand_off`: the blocks are a layer's outputs handed to the next layer's units (¶84),
+  // counted apart from border partial sums.
+  std::vector<Cycles> deliver(const std::vector<BorderSend>& sends, bool hand_off = false);
   std::uint32_t stages() const;
 
  private:
@@ -52,6 +54,8 @@ class ComputeInterconnect : public sc_core::sc_module {
   struct Counters {
     std::uint64_t* sends;
     std::uint64_t* bytes;
+    std::uint64_t* handoff_sends;
+    std::uint64_t* handoff_bytes;
     std::uint64_t* passes;
     std::uint64_t* conflicts;
     std::uint64_t* busy;

@@ -103,6 +103,8 @@ InstructionRecord Engine::start_next(const Queued& next, Cycles at_head) {
   record.stall = start - at_head;
   record.bytes = work.bytes;
   record.macs = work.macs;
+  record.cache = work.cache;
+  record.launched_by_hardware = work.launched_by_hardware;
   record.state = state_label();
   record.lane = free_lane();
   return record;

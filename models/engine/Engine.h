@@ -96,6 +96,8 @@ class Engine : public sc_core::sc_module {
   struct Work {
     std::uint64_t bytes = 0;
     std::uint64_t macs = 0;
+    CacheUse cache = {};
+    bool launched_by_hardware = false;
   };
   // Performs one instruction: moves data (functional runs) and either waits for
   // as many cycles as the hardware would take or, having published when it will

@@ -70,6 +70,30 @@ std::uint64_t AddressGenerator::window_union_elements(const ConvShape& g, const 
   return total;
 }
 
+std::vector<PositionRange> AddressGenerator::position_runs(const ConvShape& g, std::uint64_t J, std::uint32_t image) {
+  std::vector<PositionRange> runs;
+  const std::uint64_t wo = g.wo(), positions = std::uint64_t(g.ho()) * wo;
+  if (J >= wo) {
+    for (std::uint64_t first = 0; first < positions; first += J)
+      runs.push_back({image, first, std::min(J, positions - first)});
+    return runs;
+  }
+  for (std::uint64_t row = 0; row < g.ho(); ++row)
+    for (std::uint64_t x = 0; x < wo; x += J) runs.push_back({image, row * wo + x, std::min(J, wo - x)});
+  return runs;
+}
+
+PositionRange AddressGenerator::next_run(const ConvShape& g, std::uint64_t J, const PositionRange& p) {
+  const std::uint64_t wo = g.wo(), positions = std::uint64_t(g.ho()) * wo;
+  const std::uint64_t next = p.first + p.count;
+  if (next < positions) {
+    const std::uint64_t room = J >= wo ? positions - next : wo - next % wo;
+    return {p.image, next, std::min(J, room)};
+  }
+  const std::uint32_t image = p.image + 1 < g.n ? p.image + 1 : 0;
+  return {image, 0, std::min(J, J >= wo ? positions : wo)};
+}
+
 std::vector<std::uint32_t> AddressGenerator::multiplicity_map(const ConvShape& g) {
   std::vector<std::uint32_t> count(std::uint64_t(g.hi) * g.wi, 0);
   const std::uint64_t positions = std::uint64_t(g.ho()) * g.wo(), taps = std::uint64_t(g.kh) * g.kw;

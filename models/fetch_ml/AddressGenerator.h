@@ -41,6 +41,13 @@ class AddressGenerator : public sc_core::sc_module {
   // Distinct input elements (real, not padding) the positions' windows cover: what
   // the staging registers hold when unrolling happens on the register-file read path.
   static std::uint64_t window_union_elements(const ConvShape& g, const PositionRange& p);
+  // The walk of a layer's position runs for tiles of J positions (whole output rows when
+  // J >= wo, else J-wide pieces of each row), image by image: what the compiler lays tiles
+  // out by, and what the state machine follows when it launches fetches itself (¶[0051]).
+  static std::vector<PositionRange> position_runs(const ConvShape& g, std::uint64_t J, std::uint32_t image);
+  // The run after `p` in that walk; after the last image's last run, image 0's first (the
+  // next filter block starts over).
+  static PositionRange next_run(const ConvShape& g, std::uint64_t J, const PositionRange& p);
   // How many times each element of one channel appears in the im2col matrix (seed003 G3).
   static std::vector<std::uint32_t> multiplicity_map(const ConvShape& g);
 

@@ -21,6 +21,10 @@ const std::array<ControlRegisterInfo, kControlRegisters>& control_register_table
       {"pad_bottom", "extension", 0, "zero rows below the image"},
       {"pad_left", "extension", 0, "zero columns left of the image"},
       {"pad_right", "extension", 0, "zero columns right of the image"},
+      {"auto_fetch", "extension (¶[0051])", 0,
+       "1: the state machine launches each next tile's fetches itself when the datapath frees a register group"},
+      {"tile_positions", "extension (¶[0051])", 0, "output positions per tile: the walk auto-fetch follows"},
+      {"tile_filters", "extension (¶[0051])", 0, "filters per block: the walk auto-fetch follows"},
   }};
   return table;
 }

@@ -31,6 +31,9 @@ enum class ControlRegister {
   PadBottom,
   PadLeft,
   PadRight,
+  AutoFetch,      // extension (¶[0051]): 1 = the state machine launches the next tile's fetches itself
+  TilePositions,  // extension (¶[0051]): positions per tile, the walk auto-fetch follows
+  TileFilters,    // extension (¶[0051]): filters per block
   Count
 };
 

@@ -27,6 +27,13 @@ std::optional<OpProblem> register_value(ControlRegister r, const nlohmann::json&
       return OpProblem{"params.value", "an address must be an integer from 0 to 2^48"};
     return std::nullopt;
   }
+  if (r == R::AutoFetch && !json_integer(v, 0, 1)) return OpProblem{"params.value", "auto_fetch must be 0 or 1"};
+  if (r == R::AutoFetch) return std::nullopt;
+  if (r == R::TilePositions || r == R::TileFilters) {
+    if (!json_integer(v, 0, std::uint64_t(1) << 32))
+      return OpProblem{"params.value", "a tile size must be an integer from 0 to 2^32"};
+    return std::nullopt;
+  }
   const bool pad = r == R::PadTop || r == R::PadBottom || r == R::PadLeft || r == R::PadRight || r == R::IfmStrideY;
   if (!json_integer(v, pad ? 0 : 1, kMaxWindowParam))
     return OpProblem{"params.value", fmt::format("{} must be an integer from {} to {}",
@@ -80,9 +87,36 @@ std::optional<OpProblem> fetch_weights(const Instruction& ins) {
   return std::nullopt;
 }
 
+// The cache hint (seed003 ¶25) and the auto-fetch mark (¶[0051]) a fetch may carry.
+std::optional<OpProblem> fetch_fields(const nlohmann::json& params) {
+  if (params.contains("cache") && params["cache"] != "keep" && params["cache"] != "stream")
+    return OpProblem{"params.cache", "must be \"keep\" (allocate the lines read) or \"stream\" (do not)"};
+  if (params.contains("auto") && !params["auto"].is_boolean()) return OpProblem{"params.auto", "must be true or false"};
+  return std::nullopt;
+}
+
+// A preload names the tile a later fetch will read: its source only.
+std::optional<OpProblem> ml_preload(const Instruction& ins) {
+  MlTile tile;
+  if (auto p = read_ml_tile(ins.params, tile)) return p;
+  const std::string data = ins.params.value("data", std::string());
+  if (data == "ifm") {
+    if (auto p = require_param(ins.params, "positions")) return p;
+    if (ins.inputs[0].shape.size() != 3)
+      return OpProblem{"inputs[0].shape", "a preload of an ifm names image rows [rows, wi, ci]"};
+    return std::nullopt;
+  }
+  if (data == "weights") {
+    if (auto p = require_param(ins.params, "filters")) return p;
+    return rank4(ins.inputs[0], "inputs[0]", "a preload of weights", "[filters, fy, fx, ci]");
+  }
+  return OpProblem{"params.data", "is required: \"ifm\" or \"weights\""};
+}
+
 std::optional<OpProblem> fetch_ml(const Instruction& ins) {
   MlTile tile;
   if (auto p = read_ml_tile(ins.params, tile)) return p;
+  if (auto p = fetch_fields(ins.params)) return p;
   const TensorOperand& src = ins.inputs[0];
   if (src.dtype != DType::Int8 && src.dtype != DType::Float32)
     return OpProblem{"inputs[0].dtype", fmt::format("fetch_ml moves int8 or float32, got {}", dtype_name(src.dtype))};
@@ -112,7 +146,9 @@ std::vector<OpSpec> fetch_ml_ops() {
   return {
       {"ml_set", "fetch_ml", {}, {}, {"register", "value"}, ml_set},
       {"fetch_ml", "fetch_ml", {{"source", {kDram, kCluster}}}, {{"tile", {kRf}}},
-       {"data", "image", "positions", "filters"}, fetch_ml},
+       {"data", "image", "positions", "filters", "cache", "auto"}, fetch_ml},
+      // Lines of a later fetch's tile brought into the fetch-path cache (seed003 ¶[0050]).
+      {"ml_preload", "fetch_ml", {{"source", {kDram}}}, {}, {"data", "image", "positions", "filters"}, ml_preload},
       {"ml_return", "fetch_ml", {{"results", {kRf}}}, {{"destination", {kDram, kCluster}, true}},
        {"image", "positions", "filters"}, ml_return},
   };

@@ -1,5 +1,6 @@
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "models/engine/Engine.h"
 #include "models/fetch_ml/AddressGenerator.h"
 #include "models/fetch_ml/ControlRegisters.h"
+#include "models/fetch_ml/FetchCache.h"
 #include "models/fetch_ml/FetchMlConfig.h"
 #include "models/fetch_ml/TileParams.h"
 
@@ -29,7 +31,10 @@ struct FetchedTile {
 // §1.4-1.5), the DMA-like hardware outside the shader core. ml_set writes a control
 // register and touches no memory; fetch_ml walks the original image (or the filters)
 // through the chip interconnect into a register-file tile, unrolling it on the way
-// when the tile is [positions, K]; ml_return sends results to NHWC addresses.
+// when the tile is [positions, K]; ml_return sends results to NHWC addresses. With a
+// fetch-path cache, reads go through it (a fetch's hint says whether its lines stay),
+// ml_preload brings a later tile's lines in, and in auto-fetch mode the state machine
+// launches the fetches after a layer's first tile itself, following its walk.
 class FetchMlStateMachine : public Engine {
  public:
   enum class State { Idle, Initialized, Fetching, Streaming, Done };
@@ -53,7 +58,28 @@ class FetchMlStateMachine : public Engine {
  private:
   Work set_register(const Instruction& inst);
   Work fetch(const Instruction& inst);
+  Work preload(const Instruction& inst);
+  // The region a fetch or preload of `tile` must read, as the address generator walks it
+  // (refusing any other), and the image rows it holds.
+  struct Source {
+    std::uint64_t offset = 0;
+    std::vector<std::uint64_t> shape;
+    InputRows rows;
+  };
+  Source expected_source(const Instruction& inst, const ConvShape& g, const MlTile& tile, bool ifm) const;
   FetchedTile expected_fetch(const Instruction& inst, const ConvShape& g, const MlTile& tile, bool ifm) const;
+  // Auto-fetch (¶[0051]): a fetch the state machine launched must be the next of its walk.
+  void check_auto(const Instruction& inst, const ConvShape& g, const MlTile& tile, bool ifm) const;
+  void note_walk(const MlTile& tile, bool ifm);
+  // Reads `t` from memory, through the cache when one is fitted (FetchPath.cpp); `memory_bytes`
+  // gets the bytes memory delivered.
+  Cycles read_source(const TensorOperand& t, std::uint8_t* data, Cycles start, bool allocate, CacheUse& use,
+                     std::uint64_t& memory_bytes);
+  // One contiguous run of a DRAM tensor through the cache; `issue` advances.
+  Cycles cached_run(std::uint64_t address, std::uint64_t count, std::uint8_t* data, Cycles& issue, bool allocate,
+                    CacheUse& use, std::uint64_t& memory_bytes);
+  // Lines [first, end) from memory in request-sized pieces, filled into the cache when `allocate`.
+  Cycles read_lines(std::uint64_t first, std::uint64_t end, std::uint8_t* bytes, Cycles& issue, bool allocate);
   // Functional runs: the fetched rows unrolled into the tile's [positions, K] matrix.
   std::uint8_t* unroll(const FetchedTile& fetched, const MlTile& tile, std::uint64_t bytes);
   Work return_results(const Instruction& inst);
@@ -73,6 +99,9 @@ class FetchMlStateMachine : public Engine {
   AddressGenerator address_generator_;
   State state_ = State::Idle;
   std::uint64_t returned_since_init_ = 0;  // result elements returned for the current registers
+  FetchCache cache_;
+  // The walk auto-fetch follows: the last image run fetched since the registers were set.
+  std::optional<PositionRange> last_run_;
   Scratchpad* register_file_ = nullptr;
   std::map<std::uint64_t, FetchedTile> fetched_;  // by register-file offset
   std::vector<std::uint8_t> staging_;             // functional runs: data from memory
@@ -86,6 +115,14 @@ class FetchMlStateMachine : public Engine {
     std::uint64_t* rf_write_bytes;
     std::uint64_t* return_bytes;
     std::uint64_t* requests;
+    std::uint64_t* memory_bytes;
+    std::uint64_t* cache_hits;
+    std::uint64_t* cache_misses;
+    std::uint64_t* cache_hit_bytes;
+    std::uint64_t* cache_fill_bytes;
+    std::uint64_t* preloads;
+    std::uint64_t* preload_bytes;
+    std::uint64_t* auto_fetches;
   } counters_;
 };
 

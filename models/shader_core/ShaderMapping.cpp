@@ -78,27 +78,13 @@ void choose_tile(ShaderConvPlan& plan) {
   plan.layout.results = plan.layout.ifm + size.ifm_bytes(J);
 }
 
-// Runs of positions per image: whole-row runs of J, or J-wide pieces of each row.
-std::vector<PositionRange> position_runs(const ShaderConvPlan& plan, std::uint32_t image) {
-  std::vector<PositionRange> runs;
-  const std::uint64_t wo = plan.layer.wo(), J = plan.tile_positions;
-  if (J >= wo) {
-    for (std::uint64_t first = 0; first < plan.positions; first += J)
-      runs.push_back({image, first, std::min(J, plan.positions - first)});
-    return runs;
-  }
-  for (std::uint64_t row = 0; row < plan.layer.ho(); ++row)
-    for (std::uint64_t x = 0; x < wo; x += J) runs.push_back({image, row * wo + x, std::min(J, wo - x)});
-  return runs;
-}
-
 void lay_out_tiles(const ShaderCoreConfig& cfg, ShaderConvPlan& plan) {
   const ConvShape& l = plan.layer;
   const std::uint64_t eb = l.element_bytes;
   std::vector<std::int64_t> held(plan.groups, -1);  // filter block per group
   for (std::uint32_t f0 = 0; f0 < l.co; f0 += plan.tile_filters)
     for (std::uint32_t image = 0; image < l.n; ++image)
-      for (const PositionRange& run : position_runs(plan, image)) {
+      for (const PositionRange& run : AddressGenerator::position_runs(l, plan.tile_positions, image)) {
         ShaderTile t;
         t.positions = run;
         t.first_filter = f0;

@@ -72,14 +72,15 @@ CompressedMap SparseTensorCluster::read_recursive(const Instruction& inst, const
   return m;
 }
 
-// A finished sub-map of a sparse_conv_compressed: its requantized values (ReLU included)
-// join the output map, and it waits for the compression of its rows.
+// A finished sub-map whose back end needs its neighbours (compression of whole rows, or
+// pooling windows across its borders): its requantized values (ReLU included) join the
+// output map, and it waits.
 void SparseTensorCluster::keep_for_compression(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory,
                                                const std::vector<std::int64_t>& sums, Cycles computed,
                                                SparseUnitTally& tally) {
-  run.finished.push_back({submap, memory, computed, &tally});
-  if (!setup().functional) return;
   const UnitRegion& r = run.plan.partition().regions[submap];
+  run.finished.push_back({submap, memory, computed, &tally, r});
+  if (!setup().functional) return;
   const std::uint32_t co = run.plan.shape().co, wo = run.plan.shape().wo();
   const std::vector<std::uint8_t> bytes = requantized(run, sums);
   const std::uint64_t row_bytes = std::uint64_t(r.ox1 - r.ox0) * co;
@@ -100,8 +101,14 @@ void SparseTensorCluster::store_compressed(ConvSchedule& run, double ofm_zeros, 
     image = compress_rows(shape, run.ofm.data());
   else
     image.sizes = compressed_row_sizes(shape, assumed_map(shape.h, shape.w, shape.c, ofm_zeros, seed + 2).indices);
+  if (run.hand_off) hold_output(run, image.sizes);
   for (const ConvSchedule::Finished& f : run.finished) {
-    const UnitRegion& r = run.plan.partition().regions[f.submap];
+    const UnitRegion& r = f.region;
+    if (run.hand_off) {  // it stays in the memory unit for the next layer's units
+      run.done = std::max(run.done, f.computed);
+      f.tally->done = std::max(f.tally->done, f.computed);
+      continue;
+    }
     FeatureMapMemoryUnit& fm = *fm_units_[f.memory];
     Cycles stored = f.computed;
     for (std::uint32_t y = r.oy0; y < r.oy1; ++y) {

@@ -28,6 +28,15 @@ void add_link_keys(Keys& sp) {
                 "single reloads the one buffer set part by part as the units use it; double splits the "
                 "buffers into two sets and loads the next part while the units use the other "
                 "(models/sparse_memory/README.md)"));
+  sp.add(choice(sp("weight_compression", &S::weight_compression), "offline", {"offline", "on_chip"},
+                "where the compiler has a sparse layer's weights compressed: offline writes them compressed "
+                "into the trace's DRAM image once (seed001 ¶203-205: compressed and analysed outside the "
+                "accelerator); on_chip adds a compress op before the layer, as for weights that change at "
+                "run time"));
+  sp.add(flag(sp("hand_off", &S::hand_off), true,
+              "with a compute interconnect: a sparse layer whose only reader is the next sparse layer on the same "
+              "core leaves its compressed output in the FM memory units and sends it over 920 to that layer's "
+              "units, not through DRAM (seed001 ¶84), when one buffer set per unit holds it"));
 }
 
 // The compute units (seed001 Figs. 13-15) and their pipeline.
@@ -57,6 +66,9 @@ void add_unit_keys(Keys& sp) {
                            "channel"));
   sp.add(latency(sp("pipeline_latency", &S::pipeline_latency), 6,
                  sp.what + "multiplier -> MIN -> VAR -> back-end depth, paid once per instruction"));
+  sp.add(integer(sp("pool_units", &S::pool_units), 4, within(1, 1024), "count",
+                 sp.what + "b: pooling units in each compute unit's back end (seed001 ¶138), each reducing one "
+                           "window of one channel per cycle after requantization and ReLU"));
 }
 
 // The DMA paths and the buffers they fill.

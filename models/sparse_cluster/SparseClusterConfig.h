@@ -35,6 +35,13 @@ NLOHMANN_JSON_SERIALIZE_ENUM(PartitionPolicy, {{PartitionPolicy::Balanced, "bala
 NLOHMANN_JSON_SERIALIZE_ENUM(BalanceMetric, {{BalanceMetric::NonzeroCount, "nnz_count"},
                                              {BalanceMetric::NonzeroPercent, "nnz_percent"}})
 
+// Where a sparse layer's weights are compressed: outside the accelerator, once, into the
+// trace's DRAM image (seed001 ¶203-205), or by a `compress` op on the chip before the layer
+// (for weights that change at run time).
+enum class WeightCompression { Offline, OnChip };
+NLOHMANN_JSON_SERIALIZE_ENUM(WeightCompression, {{WeightCompression::Offline, "offline"},
+                                                 {WeightCompression::OnChip, "on_chip"}})
+
 // Which size the cluster takes from the matrix unit's area (docs/sparse-iso-area.md): none
 // (as written), its units, or each unit's multipliers.
 enum class IsoAreaSizing { None, Units, Multipliers };
@@ -65,6 +72,7 @@ struct SparseClusterConfig {
   Cycles round_cycles;                 // one multiplier round through the MINs into VAR
   Cycles window_cycles;                // VAR load from and write-back to the accumulator buffer
   Cycles pipeline_latency;             // multiplier -> VAR -> back end, once per instruction
+  std::uint32_t pool_units;            // b: pooling units in each unit's back end (¶138), a window a cycle each
   double dma_bytes_per_cycle;          // each FM memory unit's DMA path, and the weight memory's
   std::uint64_t request_bytes;         // DMA request size
   std::uint64_t fm_buffer_bytes;       // one buffer set (value + index buffer) of an FM memory unit
@@ -82,6 +90,8 @@ struct SparseClusterConfig {
   Cycles compute_stage_cycles;         // per switch stage of the compute interconnect
   double compute_link_bytes_per_cycle; // each port of the compute interconnect
   WeightRefill weight_refill;          // how a kernel larger than the weight memory is charged
+  WeightCompression weight_compression;  // offline (in the trace's DRAM image) or on the chip
+  bool hand_off;                       // outputs go to the next layer's units over 920 when they can (¶84)
   LayerPlacementRule placement;
   IsoAreaSizing iso_area;              // resolved at load (SparseIsoArea.h): units or multipliers sized
 

@@ -17,7 +17,9 @@ struct SubmapRun {
 // One image of a sparse_conv without DRAM contention: the weights load over the weight
 // memory's path, then the engine's hand-out of sub-maps (dispatch_submaps), each memory
 // unit's DMA loading its sub-maps back to back (values and index bytes of the recursive format
-// the compiler emits for feature maps) and storing each output rectangle dense. `npusim explain --engine sparse` prints it; the compiler's auto-cost placement
+// the compiler emits for feature maps) and storing each output rectangle dense. It leaves out,
+// as it leaves out DRAM contention, compute interconnect 920's border exchange, a handed-in
+// input (¶84: counted as loaded) and the back end's pooling. `npusim explain --engine sparse` prints it; the compiler's auto-cost placement
 // compares its `finish` with the other engine's prediction.
 struct SparseConvEstimate {
   std::uint64_t weight_load = 0;  // cycles

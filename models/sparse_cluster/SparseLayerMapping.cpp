@@ -62,13 +62,16 @@ SubmapWork SparseConvPlan::work(std::uint32_t submap, std::vector<std::int64_t>*
   return {&shape_, compute_regions_[submap], &cells_[submap], &kernel_, sums};
 }
 
+std::uint32_t SparseConvPlan::memory_unit(std::uint32_t submap) const {
+  return submap / ((submaps() + memory_units_ - 1) / memory_units_);
+}
+
 SubmapDispatcher SparseConvPlan::dispatcher(const MemoryInterconnect& net) const {
   std::vector<std::deque<std::uint32_t>> queues(memory_units_);
   std::vector<std::uint64_t> work(submaps());
-  const std::uint32_t per_unit = (submaps() + memory_units_ - 1) / memory_units_;
   for (std::uint32_t j = 0; j < submaps(); ++j) {
     work[j] = cells_[j].nonzeros();
-    if (!partition_.regions[j].empty()) queues[j / per_unit].push_back(j);
+    if (!partition_.regions[j].empty()) queues[memory_unit(j)].push_back(j);
   }
   return SubmapDispatcher(net, std::move(queues), std::move(work));
 }

@@ -58,6 +58,8 @@ class SparseConvPlan {
   // Static binding of sub-maps to FM memory units (each holds a run of neighbours), as
   // queues for the memory interconnect to hand out.
   SubmapDispatcher dispatcher(const MemoryInterconnect& net) const;
+  // The FM memory unit that holds sub-map `submap` under that binding.
+  std::uint32_t memory_unit(std::uint32_t submap) const;
 
  private:
   std::uint32_t memory_units_;

@@ -53,6 +53,7 @@ void SparseLayerRows::add(SparseConvRun run) {
   t.dense_macs += run.dense_macs;
   t.useful_macs += run.useful_macs;
   t.cycles += run.cycles;
+  t.dram_bytes_skipped += run.dram_bytes_skipped;
   for (std::size_t u = 0; u < t.units.size() && u < run.units.size(); ++u) t.units[u].add(run.units[u]);
 }
 
@@ -76,6 +77,7 @@ nlohmann::json SparseLayerRows::rows(std::uint32_t core, std::uint32_t multiplie
                     {"useful_macs", t.useful_macs},
                     {"cycles", t.cycles},
                     {"units", std::move(units)}});
+    if (t.dram_bytes_skipped) rows.back()["dram_bytes_skipped"] = t.dram_bytes_skipped;
   }
   return rows;
 }

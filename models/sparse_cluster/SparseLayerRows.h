@@ -33,6 +33,7 @@ struct SparseConvRun {
   std::uint32_t grid_rows = 0, grid_cols = 0;
   double imbalance = 0;
   std::uint64_t partition_moves = 0, dense_macs = 0, useful_macs = 0;
+  std::uint64_t dram_bytes_skipped = 0;  // outputs handed over 920 instead of DRAM (¶84), either side
   Cycles cycles = 0;
   std::vector<SparseUnitTally> units;  // one per compute unit; idle ones have no sub-maps
 };

@@ -72,9 +72,37 @@ std::optional<OpProblem> compress(const Instruction& ins) {
   return std::nullopt;
 }
 
+// params.pool: the back end's pooling window over the [ho, wo] output (1370/1470/1590);
+// `ho` and `wo` become the pooled map's.
+std::optional<OpProblem> pool_params(const Instruction& ins, std::uint64_t& ho, std::uint64_t& wo) {
+  if (!ins.params.contains("pool")) return std::nullopt;
+  const nlohmann::json& p = ins.params["pool"];
+  const char* form = R"(must be {"max": true or false, "kernel": [kh, kw], "stride": [sh, sw], "padding": [t, b, l, r]})";
+  if (!p.is_object() || !p.contains("max") || !p["max"].is_boolean() || !p.contains("kernel"))
+    return OpProblem{"params.pool", form};
+  for (const auto& [key, value] : p.items())
+    if (key != "max" && key != "kernel" && key != "stride" && key != "padding")
+      return OpProblem{"params.pool." + key, std::string("unknown field: the pool ") + form};
+  if (!ins.params.contains("shift")) return OpProblem{"params.shift", "is required: the back end pools int8 results"};
+  std::vector<std::uint64_t> kernel{0, 0};
+  if (auto problem = read_int_list(p, "kernel", 2, 1, kernel)) return OpProblem{"params.pool.kernel", problem->reason};
+  Instruction window;
+  window.params = p;
+  WindowParams w;
+  if (auto problem = read_window(window, w)) return OpProblem{"params.pool" + problem->field.substr(6), problem->reason};
+  if (w.pad[0] >= kernel[0] || w.pad[1] >= kernel[0] || w.pad[2] >= kernel[1] || w.pad[3] >= kernel[1])
+    return OpProblem{"params.pool.padding", "each side's padding must be smaller than the pool kernel"};
+  ho = w.ho(ho, kernel[0]);
+  wo = w.wo(wo, kernel[1]);
+  if (ho == 0 || wo == 0) return OpProblem{"params.pool.kernel", "the pool kernel does not fit the conv's output"};
+  return std::nullopt;
+}
+
 // The output: dense [ho, wo, co] (int32, or int8 with a shift), or for
-// sparse_conv_compressed int8 values and their index buffer in the recursive format.
+// sparse_conv_compressed int8 values and their index buffer in the recursive format; with
+// a pool, the pooled map.
 std::optional<OpProblem> conv_output(const Instruction& ins, std::uint64_t ho, std::uint64_t wo) {
+  if (auto p = pool_params(ins, ho, wo)) return p;
   const bool requant = ins.params.contains("shift"), compressed = ins.outputs.size() == 2;
   const TensorOperand& out = ins.outputs[0];
   if (compressed && !requant) return OpProblem{"params.shift", "is required: the compression blocks store int8"};
@@ -82,6 +110,19 @@ std::optional<OpProblem> conv_output(const Instruction& ins, std::uint64_t ho, s
   if (out.shape.size() != 3 || out.shape[0] != ho || out.shape[1] != wo)
     return OpProblem{"outputs[0].shape", fmt::format("the output is [ho, wo, co] with ho = {}, wo = {}", ho, wo)};
   if (compressed) return recursive_pair(out, "outputs[0]", ins.outputs[1], "outputs[1]");
+  return std::nullopt;
+}
+
+// seed001 ¶84: a compressed output left in the FM memory units for the next layer
+// ("hand_off"), and an input in the recursive format taken from them ("handed_in").
+std::optional<OpProblem> hand_off_params(const Instruction& ins) {
+  for (const char* key : {"hand_off", "handed_in"})
+    if (ins.params.contains(key) && !ins.params[key].is_boolean())
+      return OpProblem{std::string("params.") + key, "must be true or false"};
+  if (ins.params.value("hand_off", false) && ins.outputs.size() != 2)
+    return OpProblem{"params.hand_off", "only sparse_conv_compressed leaves its output in the FM memory units"};
+  if (ins.params.value("handed_in", false) && ins.inputs[1].dtype != DType::UInt8)
+    return OpProblem{"params.handed_in", "a handed-in input is in the recursive format (a uint8 index buffer)"};
   return std::nullopt;
 }
 
@@ -119,6 +160,7 @@ std::optional<OpProblem> sparse_conv(const Instruction& ins) {
   if (ins.params.contains("relu") && !ins.params["relu"].is_boolean())
     return OpProblem{"params.relu", "must be true or false"};
   if (auto p = conv_output(ins, ho, wo)) return p;
+  if (auto p = hand_off_params(ins)) return p;
   if (auto p = requant_params(ins)) return p;  // the bias
   AssumedSparsity assumed;
   return read_assumed_sparsity(ins.params, "assumed_sparsity", assumed);
@@ -152,14 +194,16 @@ std::vector<OpSpec> sparse_cluster_ops() {
       {"sparse_conv", "sparse",
        {{"ifm_values", {kDram}}, {"ifm_indices", {kDram}}, {"weight_values", {kDram}}, {"weight_indices", {kDram}}},
        {{"ofmap", {kDram}}},
-       {"ifm_shape", "kernel", "stride", "padding", "shift", "relu", "bias", "assumed_sparsity"},
+       {"ifm_shape", "kernel", "stride", "padding", "shift", "relu", "bias", "assumed_sparsity", "hand_off",
+        "handed_in", "pool"},
        sparse_conv},
       // The same convolution with compression blocks 1375/1475/1595 in the units' back end:
       // the output leaves compressed (int8 values [ho, wo, co] and their index buffer).
       {"sparse_conv_compressed", "sparse",
        {{"ifm_values", {kDram}}, {"ifm_indices", {kDram}}, {"weight_values", {kDram}}, {"weight_indices", {kDram}}},
        {{"ofm_values", {kDram}}, {"ofm_indices", {kDram}}},
-       {"ifm_shape", "kernel", "stride", "padding", "shift", "relu", "bias", "assumed_sparsity"},
+       {"ifm_shape", "kernel", "stride", "padding", "shift", "relu", "bias", "assumed_sparsity", "hand_off",
+        "handed_in", "pool"},
        sparse_conv},
   };
 }

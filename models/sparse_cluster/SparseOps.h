@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/matrix_unit/ConvShape.h"
+#include "models/vector_unit/VectorKernels.h"
 #include "sim/trace/OpCatalog.h"
 
 namespace npusim {
@@ -17,6 +19,10 @@ struct AssumedSparsity {
   std::uint64_t seed = 1;
 };
 std::optional<OpProblem> read_assumed_sparsity(const nlohmann::json& params, const char* key, AssumedSparsity& out);
+
+// The back end's pooling window over a conv's [ho, wo, co] output (params.pool, checked by
+// the op: {"max": bool, "kernel": [kh, kw], "stride", "padding"}), or none.
+std::optional<ChannelWindow> back_end_pool(const nlohmann::json& params, const ConvShape& g);
 
 // compress (dense -> values + indices), sparse_conv and sparse_conv_compressed, run by the sparse cluster.
 std::vector<OpSpec> sparse_cluster_ops();

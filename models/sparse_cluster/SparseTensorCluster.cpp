@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/compression_block/FlatCompressed.h"
 #include "models/engine/EngineRegistry.h"
 #include "models/interconnect/Interconnect.h"
 #include "models/kernel/SimTime.h"
@@ -16,10 +17,6 @@
 #include "sim/trace/OpChecks.h"
 
 namespace npusim {
-
-namespace {
-constexpr std::int32_t kEndOfList = -1;  // index after the last non-zero when the list is not full
-}
 
 SparseTensorCluster::SparseTensorCluster(sc_core::sc_module_name name, EngineSetup setup,
                                          const SparseClusterConfig& cfg)
@@ -36,6 +33,9 @@ SparseTensorCluster::SparseTensorCluster(sc_core::sc_module_name name, EngineSet
                                           "bytes the compression blocks stored (sparse_conv_compressed outputs)");
   c_.output_dense_bytes = &g.counter("output_dense_bytes", "bytes",
                                      "bytes those outputs would have taken stored dense (int8)");
+  c_.dram_bytes_skipped = &g.counter("dram_bytes_skipped", "bytes",
+                                     "output bytes handed to the next layer's units that neither went to DRAM nor "
+                                     "came back (seed001 ¶84), counted on both sides");
   const ComputeUnitTiming timing = cfg.unit_timing();
   for (std::uint32_t u = 0; u < cfg.units; ++u) {
     const std::string n = std::to_string(u);
@@ -85,7 +85,7 @@ CompressedMap SparseTensorCluster::read_compressed(const Instruction& inst, std:
   compress_path_->peek(v.offset, capacity, reinterpret_cast<std::uint8_t*>(vals.data()));
   compress_path_->peek(ix.offset, 4 * capacity, reinterpret_cast<std::uint8_t*>(idx.data()));
   CompressedMap m{h, w, c, {}, {}};
-  for (std::uint64_t i = 0; i < capacity && idx[i] != kEndOfList; ++i) {
+  for (std::uint64_t i = 0; i < capacity && idx[i] != FlatCompressed::kEndOfList; ++i) {
     if (idx[i] < 0 || std::uint64_t(idx[i]) >= dense_elements)
       fail_instruction(inst, fmt::format("inputs[{}] entry {} is {}, outside the dense tensor of {} elements",
                                          values + 1, i, idx[i], dense_elements));
@@ -118,31 +118,20 @@ Engine::Work SparseTensorCluster::compress(const Instruction& inst) {
   const std::uint64_t n = inst.inputs.at(0).elements(), capacity = values.shape.at(0);
   std::vector<std::uint8_t> bytes;
   const Cycles done = scan_dense(inst, bytes);
-  std::vector<std::int8_t> vals;
-  std::vector<std::int32_t> idx;
-  std::uint64_t nonzeros = 0;
-  if (setup().functional) {
-    for (std::uint64_t i = 0; i < n; ++i)
-      if (bytes[i] != 0) {
-        vals.push_back(std::int8_t(bytes[i]));
-        idx.push_back(std::int32_t(i));
-      }
-    nonzeros = vals.size();
-  } else {
-    nonzeros = n - std::min<std::uint64_t>(n, std::llround(inst.params.value("assumed_zeros", 0.0) * double(n)));
-  }
+  FlatCompressed flat;
+  if (setup().functional)
+    flat = compress_flat(bytes.data(), n, capacity);
+  else
+    flat.nonzeros = n - std::min<std::uint64_t>(n, std::llround(inst.params.value("assumed_zeros", 0.0) * double(n)));
+  const std::uint64_t nonzeros = flat.nonzeros;
   if (nonzeros > capacity)
     fail_instruction(inst, fmt::format("the tensor has {} non-zeros but outputs[0] holds only {}", nonzeros, capacity));
-  if (nonzeros < capacity) {  // the end marker
-    vals.push_back(0);
-    idx.push_back(kEndOfList);
-  }
   const std::uint64_t written = std::min(capacity, nonzeros + 1);
   const bool f = setup().functional;
   const Cycles v = compress_path_->transfer(true, values.offset, written,
-                                            f ? reinterpret_cast<std::uint8_t*>(vals.data()) : nullptr, done);
+                                            f ? reinterpret_cast<std::uint8_t*>(flat.values.data()) : nullptr, done);
   const Cycles i = compress_path_->transfer(true, indices.offset, 4 * written,
-                                            f ? reinterpret_cast<std::uint8_t*>(idx.data()) : nullptr, done);
+                                            f ? reinterpret_cast<std::uint8_t*>(flat.indices.data()) : nullptr, done);
   *c_.compressed_elements += n;
   *c_.compressed_nonzeros += nonzeros;
   wait_until(std::max(v, i));
@@ -171,8 +160,12 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
   ConvSchedule run(inst, plan, now_cycles(), cfg_.units);
   if (inst.inputs[1].dtype == DType::UInt8) run.ifm_rows = &ifm_rows;
   run.compressed = inst.outputs.size() == 2;
-  if (run.compressed && setup().functional) run.ofm.assign(std::size_t(g.ho()) * g.wo() * g.co, 0);
+  run.hand_off = inst.params.value("hand_off", false);
+  run.handed_in = inst.params.value("handed_in", false);
+  run.pool = back_end_pool(inst.params, g);
+  if ((run.compressed || run.pool) && setup().functional) run.ofm.assign(std::size_t(g.ho()) * g.wo() * g.co, 0);
   begin_layer(run, wmap.values.size());
+  if (run.handed_in) take_handed_in(run);
   const MemoryInterconnect net = cfg_.memory_network();
   SubmapDispatcher dispatch = plan.dispatcher(net);
   // The units work in parallel; whichever goes idle first asks the interconnect for
@@ -186,20 +179,20 @@ Engine::Work SparseTensorCluster::sparse_conv(const Instruction& inst) {
                                        row.units[u]);
                    });
   finish_layer(run, row, wmap.values.size());
-  AssumedSparsity assumed;
-  read_assumed_sparsity(inst.params, "assumed_sparsity", assumed);  // checked when the trace was read
-  if (run.compressed) store_compressed(run, assumed.ofm, assumed.seed);
+  finish_back_end(run);
   for (SparseUnitTally& unit : row.units) unit.done = unit.submaps ? unit.done - run.start : 0;
   row.dense_macs = std::uint64_t(g.ho()) * g.wo() * g.co * g.kh * g.kw * g.ci;
   row.useful_macs = run.products;
   row.cycles = run.done - run.start;
+  row.dram_bytes_skipped = run.skipped;
+  *c_.dram_bytes_skipped += run.skipped;
   *c_.dense_macs += row.dense_macs;
   *c_.products += run.products;
   *c_.imbalance_permille = std::max<std::uint64_t>(*c_.imbalance_permille, std::llround(part.imbalance * 1000));
   *c_.partition_moves += part.moves;
   layers_.add(std::move(row));
   wait_until(run.done);
-  const std::uint64_t ifm_bytes = run.ifm_rows ? ifm_rows.total() : ifm.values.size() * 5;
+  const std::uint64_t ifm_bytes = run.handed_in ? 0 : run.ifm_rows ? ifm_rows.total() : ifm.values.size() * 5;
   return {ifm_bytes + wmap.values.size() * 5 + run.out_bytes, run.products};
 }
 
@@ -231,26 +224,10 @@ Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, st
   std::vector<std::int64_t> sums;
   if (functional) sums.resize(std::size_t(r.oy1 - r.oy0) * (r.ox1 - r.ox0) * run.plan.shape().co);
   const SparseComputeUnit::Run work = units_[unit]->convolve(run.plan.work(submap, functional ? &sums : nullptr));
-  // Double buffering in the memory unit: its k-th part loads into one set while part
-  // k-1 computes, and waits until part k-2 has left that set.
-  FeatureMapMemoryUnit& fm = *fm_units_[memory];
-  std::vector<Cycles>& loaded_parts = run.part_done[memory];
   const std::uint64_t nnz = run.plan.cells(submap).nonzeros();
-  const std::uint64_t index_bytes =
-      run.ifm_rows ? window_index_bytes(*run.ifm_rows, r.row0, r.rows, r.col0, r.cols, run.plan.shape().wi) : 0;
-  const std::uint64_t parts = run.ifm_rows ? fm.parts_of_bytes(nnz, index_bytes) : fm.parts(nnz);
-  const std::uint64_t values_at = run.inst.inputs[0].offset, indices_at = run.inst.inputs[1].offset;
-  Cycles t = free, first = free;
-  for (std::uint64_t p = 0; p < parts; ++p) {
-    const std::size_t k = loaded_parts.size();
-    const Cycles issue = k < 2 ? run.start : loaded_parts[k - 2];
-    const Cycles loaded = run.ifm_rows ? fm.load_bytes_part(values_at, indices_at, nnz, index_bytes, p, parts, issue)
-                                       : fm.load_part(values_at, indices_at, nnz, p, parts, issue);
-    t = std::max(t, loaded + hop);
-    if (p == 0) first = t;
-    t += work.busy * (p + 1) / parts - work.busy * p / parts;
-    loaded_parts.push_back(t);
-  }
+  Cycles first = free;
+  std::uint64_t parts = 0;
+  const Cycles t = load_and_compute(run, submap, memory, hop, free, work.busy, first, parts);
   const Cycles computed = t + cfg_.pipeline_latency;
   if (setup().spans)
     setup().spans->add(units_[unit]->track(), fmt::format("sparse_conv {}", run.inst.id), first, computed);
@@ -276,6 +253,39 @@ Cycles SparseTensorCluster::run_submap(ConvSchedule& run, std::uint32_t unit, st
   return t;
 }
 
+// Double buffering in the memory unit: its k-th part loads into one set while part k-1
+// computes, and waits until part k-2 has left that set. A handed-in input is already in
+// the memory unit once its pieces have arrived over 920 (HandOff.cpp).
+Cycles SparseTensorCluster::load_and_compute(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory, Cycles hop,
+                                             Cycles free, Cycles busy, Cycles& first, std::uint64_t& parts) {
+  std::vector<Cycles>& loaded_parts = run.part_done[memory];
+  if (run.handed_in) {
+    first = std::max(free, run.arrival[submap] + hop);
+    parts = 1;
+    loaded_parts.push_back(first + busy);
+    return first + busy;
+  }
+  const UnitRegion& r = run.plan.compute_regions()[submap];
+  FeatureMapMemoryUnit& fm = *fm_units_[memory];
+  const std::uint64_t nnz = run.plan.cells(submap).nonzeros();
+  const std::uint64_t index_bytes =
+      run.ifm_rows ? window_index_bytes(*run.ifm_rows, r.row0, r.rows, r.col0, r.cols, run.plan.shape().wi) : 0;
+  parts = run.ifm_rows ? fm.parts_of_bytes(nnz, index_bytes) : fm.parts(nnz);
+  const std::uint64_t values_at = run.inst.inputs[0].offset, indices_at = run.inst.inputs[1].offset;
+  Cycles t = free;
+  for (std::uint64_t p = 0; p < parts; ++p) {
+    const std::size_t k = loaded_parts.size();
+    const Cycles issue = k < 2 ? run.start : loaded_parts[k - 2];
+    const Cycles loaded = run.ifm_rows ? fm.load_bytes_part(values_at, indices_at, nnz, index_bytes, p, parts, issue)
+                                       : fm.load_part(values_at, indices_at, nnz, p, parts, issue);
+    t = std::max(t, loaded + hop);
+    if (p == 0) first = t;
+    t += busy * (p + 1) / parts - busy * p / parts;
+    loaded_parts.push_back(t);
+  }
+  return t;
+}
+
 void SparseTensorCluster::begin_layer(ConvSchedule& run, std::uint64_t weights) {
   if (compute_net_) {
     run.border = std::make_unique<BorderExchange>(run.plan.shape(), run.plan.partition().regions,
@@ -295,6 +305,16 @@ void SparseTensorCluster::finish_layer(ConvSchedule& run, SparseConvRun& row, st
   }
   run.done = weight_memory_->finish_parts(run.inst.inputs[2].offset, run.inst.inputs[3].offset, weights,
                                           run.weights_done, run.done);
+}
+
+// The back end's steps that wait for every sub-map: pooling, then the compression blocks or
+// the pooled map's store.
+void SparseTensorCluster::finish_back_end(ConvSchedule& run) {
+  AssumedSparsity assumed;
+  read_assumed_sparsity(run.inst.params, "assumed_sparsity", assumed);  // checked when the trace was read
+  if (run.pool) pool_back_end(run);
+  if (run.compressed) store_compressed(run, assumed.ofm, assumed.seed);
+  else if (run.pool) store_pooled(run);
 }
 
 // The output rectangle requantized to int8 when the op asks for it (int32 sums otherwise),
@@ -318,7 +338,7 @@ std::vector<std::uint8_t> SparseTensorCluster::requantized(const ConvSchedule& r
 // of its columns), requantized first when the op asks for int8.
 void SparseTensorCluster::store_submap(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory,
                                        const std::vector<std::int64_t>& sums, Cycles computed, SparseUnitTally& tally) {
-  if (run.compressed) return keep_for_compression(run, submap, memory, sums, computed, tally);
+  if (run.compressed || run.pool) return keep_for_compression(run, submap, memory, sums, computed, tally);
   const UnitRegion& r = run.plan.partition().regions[submap];
   const TensorOperand& out = run.inst.outputs.at(0);
   const std::uint32_t co = run.plan.shape().co, wo = run.plan.shape().wo();

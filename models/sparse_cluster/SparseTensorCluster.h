@@ -1,5 +1,6 @@
 #pragma once
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "models/sparse_compute_unit/SparseComputeUnit.h"
 #include "models/sparse_memory/FeatureMapMemoryUnit.h"
 #include "models/sparse_memory/WeightMemory.h"
+#include "models/vector_unit/VectorKernels.h"
 
 namespace npusim {
 
@@ -60,10 +62,30 @@ class SparseTensorCluster : public Engine {
     std::vector<std::int8_t> ofm;
     struct Finished {
       std::uint32_t submap, memory;
-      Cycles computed;
+      Cycles computed;  // when its back end is done (pooling included)
       SparseUnitTally* tally;
+      UnitRegion region;  // its rectangle of the stored map (pooled when the back end pools)
     };
+    // Pooling in the back end (1370/1470/1590, ¶168), over the requantized map.
+    std::optional<ChannelWindow> pool;
     std::vector<Finished> finished;
+    // seed001 ¶84 (HandOff.cpp): this run leaves its outputs in the FM memory units for the
+    // next sparse_conv, or takes its input from them (when each sub-map's part arrives).
+    bool hand_off = false, handed_in = false;
+    std::vector<Cycles> arrival;
+    std::uint64_t skipped = 0;  // bytes that did not go to DRAM or come back
+  };
+  // Outputs left in the FM memory units by a hand_off run, by the DRAM address their values
+  // would have had: each unit's rectangle, when it was ready, and the rows' compressed bytes.
+  struct HeldOutput {
+    CompressedRowSizes rows;
+    std::uint32_t w = 0;
+    struct Piece {
+      UnitRegion region;
+      std::uint32_t unit = 0;
+      Cycles ready = 0;
+    };
+    std::vector<Piece> pieces;
   };
   // Runs sub-map `submap`, held by memory unit `memory`, on compute unit `unit` from
   // `free` on; returns when the unit can take the next one.
@@ -86,7 +108,18 @@ class SparseTensorCluster : public Engine {
   void keep_for_compression(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory,
                             const std::vector<std::int64_t>& sums, Cycles computed, SparseUnitTally& tally);
   void store_compressed(ConvSchedule& run, double ofm_zeros, std::uint64_t seed);
+  // The back end's pooling (BackEndPool.cpp): the map pooled, each unit's share of it and
+  // when its pooling units finish; then a dense pooled map is stored row by row.
+  void pool_back_end(ConvSchedule& run);
+  void finish_back_end(ConvSchedule& run);
+  void store_pooled(ConvSchedule& run);
   Work sparse_conv(const Instruction& inst);
+  // The sub-map's input parts into its memory unit and the unit's work on them (double
+  // buffered), or its handed-in input; returns when the unit is done, `first` its start.
+  Cycles load_and_compute(ConvSchedule& run, std::uint32_t submap, std::uint32_t memory, Cycles hop, Cycles free,
+                          Cycles busy, Cycles& first, std::uint64_t& parts);
+  void hold_output(ConvSchedule& run, const CompressedRowSizes& rows);
+  void take_handed_in(ConvSchedule& run);
   // The ifm and weights: read (functional runs) or assumed (timing runs).
   void conv_operands(const Instruction& inst, const ConvShape& g, CompressedMap& ifm, CompressedMap& wmap,
                      CompressedRowSizes& ifm_rows);
@@ -102,6 +135,7 @@ class SparseTensorCluster : public Engine {
   std::unique_ptr<DmaPath> compress_path_;
   std::unique_ptr<ComputeInterconnect> compute_net_;  // 920, when fitted  // the compression path's reads and writes
   SparseLayerRows layers_;  // the report's sparse_layers: one row per distinct layer
+  std::map<std::uint64_t, HeldOutput> held_;
   struct Counters {
     std::uint64_t* dense_macs;
     std::uint64_t* products;
@@ -111,6 +145,7 @@ class SparseTensorCluster : public Engine {
     std::uint64_t* compressed_nonzeros;
     std::uint64_t* output_compressed_bytes;
     std::uint64_t* output_dense_bytes;
+    std::uint64_t* dram_bytes_skipped;
   } c_;
 };
 

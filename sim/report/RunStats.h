@@ -12,6 +12,13 @@ namespace npusim {
 
 // What the models measure during a run; the report writers turn it into files.
 
+// What an engine's own cache did for one instruction (the fetch_ml state machine's
+// fetch-path cache): lines found and lines read from memory, and the requested bytes the
+// hits served.
+struct CacheUse {
+  std::uint64_t hits = 0, misses = 0, hit_bytes = 0;
+};
+
 // One executed instruction (a row of instructions.csv and of report.json).
 struct InstructionRecord {
   std::uint64_t id = 0;
@@ -26,6 +33,8 @@ struct InstructionRecord {
   std::uint64_t macs = 0;   // multiply-accumulates (compute engines)
   std::string state;        // the engine's state after it (state machines, e.g. "streaming"); else empty
   std::uint32_t lane = 0;   // which of the engine's in-flight slots ran it; lanes above 0 get their own timeline track
+  CacheUse cache;
+  bool launched_by_hardware = false;  // the engine started it itself (auto-fetch): no program instruction slot
 };
 
 // Per engine: busy + stall + idle = total cycles of the run.

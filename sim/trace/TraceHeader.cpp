@@ -138,11 +138,26 @@ void read_npy_source(const nlohmann::json& v, DataBinding& b, const TracePlace& 
   b.region.dtype = npy.dtype;
 }
 
+// "compressed": {"indices": offset}: an int8 DRAM input stored in the flat compressed
+// format; its index list (4 bytes per element) must fit DRAM too.
+void read_compressed(const nlohmann::json& v, DataBinding& b, const HardwareConfig& cfg, const TracePlace& place,
+                     const std::string& field) {
+  if (!v.is_object() || !v.contains("indices"))
+    place.fail(field, R"(must be {"indices": offset}: where the int32 index list of the non-zeros starts)");
+  reject_unknown_keys(v, {"indices"}, place, field);
+  if (b.region.space != AddressSpace::Dram || !b.chunks.empty())
+    place.fail(field, "only a dram binding in one piece may be stored compressed");
+  if (b.region.dtype != DType::Int8) place.fail(field, "compressed data is int8 only");
+  b.compressed_indices = read_uint(v.at("indices"), place, field + ".indices");
+  check_fits(AddressSpace::Dram, b.core, *b.compressed_indices, 4 * b.region.elements(), cfg, place,
+             field + ".indices");
+}
+
 DataBinding read_input(const nlohmann::json& v, const HardwareConfig& cfg, const TracePlace& place,
                        const std::string& field, const std::string& trace_dir) {
   if (!v.is_object()) place.fail(field, "an input binding must be an object");
   reject_unknown_keys(v, {"name", "space", "core", "offset", "file", "shape", "dtype", "random_seed", "zeros",
-                          "dilation", "chunks"},
+                          "dilation", "chunks", "compressed"},
                       place, field);
   DataBinding b = read_location(v, cfg, place, field);
   if (v.contains("file")) {
@@ -161,6 +176,7 @@ DataBinding read_input(const nlohmann::json& v, const HardwareConfig& cfg, const
     place.fail(field, "an input needs either 'file' (a .npy) or 'shape', 'dtype' and 'random_seed'");
   }
   check_dilation(b, place, field);
+  if (v.contains("compressed")) read_compressed(v.at("compressed"), b, cfg, place, field + ".compressed");
   return b;
 }
 

@@ -38,6 +38,11 @@ struct DataBinding {
     std::uint64_t offset = 0, bytes = 0;
   };
   std::vector<Chunk> chunks;
+  // Inputs only: the data is stored compressed, as prepared outside the accelerator
+  // (seed001 ¶203-205): in the sparse cluster's flat format, its non-zeros at
+  // region.offset (one int8 slot per element of the tensor as memory holds it) and their
+  // int32 element indices at this offset, -1 after the last. Unset: stored dense.
+  std::optional<std::uint64_t> compressed_indices;
 
   bool dilated() const { return dilation[0] > 1 || dilation[1] > 1; }
   // Sets the data shape and the region shape that holds it.

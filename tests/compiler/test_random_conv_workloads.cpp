@@ -101,6 +101,19 @@ TEST_CASE("shader core: random conv layers equal the reference, unrolled on the 
                      20261124);
 }
 
+// The same layers through the fetch-path cache (issue 47): small lines, few ways, each
+// next tile preloaded and fetches after a core's first launched by the state machine.
+TEST_CASE("shader core: random conv layers equal the reference through the fetch-path cache, preload and auto-fetch",
+          "[shader][fetch_cache][compiler][e2e]") {
+  check_random_convs("random-conv-fetch-cache",
+                     "{\"extends\": \"" + source_path("configs/gpu-shader.json") +
+                         "\", \"chip\": {\"clusters\": 2, \"cores_per_cluster\": 2}, \"core\": "
+                         "{\"register_file\": {\"capacity_bytes\": 8192}, \"shader\": {\"lanes\": 16}, "
+                         "\"fetch_ml\": {\"cache_bytes\": 2048, \"cache_line_bytes\": 32, \"cache_ways\": 2, "
+                         "\"preload\": true, \"auto_fetch\": true}}}",
+                     20261130);
+}
+
 // The same layers declared pruned (60 % zero weights) on 90 %-sparse input, on four
 // cores with a sparse cluster each (seed001): the scheduling engine sends every layer
 // to the cluster, whose units compute them through the modelled datapath.

@@ -63,8 +63,9 @@ void EmitContext::bind_layer(const CompiledLayer& c) {
       if (address != kNoCopy && address != c.weights_offset) copies.push_back(address);
     const DramTensor at = c.spread_weights.chunks.empty() ? DramTensor{{{0, c.weight_bytes, c.weights_offset}}}
                                                           : c.spread_weights;
-    bind_input(l.name + ".weights", at, dense_weight_shape(l),
-               l.weights_file, {l.dilation, l.dilation}, l.weight_sparsity, copies, l.weight_values);
+    const std::size_t weights = bind_input(l.name + ".weights", at, dense_weight_shape(l), l.weights_file,
+                                           {l.dilation, l.dilation}, l.weight_sparsity, copies, l.weight_values);
+    bind_offline_weights(c, weights);
   }
   if (!c.kv_cache.chunks.empty())  // keys or values of earlier tokens: generated like weights
     bind_input(l.name + ".kv_cache", c.kv_cache, nhwc(n, l.matmul().cached_rows, 1, l.in_b.c), "", {1, 1}, 0);
@@ -78,10 +79,23 @@ void EmitContext::bind_layer(const CompiledLayer& c) {
   header_.outputs.push_back(out);
 }
 
+// The same weights stored once more in the form the layer's engine reads, prepared outside
+// the accelerator (Lowering::offline_weights): the trace loader compresses them.
+void EmitContext::bind_offline_weights(const CompiledLayer& c, std::size_t weights) {
+  const auto packed = lowering(c.tiling.engine).offline_weights(*this, std::size_t(&c - layers_.data()));
+  if (!packed) return;
+  DataBinding copy = header_.inputs[weights];
+  copy.name = c.layer.name + ".weights.compressed";
+  copy.chunks.clear();
+  copy.region.offset = packed->first;
+  copy.compressed_indices = packed->second;
+  header_.inputs.push_back(copy);
+}
+
 // An input binding fed by a .npy file (checked here) or by generated data; `dilation`
 // spreads a kernel's taps in memory (the data stays dense). `copies` are further places
 // the same data goes to (weights in every cluster's memory); only the first is dumped.
-void EmitContext::bind_input(const std::string& name, const DramTensor& at, std::vector<std::uint64_t> shape,
+std::size_t EmitContext::bind_input(const std::string& name, const DramTensor& at, std::vector<std::uint64_t> shape,
                              const std::string& file, KernelDilation dilation, double zeros,
                              const std::vector<std::uint64_t>& copies,
                              const std::shared_ptr<const std::vector<std::int8_t>>& values) {
@@ -102,6 +116,7 @@ void EmitContext::bind_input(const std::string& name, const DramTensor& at, std:
     if (h.dtype != DType::Int8 || h.shape != shape)
       throw InputError(w_.file, name, fmt::format("{} must be int8 with shape [{}]", file, fmt::join(shape, ", ")));
   }
+  const std::size_t index = header_.inputs.size();
   header_.inputs.push_back(b);
   header_.outputs.push_back(b);  // dumped too, so results can be checked without npusim
   header_.outputs.back().file.clear();
@@ -114,6 +129,7 @@ void EmitContext::bind_input(const std::string& name, const DramTensor& at, std:
     copy.region.offset = address;
     header_.inputs.push_back(copy);
   }
+  return index;
 }
 
 }  // namespace npusim

@@ -216,11 +216,12 @@ class EmitContext {
   void make_states();
   void plan_overwrites();
   void add_bindings();                   // Bindings.cpp
-  void bind_input(const std::string& name, const DramTensor& at, std::vector<std::uint64_t> shape,
+  std::size_t bind_input(const std::string& name, const DramTensor& at, std::vector<std::uint64_t> shape,
                   const std::string& file, KernelDilation dilation, double zeros,
                   const std::vector<std::uint64_t>& copies = {},
                   const std::shared_ptr<const std::vector<std::int8_t>>& values = nullptr);
   void bind_layer(const CompiledLayer& c);
+  void bind_offline_weights(const CompiledLayer& c, std::size_t weights);
   void count_dram(const Instruction& inst);
   void finish_writes();
 

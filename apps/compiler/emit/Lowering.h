@@ -148,6 +148,14 @@ class Lowering {
   // is (called on every lowering, by rank, so rank also fixes where those slots go).
   virtual void place_layer(EmitContext& ctx, CompiledLayer& c) const {}
   virtual void place_workload(EmitContext& ctx) const {}
+  // Where layer `layer`'s weights are also stored, prepared outside the accelerator in a
+  // form of the engine's own (the sparse cluster's weights compressed offline, seed001
+  // ¶203-205): the DRAM of the flat compressed format's values and of its indices. None:
+  // the weights are in DRAM only as the dense tensor.
+  virtual std::optional<std::pair<std::uint64_t, std::uint64_t>> offline_weights(const EmitContext& ctx,
+                                                                                 std::size_t layer) const {
+    return std::nullopt;
+  }
   // Whether layer `layer`'s output sits in DRAM as the dense tensor a run may dump (not
   // when the lowering stores it in another form, such as compressed).
   virtual bool dense_output(const EmitContext& ctx, std::size_t layer) const { return true; }

@@ -14,11 +14,23 @@ namespace npusim {
 
 // Busy cycles of the fetch_ml state machines (fetches and returns), whose DRAM bytes the
 // compiler does not count, and of the shader datapaths, summed over the layer's cores.
+// With a fetch-path cache: its hits, misses and the bytes hits served; the fetches the state
+// machine launched itself (auto-fetch), which take no instruction slot of the program.
 void ShaderLowering::record(const InstructionRecord& r, bool in_reduction, Counters& c) const {
-  const bool fetch = r.op == "fetch_ml" || r.op == "ml_return";
+  const bool fetch = r.op == "fetch_ml" || r.op == "ml_return" || r.op == "ml_preload";
   if (fetch) c.dram_bytes += r.bytes;
   if (fetch) c.counts["fetch_cycles"] += r.end - r.start;
   if (r.op == "ml_matmul") c.counts["mac_cycles"] += r.end - r.start;
+  if (r.cache.hits + r.cache.misses > 0) {
+    c.counts["cache_hits"] += r.cache.hits;
+    c.counts["cache_misses"] += r.cache.misses;
+    c.counts["cache_hit_bytes"] += r.cache.hit_bytes;
+  }
+  if (r.op == "ml_preload") {
+    c.counts["preloads"] += 1;
+    c.counts["preload_bytes"] += r.bytes;
+  }
+  if (r.launched_by_hardware) c.counts["auto_fetches"] += 1;
 }
 
 // overlap = hidden time / the shorter of the two, per core: 1 = fully hidden, 0 = serial.
@@ -44,7 +56,18 @@ void ShaderLowering::report(const Layer& l, const LayerTiling& t, const Counters
                    {"fetched_vs_naive", p.naive_im2col_bytes ? double(p.ifm_fetch_bytes) / p.naive_im2col_bytes : 0.0},
                    {"rf_footprint_bytes", p.rf_footprint_bytes},
                    {"rf_read_bytes", p.rf_read_bytes},
-                   {"instruction_slots", row.at("instructions")}};
+                   {"instruction_slots", row.at("instructions").get<std::uint64_t>() - c.of("auto_fetches")}};
+  if (c.of("auto_fetches") > 0) row["shader"]["auto_fetches"] = c.of("auto_fetches");
+  if (c.of("cache_hits") + c.of("cache_misses") + c.of("preloads") == 0) return;
+  // Saved: the bytes the fetches' hits served, less what the preloads read from memory for
+  // them (the whole lines a miss reads past a fetch's edges are in the layer's DRAM bytes).
+  const std::int64_t saved = std::int64_t(c.of("cache_hit_bytes")) - std::int64_t(c.of("preload_bytes"));
+  row["shader"]["cache"] = {{"hits", c.of("cache_hits")},
+                            {"misses", c.of("cache_misses")},
+                            {"bytes_from_cache", c.of("cache_hit_bytes")},
+                            {"preloads", c.of("preloads")},
+                            {"preloaded_bytes", c.of("preload_bytes")},
+                            {"bytes_saved", saved}};
 }
 
 }  // namespace npusim

@@ -3,6 +3,7 @@
 #include "apps/compiler/lower_shader/ShaderLowering.h"
 #include "apps/compiler/lower_shader/ShaderState.h"
 #include "apps/compiler/lower_vector/VectorOps.h"
+#include "models/fetch_ml/FetchMlConfig.h"
 
 namespace npusim {
 namespace {
@@ -13,7 +14,17 @@ struct GroupTile {
   const ShaderTile* tile = nullptr;
   std::uint64_t base = 0;             // the group's first register-file byte
   nlohmann::json positions, filters;
+  bool launched_by_hardware = false;  // auto-fetch: not the core's first tile of the layer
 };
+
+const FetchMlConfig& fetch_config(const EmitContext& ctx) {
+  return ctx.layer().tiling.kind(ctx.hw()).block<FetchMlConfig>(FetchMlConfig::kSection);
+}
+
+// A fetch's auto mark (¶[0051]): the state machine launches every fetch after a core's first tile.
+void mark_auto(Instruction& fetch, const GroupTile& g) {
+  if (g.launched_by_hardware) fetch.params["auto"] = true;
+}
 
 // Whatever the last layer left in the group must be read before this layer overwrites it.
 void wait_for_group(const ShaderCore::RegisterGroup& group, Instruction& fetch) {
@@ -33,6 +44,8 @@ TensorOperand fetch_filters(EmitContext& ctx, ShaderCore::RegisterGroup& group, 
                          {t.filters, plan.layer.kh, plan.layer.kw, plan.layer.ci}, DType::Int8)};
   fetch.outputs = {weights_rf};
   fetch.params = {{"data", "weights"}, {"filters", g.filters}};
+  if (fetch_config(ctx).cache_bytes > 0) fetch.params["cache"] = "keep";  // the other group fetches them again
+  mark_auto(fetch, g);
   depend(fetch, group.weight_reader);
   wait_for_group(group, fetch);
   group.weights = std::int64_t(ctx.push(std::move(fetch)));
@@ -40,21 +53,63 @@ TensorOperand fetch_filters(EmitContext& ctx, ShaderCore::RegisterGroup& group, 
   return weights_rf;
 }
 
-// The tile's image rows into the group; returns the fetch.
-std::int64_t fetch_image(EmitContext& ctx, ShaderCore::RegisterGroup& group, const GroupTile& g,
-                         const TensorOperand& image_rf) {
+// The tile's image rows in DRAM, and the bytes of the layer's input they are.
+TensorOperand image_rows(const EmitContext& ctx, const ShaderTile& t, InputBytes& bytes) {
   const CompiledLayer& c = ctx.layer();
   const ConvShape& l = shader_plan(c.tiling).layer;
+  const std::uint64_t row_bytes = std::uint64_t(l.wi) * l.ci;
+  const std::uint64_t first_row = std::uint64_t(t.positions.image) * l.hi + t.rows.first;
+  bytes = {0, first_row * row_bytes, (first_row + t.rows.count) * row_bytes};
+  return tensor(AddressSpace::Dram, c.inputs[0].address() + first_row * row_bytes, {t.rows.count, l.wi, l.ci},
+                DType::Int8);
+}
+
+// The cache hint of a tile's image fetch (seed003 ¶25): keep its lines when the core's next
+// tile reads some of the same rows (the halo), or when the whole image fits half the cache
+// and another filter block will read it again; else stream them past the cache.
+std::string image_hint(EmitContext& ctx, std::uint32_t core, std::uint64_t index) {
+  const ShaderConvPlan& plan = shader_plan(ctx.layer().tiling);
+  const ShaderTile& t = plan.tiles[index];
+  const CoreState& cs = ctx.core(core);
+  const std::uint64_t image = std::uint64_t(plan.layer.hi) * plan.layer.wi * plan.layer.ci * plan.layer.n;
+  if (image <= fetch_config(ctx).cache_bytes / 2 && t.first_filter + plan.tile_filters < plan.layer.co) return "keep";
+  if (index + 1 >= cs.end_tile) return "stream";
+  const ShaderTile& next = plan.tiles[index + 1];
+  const bool halo = next.first_filter == t.first_filter && next.positions.image == t.positions.image &&
+                    next.rows.first < t.rows.first + t.rows.count;
+  return halo ? "keep" : "stream";
+}
+
+// ml_preload of the core's next tile's rows (seed003 ¶[0050]), queued behind this tile's
+// fetch: it runs while the next tile's register group is still busy.
+void preload_next(EmitContext& ctx, std::uint32_t core, std::uint64_t index) {
+  const ShaderConvPlan& plan = shader_plan(ctx.layer().tiling);
+  const FetchMlConfig& cfg = fetch_config(ctx);
+  if (cfg.cache_bytes == 0 || !cfg.preload || index + 1 >= ctx.core(core).end_tile) return;
+  const ShaderTile& next = plan.tiles[index + 1];
+  InputBytes bytes;
+  Instruction preload = make_op("ml_preload", core);
+  preload.inputs = {image_rows(ctx, next, bytes)};
+  if (preload.inputs[0].bytes() > cfg.cache_bytes / 2) return;
+  preload.params = {{"data", "ifm"}, {"image", next.positions.image},
+                    {"positions", {next.positions.first, next.positions.count}}};
+  ctx.wait_for_writers(preload, bytes);
+  ctx.record_read(ctx.push(std::move(preload)), 0);
+}
+
+// The tile's image rows into the group; returns the fetch.
+std::int64_t fetch_image(EmitContext& ctx, ShaderCore::RegisterGroup& group, const GroupTile& g,
+                         const TensorOperand& image_rf, std::uint64_t index) {
   const ShaderTile& t = *g.tile;
   CoreState& cs = ctx.core(g.core);
   Instruction fetch = make_op("fetch_ml", g.core);
-  const std::uint64_t row_bytes = std::uint64_t(l.wi) * l.ci;
-  const std::uint64_t first_row = std::uint64_t(t.positions.image) * l.hi + t.rows.first;
-  fetch.inputs = {tensor(AddressSpace::Dram, c.inputs[0].address() + first_row * row_bytes, {t.rows.count, l.wi, l.ci},
-                         DType::Int8)};
+  InputBytes bytes;
+  fetch.inputs = {image_rows(ctx, t, bytes)};
   fetch.outputs = {image_rf};
   fetch.params = {{"data", "ifm"}, {"image", t.positions.image}, {"positions", g.positions}};
-  ctx.wait_for_writers(fetch, {0, first_row * row_bytes, (first_row + t.rows.count) * row_bytes});
+  if (fetch_config(ctx).cache_bytes > 0) fetch.params["cache"] = image_hint(ctx, g.core, index);
+  mark_auto(fetch, g);
+  ctx.wait_for_writers(fetch, bytes);
   depend(fetch, group.ifm_reader);
   wait_for_group(group, fetch);
   group.fresh = false;
@@ -94,6 +149,12 @@ void hold_return(EmitContext& ctx, ShaderCore& sc, const GroupTile& g, const Ten
   sc.held_group = g.index;
 }
 
+void set_register(EmitContext& ctx, std::uint32_t core, const char* name, std::uint64_t value) {
+  Instruction set = make_op("ml_set", core);
+  set.params = {{"register", name}, {"value", value}};
+  ctx.push(std::move(set));
+}
+
 }  // namespace
 
 void emit_shader_setup(EmitContext& ctx, std::uint32_t core) {
@@ -105,11 +166,12 @@ void emit_shader_setup(EmitContext& ctx, std::uint32_t core) {
       {"out_base", c.output.address()}, {"ifm_base", c.inputs[0].address()}, {"weight_base", c.weights_offset},
       {"ifm_batch", g.n}, {"pad_top", g.pad_top}, {"pad_bottom", g.pad_bottom}, {"pad_left", g.pad_left},
       {"pad_right", g.pad_right}};
-  for (const auto& [name, value] : registers) {
-    Instruction set = make_op("ml_set", core);
-    set.params = {{"register", name}, {"value", value}};
-    ctx.push(std::move(set));
-  }
+  std::vector<std::pair<const char*, std::uint64_t>> modes;
+  if (fetch_config(ctx).auto_fetch)  // the walk the state machine follows (¶[0051])
+    modes = {{"auto_fetch", 1}, {"tile_positions", shader_plan(c.tiling).tile_positions},
+             {"tile_filters", shader_plan(c.tiling).tile_filters}};
+  for (const auto& [name, value] : registers) set_register(ctx, core, name, value);
+  for (const auto& [name, value] : modes) set_register(ctx, core, name, value);
 }
 
 // One register-group tile: its filters (when the group holds another block), its
@@ -120,8 +182,9 @@ void emit_shader_tile(EmitContext& ctx, ShaderState& state, std::uint32_t core, 
   const ShaderTile& t = plan.tiles[index];
   CoreState& cs = ctx.core(core);
   ShaderCore& sc = state.cores[core];
-  GroupTile g{core, std::uint32_t(cs.emitted++ % plan.groups), &t, 0, {t.positions.first, t.positions.count},
-              {t.first_filter, t.filters}};
+  GroupTile g{core, std::uint32_t(cs.emitted % plan.groups), &t, 0, {t.positions.first, t.positions.count},
+              {t.first_filter, t.filters}, fetch_config(ctx).auto_fetch && cs.emitted > 0};
+  ++cs.emitted;
   g.base = plan.group_offset(g.index);
   auto& group = sc.groups[g.index];
   const TensorOperand weights_rf = fetch_filters(ctx, group, g);
@@ -130,7 +193,8 @@ void emit_shader_tile(EmitContext& ctx, ShaderState& state, std::uint32_t core, 
                                         compact ? std::vector<std::uint64_t>{t.rows.count, plan.layer.wi, plan.layer.ci}
                                                 : std::vector<std::uint64_t>{t.positions.count, plan.K},
                                         DType::Int8);
-  const std::int64_t fetched = fetch_image(ctx, group, g, image_rf);
+  const std::int64_t fetched = fetch_image(ctx, group, g, image_rf, index);
+  preload_next(ctx, core, index);
 
   const TensorOperand results = tensor(AddressSpace::Rf, g.base + plan.layout.results, {t.positions.count, t.filters}, DType::Int8);
   Instruction matmul = make_op("ml_matmul", core);

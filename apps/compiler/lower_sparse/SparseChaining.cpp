@@ -4,6 +4,8 @@
 #include <string>
 
 #include "apps/compiler/lower_sparse/SparseLowering.h"
+#include "apps/compiler/tiling/LayerTiler.h"
+#include "models/sparse_cluster/SparseClusterConfig.h"
 
 namespace npusim {
 
@@ -11,8 +13,10 @@ namespace {
 
 // `reader` can load `producer`'s output compressed: it runs on the cluster and reads that
 // whole map as its only input.
+// A pool the cluster takes is pooled in its conv's back end: it reads no stored map.
 bool reads_whole_map(const CompiledLayer& reader, const CompiledLayer& producer) {
-  return reader.tiling.engine == SparseLowering::kName && whole_map_reader(producer.layer, reader.layer);
+  return reader.tiling.engine == SparseLowering::kName && reader.layer.kind != LayerKind::Pool &&
+         whole_map_reader(producer.layer, reader.layer);
 }
 
 }  // namespace
@@ -53,6 +57,22 @@ SparseChaining::SparseChaining(const std::vector<CompiledLayer>& layers, bool in
       const auto it = index.find(layers[j].layer.inputs[0]);
       if (it != index.end() && compressed_output[it->second]) compressed_input[j] = std::int64_t(it->second);
     }
+}
+
+std::vector<bool> hand_offs(const std::vector<CompiledLayer>& layers, const SparseChaining& chaining,
+                            const HardwareConfig& hw, std::uint32_t batch) {
+  std::vector<bool> hand_off(layers.size(), false);
+  for (std::size_t i = 0; i + 1 < layers.size(); ++i) {
+    const CompiledLayer& c = layers[i];
+    if (!chaining.compressed_output[i] || chaining.compressed_input[i + 1] != std::int64_t(i) ||
+        c.output_readers != 1 || c.tiling.cores.size() != 1 || layers[i + 1].tiling.cores != c.tiling.cores)
+      continue;
+    const auto& cfg = c.tiling.kind(hw).block<SparseClusterConfig>(SparseClusterConfig::kSection);
+    const std::uint64_t held = batch * RecursiveRegion::bytes(c.layer.out.h, c.layer.out.w, c.layer.out.c);
+    hand_off[i] = cfg.hand_off && cfg.compute_interconnect != ComputeInterconnectKind::None &&
+                  held <= std::uint64_t(cfg.units) * cfg.fm_buffer_bytes;
+  }
+  return hand_off;
 }
 
 RecursiveRegion::RecursiveRegion(std::uint64_t values_at, std::uint64_t index_at, std::uint64_t band_rows,

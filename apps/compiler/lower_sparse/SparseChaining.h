@@ -19,6 +19,14 @@ struct SparseChaining {
   SparseChaining(const std::vector<CompiledLayer>& layers, bool independent_layers);
 };
 
+// seed001 ¶84: per layer, whether its compressed output stays in the cluster's FM memory
+// units and travels over compute interconnect 920 to the next layer's units instead of DRAM.
+// It does when that reader is the very next layer, alone on the same single core (so the
+// cluster runs nothing in between), the cluster has 920, and every image's output fits one
+// buffer set per unit at worst (dense values and full index streams).
+std::vector<bool> hand_offs(const std::vector<CompiledLayer>& layers, const SparseChaining& chaining,
+                            const HardwareConfig& hw, std::uint32_t batch);
+
 // `reader` takes `producer`'s whole output map as its only input (shapes alike).
 bool whole_map_reader(const Layer& producer, const Layer& reader);
 

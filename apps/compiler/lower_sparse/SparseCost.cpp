@@ -29,7 +29,7 @@ struct SparseLayerCost {
   const SparseClusterConfig* cfg = nullptr;
   SparseConvEstimate band;
   double input = 0;                          // one band's dense input elements; 0 when chained
-  double weights = 0, weight_nonzeros = 0;   // the layer's weights, compressed once
+  double weights = 0, weight_nonzeros = 0;   // the layer's weights, compressed once on the chip; 0 when offline
   double tiles = 0, tiles_per_core = 0;      // bands of every image; of the busiest core
 };
 
@@ -42,8 +42,10 @@ SparseLayerCost layer_cost(const Workload& w, const Layer& l, const LayerTiling&
   c.band = estimate_sparse_layer(*c.cfg, band, l.activation_sparsity, l.weight_sparsity, w.seed + index);
   // An input that arrives compressed (LayerTiling::input_chained) is not compressed again.
   if (!t.input_chained) c.input = double(t.engine_plan<SparseLayerPlan>(SparseLowering::kName)->band_elements);
-  c.weights = double(band.co) * band.kh * band.kw * band.ci;
-  c.weight_nonzeros = c.weights * (1 - l.weight_sparsity);
+  if (c.cfg->weight_compression == WeightCompression::OnChip) {
+    c.weights = double(band.co) * band.kh * band.kw * band.ci;
+    c.weight_nonzeros = c.weights * (1 - l.weight_sparsity);
+  }
   c.tiles = double(t.tiles(w.batch));
   c.tiles_per_core = std::ceil(c.tiles / double(std::max<std::size_t>(1, t.cores.size())));
   return c;
@@ -68,12 +70,13 @@ bool SparseLowering::places_by_energy(const HardwareConfig& hw) const {
 // For each band of the busiest core: the compress of its dense input rows into the recursive
 // format (its values and index bytes), which runs on the cluster's queue before the band's
 // sparse_conv (none when the input arrives compressed), and the estimate of that sparse_conv;
-// and once, the flat compress of the weights.
+// and once, the flat compress of the weights when they are not compressed offline.
 std::optional<double> SparseLowering::layer_cycles(const Workload& w, const Layer& l, const LayerTiling& t,
                                                    const HardwareConfig& hw) const {
   const SparseLayerCost c = layer_cost(w, l, t, hw);
   const double per_band = double(c.band.finish) + compress_input_cycles(c);
-  return per_band * c.tiles_per_core + estimate_compress(*c.cfg, c.weights, compressed_bytes(c.weight_nonzeros));
+  const double weights = c.weights > 0 ? estimate_compress(*c.cfg, c.weights, compressed_bytes(c.weight_nonzeros)) : 0;
+  return per_band * c.tiles_per_core + weights;
 }
 
 // The same passes counted over every band, as the cluster's counters (SparseClusterEnergy.cpp)

@@ -1,6 +1,7 @@
 // Placing conv and fc layers on the sparse tensor cluster (seed001) and sizing its bands.
 #include "apps/compiler/lower_sparse/SparseLowering.h"
 
+#include <algorithm>
 
 #include "apps/compiler/tiling/LayerTiler.h"
 #include "models/sparse_cluster/SparseClusterConfig.h"
@@ -31,6 +32,7 @@ SparseVerdict verdict(const Workload& w, const Layer& l, const LayerTiling& plac
 // Conv and fc layers go to a sparse cluster when the chip has one and its scheduling
 // engine calls them sparse (or the layer asks for it); the verdict is kept either way.
 bool SparseLowering::probe(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const {
+  if (l.kind == LayerKind::Pool) return probe_pool(w, l, t, hw);
   if (l.kind != LayerKind::Conv && l.kind != LayerKind::Fc) return false;
   if (!l.engine.empty() && l.engine != name()) return false;
   if (l.groups > 1) return false;  // a grouped conv runs on the matrix unit, group by group
@@ -43,6 +45,41 @@ bool SparseLowering::probe(const Workload& w, const Layer& l, LayerTiling& t, co
   t.engine_plans[name()] = SparseLayerPlan{verdict(w, l, placed, hw, asked)};
   if (!t.engine_plan<SparseLayerPlan>(name())->verdict.sparse) return false;
   placed.engine_plans = t.engine_plans;
+  t = std::move(placed);
+  return true;
+}
+
+namespace {
+
+// The conv `l` reads, when it is a plain conv whose only reader is `l`; else null.
+const Layer* sole_conv_producer(const Workload& w, const Layer& l) {
+  if (w.independent_layers || l.inputs.size() != 1) return nullptr;
+  const Layer* conv = nullptr;
+  std::size_t readers = 0;
+  for (const Layer& other : w.layers) {
+    if (other.name == l.inputs[0]) conv = &other;
+    readers += std::count(other.inputs.begin(), other.inputs.end(), l.inputs[0]);
+  }
+  if (!conv || readers != 1 || conv->kind != LayerKind::Conv || conv->groups > 1 || conv->dilation > 1) return nullptr;
+  return conv;
+}
+
+}  // namespace
+
+// The cluster takes the pool when it takes its conv (the verdict rule: auto-cost places the
+// conv later, by cost) in one band per image (no more cores than images).
+bool SparseLowering::probe_pool(const Workload& w, const Layer& l, LayerTiling& t, const HardwareConfig& hw) const {
+  const Layer* conv = sole_conv_producer(w, l);
+  if (!conv || !l.engine.empty() || (!conv->engine.empty() && conv->engine != name())) return false;
+  LayerTiling placed = t;
+  if (!place_on(name(), {name()}, placed, hw) || placed.cores.size() > w.batch) return false;
+  const auto& cfg = placed.kind(hw).block<SparseClusterConfig>(SparseClusterConfig::kSection);
+  if (cfg.placement != LayerPlacementRule::Verdict || kernel_misfit(cfg, conv->kh, conv->kw)) return false;
+  SparseVerdict v = classify_layer(cfg, conv->kh, conv->kw, conv->activation_sparsity, conv->weight_sparsity);
+  if (!v.sparse && conv->engine != name()) return false;
+  v.sparse = true;
+  v.reason = "pooled in the back end of " + conv->name + " (seed001 ¶168)";
+  placed.engine_plans[name()] = SparseLayerPlan{v, 0, true};
   t = std::move(placed);
   return true;
 }

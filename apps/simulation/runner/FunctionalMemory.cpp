@@ -5,6 +5,7 @@
 #include <new>
 
 #include "models/chip/Chip.h"
+#include "models/compression_block/FlatCompressed.h"
 #include "sim/tensor/Npy.h"
 #include "sim/tensor/RandomTensor.h"
 #include "sim/tensor/SparseMask.h"
@@ -48,6 +49,18 @@ void write_region(Chip& chip, const DataBinding& binding, const std::vector<std:
 
 namespace {
 
+// An input stored compressed (weights compressed offline, seed001 ¶203-205): the flat
+// format the cluster's compress op writes, every slot of the lists written.
+void write_compressed(Chip& chip, const DataBinding& input, const std::vector<std::uint8_t>& dense) {
+  const std::uint64_t capacity = dense.size();
+  FlatCompressed flat = compress_flat(dense.data(), dense.size(), capacity);
+  flat.values.resize(capacity, 0);
+  flat.indices.resize(capacity, 0);
+  chip.dram().storage().write(input.region.offset, reinterpret_cast<const std::uint8_t*>(flat.values.data()), capacity);
+  chip.dram().storage().write(*input.compressed_indices, reinterpret_cast<const std::uint8_t*>(flat.indices.data()),
+                              4 * capacity);
+}
+
 void preload_input(Chip& chip, const DataBinding& input) {
     const TensorOperand& r = input.region;
     std::vector<std::uint8_t> data;
@@ -62,6 +75,7 @@ void preload_input(Chip& chip, const DataBinding& input) {
       data = read_npy(input.file_path).data;
     }
     if (input.dilated()) data = spread_kernel_taps(data, input.data_shape, dtype_size(r.dtype), input.dilation);
+    if (input.compressed_indices) return write_compressed(chip, input, data);
     write_region(chip, input, data);
 }
 

@@ -20,6 +20,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "SourcePaths.h"
 #include "apps/cli/Cli.h"
 #include "sim/common/InputError.h"
 

@@ -38,7 +38,7 @@ void MatrixLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
   choose_co_block(w, l, t, core);
   if (l.kind == LayerKind::Matmul) t.runs_per_image = l.heads * t.co_blocks;
   // Model-ci partial sums stay int32 until the reduction is done, then requantize.
-  t.requantize_on_result_path = t.split != ParallelMode::ModelCi && unit.result_requantize;
+  t.requantize_on_result_path = !splits_ci(t.split) && unit.result_requantize;
   tile_bands(w, l, hw, t);
   try {
     t.engine_plans[name()] = plan_wfold_conv(unit, matrix_conv_shape(l, t, t.band(l, 0, t.rows), t.co_block),

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -22,11 +23,21 @@ struct SplitOptions;
 // the compiler cannot run the simulator itself.
 using LayerTrial = std::function<std::optional<std::uint64_t>(const Workload&, const HardwareConfig&, const SplitOptions&)>;
 
+// Trial cycles by layer shape and mode, shared by the planners of one compile (and by the
+// trials it forks, which inherit it).
+using TrialCache = std::map<std::string, std::optional<std::uint64_t>>;
+
 struct SplitOptions {
   std::optional<SplitChoice> choice;  // unset: the workload's "split", else auto
   std::string strategy_file;  // empty: the shipped database of the chip's family
   // Set: auto picks the candidate whose own simulation is fastest; unset: the estimate.
   LayerTrial trial;
+  // Auto considers only these modes (data always); empty: every mode the database lists.
+  std::vector<ParallelMode> modes;
+  std::shared_ptr<TrialCache> trials;  // unset: each planner keeps its own
+  // With trials: when auto's picks differ from those of the three pure modes, the whole
+  // network runs both ways and the faster is kept (TraceEmitter.cpp, plan_layers).
+  bool check_network = true;
 };
 
 // The database's operators are the layer kinds' names (layer_kind_name).
@@ -44,6 +55,7 @@ class SplitPlanner {
                                           bool input_chained = false) const;
 
  private:
+  std::uint32_t rule_cores(const LayerTiling& data, ParallelMode m) const;
   std::optional<SplitDecision> rule(const Layer& l, const ModeStrategy& m, std::uint32_t cores) const;
   std::optional<ChannelShares> shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
                                           std::size_t first) const;
@@ -70,7 +82,7 @@ class SplitPlanner {
   const HardwareConfig& hw_;
   SplitOptions options_;
   SplitStrategyDatabase db_;
-  mutable std::map<std::string, std::optional<std::uint64_t>> trials_;  // by layer shape and mode
+  std::shared_ptr<TrialCache> trials_;  // by layer shape and mode
 };
 
 }  // namespace npusim

@@ -70,10 +70,14 @@ std::vector<CompiledLayer> plan_layers(const Workload& w, const HardwareConfig& 
   std::vector<CompiledLayer>& kept = keep_three ? three : layers;
   for (std::size_t i = 0; i < kept.size(); ++i)
     if (layers[i].tiling.split != three[i].tiling.split)
-      kept[i].split.reason += fmt::format("; the network runs {} cycles with every mode's picks, {} with the three "
-                                          "pure modes': {} kept",
+      kept[i].split.reason += fmt::format("; over every mode {} wins here alone, over the three pure modes {}: the "
+                                          "network runs {} cycles with every mode's picks, {} with the three's, so "
+                                          "the {} are kept",
+                                          parallel_mode_name(layers[i].tiling.split),
+                                          parallel_mode_name(three[i].tiling.split),
                                           with_all ? std::to_string(*with_all) : "?",
-                                          with_three ? std::to_string(*with_three) : "?", keep_three ? "three" : "every");
+                                          with_three ? std::to_string(*with_three) : "?",
+                                          keep_three ? "three's" : "every mode's");
   return std::move(kept);
 }
 

@@ -1,6 +1,6 @@
 // The layer table's bound names the resource that limits the layer (issue 45), on
 // hand-built cases where each resource is made the narrowest by construction. The named
-// resource must also explain the run: its own cycles are most of the layer's.
+// resource must also explain much of the run.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -27,14 +27,19 @@ nlohmann::json layer_row(const Case& c) {
   return nlohmann::json::parse(read_text(dir + "/out/report.json")).at("workload").at("rows").at(0);
 }
 
+// The bound names `resource`, a clear limit (every other resource, DRAM as a whole aside,
+// needs at most two thirds of its cycles), and a lower bound that explains much of the run.
 void check_bound(const Case& c, const std::string& resource) {
   const nlohmann::json row = layer_row(c);
-  INFO(c.name << ": " << row.at("bound_by_resource").dump());
+  INFO(c.name << ": " << row.at("cycles") << " cycles, " << row.at("bound_by_resource").dump());
   const std::string bound = row.at("roofline_bound");
   CHECK(bound.rfind(resource, 0) == 0);
   const double cycles = row.at("cycles").get<double>(), bound_cycles = row.at("roofline_bound_cycles").get<double>();
   CHECK(bound_cycles <= cycles);
-  CHECK(bound_cycles >= 0.6 * cycles);
+  CHECK(bound_cycles >= 0.4 * cycles);
+  for (const auto& other : row.at("bound_by_resource"))
+    if (other.at("resource") != bound && other.at("resource") != "dram")
+      CHECK(other.at("cycles").get<double>() * 1.5 <= bound_cycles);
 }
 
 std::string chip(const std::string& base, const std::string& chip_keys) {

@@ -48,10 +48,26 @@ def workload(network):
     return split_cores.workload_path(network)
 
 
+KEEP = None  # a folder keeping each run's report (--keep): a rerun takes them instead of running again
+
+
 def run(npusim, work, network, config, split="auto", extra=()):
     """report.json of one run; None when npusim refuses it (exit 2)."""
     out = os.path.join(work, f"{os.path.basename(network)}-{os.path.basename(config)}-{split}")
     cfg = config if config.endswith(".json") else f"{ROOT}/configs/{config}.json"
+    kept = KEEP and os.path.join(KEEP, "-".join([os.path.basename(npusim), os.path.basename(network),
+                                                 os.path.basename(cfg), split]) + ".json")
+    if kept and os.path.exists(kept):
+        with open(kept) as f:
+            return json.load(f)
+    report = run_once(npusim, out, network, cfg, split, extra)
+    if kept and report:
+        with open(kept, "w") as f:
+            json.dump(report, f)
+    return report
+
+
+def run_once(npusim, out, network, cfg, split, extra):
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     print(f"{os.path.basename(npusim)} {network} {os.path.basename(cfg)} {split}", file=sys.stderr)
     r = subprocess.run([npusim, "run", "--quiet", "--workload", workload(network), "--config", cfg, "--split", split,
@@ -117,9 +133,9 @@ def modes(npusim, base, work):
             out.append(f"| {title} | {chip} | " + " | ".join(cycles(results[(net, chip, m)]) for m in MODES) +
                        f" | {cycles(before)} | {cycles(auto)} | {ratio} | {auto_vs_trials(auto) if auto else ''} | "
                        f"{counts} | {mib(dram_bytes(auto)) if auto else ''} |")
-    modes_chart(results, f"{ROOT}/docs/seed002-modes.png")
     with open(f"{ROOT}/docs/seed002-modes.md", "w") as f:
         f.write("\n".join(out) + "\n")
+    modes_chart(results, f"{ROOT}/docs/seed002-modes.png")
 
 
 def modes_chart(results, path):
@@ -200,9 +216,9 @@ def cache(npusim, work):
         through = sum(c for row in rows(r) for c in row["split"].get("cache_bytes_by_cluster", []))
         out.append(f"| {label} | {cycles(r)} | {mib(dram_bytes(r))} | {100 * (1 - dram_bytes(r) / base):.1f} % | "
                    f"{mib(through)} |")
-    cache_chart(results, f"{ROOT}/docs/cluster-cache-sweep.png")
     with open(f"{ROOT}/docs/cluster-cache-sweep.md", "w") as f:
         f.write("\n".join(out) + "\n")
+    cache_chart(results, f"{ROOT}/docs/cluster-cache-sweep.png")
 
 
 def cache_chart(results, path):
@@ -223,7 +239,7 @@ def cache_chart(results, path):
 
 
 def main():
-    global NETWORKS, CHIPS, NUMA_WORKLOADS, CACHE_SPLIT
+    global NETWORKS, CHIPS, NUMA_WORKLOADS, CACHE_SPLIT, KEEP
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("what", choices=["modes", "numa", "cache"])
     p.add_argument("--npusim", default=f"{ROOT}/build/npusim")
@@ -231,7 +247,11 @@ def main():
     p.add_argument("--networks", help="comma-separated workload names (resnet50,...): a subset")
     p.add_argument("--chips", help="comma-separated configs for 'modes': a subset")
     p.add_argument("--cache-split", default="auto", help="--split of the cache sweep's runs (default auto)")
+    p.add_argument("--keep", help="a folder to keep each run's report in, and to take it from on a rerun")
     a = p.parse_args()
+    KEEP = a.keep
+    if KEEP:
+        os.makedirs(KEEP, exist_ok=True)
     if a.networks:
         keep = a.networks.split(",")
         NETWORKS = [n for n in NETWORKS if n[1] in keep]

@@ -8,11 +8,16 @@ namespace npusim {
 
 void add_split_options(CLI::App& cmd, std::string& split, std::string& strategies, double& trial_seconds) {
   cmd.add_option("--split", split,
-                 "How each conv and fc layer is shared by its cores (seed002): auto = of the modes the "
-                 "split-strategy database allows, the one whose layer simulates fastest alone on the chip; data = bands or images per core; model-co = output channels per "
-                 "core; model-ci = input channels per core, int32 partial sums reduced between cores; model = the "
-                 "cheaper model mode. A layer that cannot split the forced way stays data parallel. Default: the "
-                 "workload's \"split\", else auto")
+                 "How each conv and fc layer is shared by its cores (seed002 ¶55, §3.9); default: the workload's "
+                 "\"split\", else auto. A layer that cannot split the forced way stays data parallel.\n"
+                 "  auto       every mode the split-strategy database allows, each simulated alone; the fastest\n"
+                 "  data       bands or images per core; every core reads all weights\n"
+                 "  model-co   output channels per core; every core reads every band\n"
+                 "  model-ci   input channels per core; int32 partial sums reduced between all the cores\n"
+                 "  model      the cheaper of model-co and model-ci\n"
+                 "  hybrid-co  output channels per core inside each cluster, bands or images per cluster\n"
+                 "  hybrid-ci  input channels per core inside each cluster (sums reduced in the cluster), bands "
+                 "or images per cluster")
       ->check(CLI::IsMember(split_choice_names()));
   cmd.add_option("--split-strategies", strategies,
                  "Split-strategy database (JSON); default: configs/split-strategies/shared-cache.json when the "

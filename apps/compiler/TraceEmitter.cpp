@@ -1,7 +1,10 @@
 #include "apps/compiler/TraceEmitter.h"
 
+#include <memory>
 #include <string>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 #include "apps/frontend/workload/TensorLiveness.h"
 #include "apps/compiler/emit/Lowering.h"
@@ -24,7 +27,7 @@ bool input_chained(const std::vector<CompiledLayer>& placed, const std::unordere
 
 // Chooses how each layer's cores share it and tiles it so, in order: a layer's producers are
 // placed before it.
-std::vector<CompiledLayer> plan_layers(const Workload& w, const HardwareConfig& hw, const SplitOptions& split) {
+std::vector<CompiledLayer> plan_each(const Workload& w, const HardwareConfig& hw, const SplitOptions& split) {
   const SplitPlanner planner(w, hw, split);
   const LoadOrderPlanner orders(w, hw, split);
   const WorkloadLiveness liveness = tensor_liveness(w);
@@ -42,6 +45,43 @@ std::vector<CompiledLayer> plan_layers(const Workload& w, const HardwareConfig& 
     layers.push_back(std::move(c));
   }
   return layers;
+}
+
+bool same_modes(const std::vector<CompiledLayer>& a, const std::vector<CompiledLayer>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].tiling.split != b[i].tiling.split) return false;
+  return true;
+}
+
+// Auto's trials time each layer alone; beside its neighbours a layer that won alone can
+// cost the network more (its DRAM traffic overlaps theirs). When the picks over every mode
+// differ from the picks over seed002's three pure modes (data, model-co, model-ci), the
+// whole network runs both ways (the trials' cache inherited, so no layer runs again) and
+// the faster plan is kept, so adding modes never makes auto's network slower.
+std::vector<CompiledLayer> plan_layers(const Workload& w, const HardwareConfig& hw, const SplitOptions& split) {
+  SplitOptions every = split;
+  if (!every.trials) every.trials = std::make_shared<TrialCache>();
+  std::vector<CompiledLayer> layers = plan_each(w, hw, every);
+  if (!every.trial || !every.check_network || !every.modes.empty()) return layers;
+  SplitOptions pure = every;
+  pure.modes = {ParallelMode::Data, ParallelMode::ModelCo, ParallelMode::ModelCi};
+  std::vector<CompiledLayer> three = plan_each(w, hw, pure);
+  if (same_modes(layers, three)) return layers;
+  every.check_network = pure.check_network = false;
+  const auto with_all = every.trial(w, hw, every), with_three = every.trial(w, hw, pure);
+  const bool keep_three = with_all && with_three && *with_three < *with_all;
+  std::vector<CompiledLayer>& kept = keep_three ? three : layers;
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    if (layers[i].tiling.split != three[i].tiling.split)
+      kept[i].split.reason += fmt::format("; over every mode {} wins here alone, over the three pure modes {}: the "
+                                          "network runs {} cycles with every mode's picks, {} with the three's, so "
+                                          "the {} are kept",
+                                          parallel_mode_name(layers[i].tiling.split),
+                                          parallel_mode_name(three[i].tiling.split),
+                                          with_all ? std::to_string(*with_all) : "?",
+                                          with_three ? std::to_string(*with_three) : "?",
+                                          keep_three ? "three's" : "every mode's");
+  return std::move(kept);
 }
 
 }  // namespace

@@ -27,7 +27,9 @@ nlohmann::json tensor_json(const TensorOperand& t) {
 nlohmann::json binding_json(const DataBinding& b, const std::string& trace_dir) {
   nlohmann::json j = {{"name", b.name}, {"space", address_space_name(b.region.space)}, {"offset", b.region.offset}};
   if (b.dilated()) j["dilation"] = b.dilation;
-  for (const auto& c : b.chunks) j["chunks"].push_back({c.offset, c.bytes});
+  for (const auto& c : b.chunks)
+    j["chunks"].push_back(b.region.space == AddressSpace::Cluster ? nlohmann::json{c.offset, c.bytes, c.cluster}
+                                                                   : nlohmann::json{c.offset, c.bytes});
   if (b.compressed_indices) j["compressed"] = {{"indices", *b.compressed_indices}};
   if (!b.file.empty()) {
     j["file"] = std::filesystem::relative(std::filesystem::absolute(b.file_path), std::filesystem::absolute(trace_dir)).string();

@@ -25,9 +25,9 @@ std::vector<ConstantBlock> weight_blocks(const CompiledLayer& c) {
     return blocks;
   }
   // A model mode's pieces follow the split index of the weights (co or ci).
-  SplitIndex index{t.split == ParallelMode::ModelCo ? 'n' : 'c', {}};
+  SplitIndex index{splits_co(t.split) ? 'n' : 'c', {}};
   for (const auto& [lo, hi] : t.shares) index.pieces.emplace_back(lo, hi - 1);
-  const std::uint64_t unit = std::uint64_t(t.kernel_h) * t.kernel_w * (t.split == ParallelMode::ModelCo ? l.in.c : l.out.c);
+  const std::uint64_t unit = std::uint64_t(t.kernel_h) * t.kernel_w * (splits_co(t.split) ? l.in.c : l.out.c);
   for (ConstantBlock b : split_constant(name, index, unit)) {
     b.core = t.cores.at(b.core);
     blocks.push_back(b);

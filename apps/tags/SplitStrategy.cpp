@@ -18,8 +18,12 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr std::array<std::pair<ParallelMode, const char*>, 3> kModes = {
-    {{ParallelMode::Data, "data"}, {ParallelMode::ModelCo, "model-co"}, {ParallelMode::ModelCi, "model-ci"}}};
+constexpr std::array<std::pair<ParallelMode, const char*>, 5> kModes = {
+    {{ParallelMode::Data, "data"},
+     {ParallelMode::ModelCo, "model-co"},
+     {ParallelMode::ModelCi, "model-ci"},
+     {ParallelMode::HybridCo, "hybrid-co"},
+     {ParallelMode::HybridCi, "hybrid-ci"}}};
 
 const std::vector<std::string> kOperators = {"conv", "fc", "depthwise", "pool", "add", "relu"};
 
@@ -61,12 +65,13 @@ StrategyDim read_dim(const Reader& r, const Json& v, const std::string& where) {
     r.fail(where + "/store", fmt::format("'{}' must be mem or cluster", store));
   const std::string swap = r.text(r.field(v, "swap", where), where + "/swap");
   bool known = false;
-  for (auto level : {ExchangeLevel::None, ExchangeLevel::Core, ExchangeLevel::Cluster, ExchangeLevel::Memory})
+  for (auto level : {ExchangeLevel::None, ExchangeLevel::Core, ExchangeLevel::Cluster, ExchangeLevel::Memory,
+                     ExchangeLevel::CoreAndCluster})
     if (swap == exchange_code(level)) {
       d.swap = level;
       known = true;
     }
-  if (!known) r.fail(where + "/swap", fmt::format("'{}' must be one of no, core, cluster, mem", swap));
+  if (!known) r.fail(where + "/swap", fmt::format("'{}' must be one of no, core, cluster, mem, core+cluster", swap));
   return d;
 }
 
@@ -76,7 +81,7 @@ ModeStrategy read_mode(const Reader& r, const Json& v, const std::string& where)
   ModeStrategy m;
   const std::string name = r.text(r.field(v, "mode", where), where + "/mode");
   auto mode = parse_parallel_mode(name);
-  if (!mode) r.fail(where + "/mode", fmt::format("'{}' must be data, model-co or model-ci", name));
+  if (!mode) r.fail(where + "/mode", fmt::format("'{}' must be data, model-co, model-ci, hybrid-co or hybrid-ci", name));
   m.mode = *mode;
   for (const char* code : {"in", "iw", "on"}) {
     if (!v.contains(code)) continue;
@@ -85,11 +90,16 @@ ModeStrategy read_mode(const Reader& r, const Json& v, const std::string& where)
     if (!list.is_array() || list.empty()) r.fail(at, "must be a non-empty list of dimensions");
     auto& dims = m.tensors[*parse_category(code)];
     for (std::size_t i = 0; i < list.size(); ++i) dims.push_back(read_dim(r, list[i], fmt::format("{}/{}", at, i)));
-    // Activations and weights live in DRAM between layers; only a reduced output's
-    // partial sums are exchanged through off-core caches (docs/workload-format.md).
-    for (std::size_t i = 0; i < dims.size(); ++i)
-      if (dims[i].store.level == StorageId::Level::ClusterCache && !(code == std::string("on") && dims[i].whole))
-        r.fail(fmt::format("{}/{}/store", at, i), "only a whole (reduced) output may be stored in 'cluster'");
+    // Weights live in DRAM; an off-core cache keeps a reduced output's partial sums (of
+    // model-ci, whole, or of hybrid-ci, cut between clusters) and an input neuron cut along
+    // its rows (¶202-207: the layer before keeps its output in the caches for this one).
+    const bool reduced = code == std::string("on") && splits_ci(m.mode);
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      const bool rows = code == std::string("in") && !dims[i].whole && (dims[i].dim == 'h' || dims[i].dim == 'w');
+      if (dims[i].store.level == StorageId::Level::ClusterCache && !rows && !(reduced && (dims[i].whole || is_hybrid(m.mode))))
+        r.fail(fmt::format("{}/{}/store", at, i),
+               "'cluster' stores only an input cut along h or w, or a reduced output (model-ci, hybrid-ci)");
+    }
   }
   if (!m.of(driving_category(m.mode)))
     r.fail(where, fmt::format("mode {} needs the '{}' tensor", name, category_code(driving_category(m.mode))));
@@ -110,9 +120,23 @@ std::optional<ParallelMode> parse_parallel_mode(const std::string& name) {
   return std::nullopt;
 }
 
-DataCategory driving_category(ParallelMode m) {
-  return m == ParallelMode::ModelCo ? DataCategory::InputWeight : DataCategory::InputNeuron;
+const std::vector<ParallelMode>& parallel_modes() {
+  static const std::vector<ParallelMode> all = [] {
+    std::vector<ParallelMode> v;
+    for (const auto& [mode, name] : kModes) v.push_back(mode);
+    return v;
+  }();
+  return all;
 }
+
+DataCategory driving_category(ParallelMode m) {
+  return splits_co(m) ? DataCategory::InputWeight : DataCategory::InputNeuron;
+}
+
+bool splits_co(ParallelMode m) { return m == ParallelMode::ModelCo || m == ParallelMode::HybridCo; }
+bool splits_ci(ParallelMode m) { return m == ParallelMode::ModelCi || m == ParallelMode::HybridCi; }
+bool is_hybrid(ParallelMode m) { return m == ParallelMode::HybridCo || m == ParallelMode::HybridCi; }
+bool is_pure_model(ParallelMode m) { return m == ParallelMode::ModelCo || m == ParallelMode::ModelCi; }
 
 const std::vector<StrategyDim>* ModeStrategy::of(DataCategory c) const {
   auto it = tensors.find(c);

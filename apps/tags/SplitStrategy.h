@@ -13,13 +13,25 @@ namespace npusim {
 //   data      different cores take different images or output rows; every core reads all weights;
 //   model_co  different cores take different output channels (weights split along their n = co);
 //   model_ci  different cores take different input channels (the reduction dimension) and
-//             their int32 partial sums are reduced between cores before requantization.
-enum class ParallelMode { Data, ModelCo, ModelCi };
-const char* parallel_mode_name(ParallelMode m);  // "data", "model-co", "model-ci"
+//             their int32 partial sums are reduced between cores before requantization;
+//   hybrid_co, hybrid_ci  the hybrid mode of ¶55 / §3.9: model parallel inside each cluster
+//             (model-co or model-ci over its cores, a model-ci reduction staying in the
+//             cluster) and data parallel between clusters (each cluster its run of bands).
+enum class ParallelMode { Data, ModelCo, ModelCi, HybridCo, HybridCi };
+// "data", "model-co", "model-ci", "hybrid-co", "hybrid-ci"
+const char* parallel_mode_name(ParallelMode m);
 std::optional<ParallelMode> parse_parallel_mode(const std::string& name);
+const std::vector<ParallelMode>& parallel_modes();  // every mode, in the order above
 // The tensor whose split index decides whether a mode applies: the input neuron for
-// data and model-ci, the input weight for model-co.
+// data and the ci modes, the input weight for the co modes.
 DataCategory driving_category(ParallelMode m);
+// Whether a core's share is output channels (model-co, hybrid-co) or input channels
+// (model-ci, hybrid-ci), and whether the mode deals bands to clusters (hybrid).
+bool splits_co(ParallelMode m);
+bool splits_ci(ParallelMode m);
+bool is_hybrid(ParallelMode m);
+// Model-co or model-ci over every core of the layer (no bands dealt).
+bool is_pure_model(ParallelMode m);
 
 // One entry of a tensor's splittable list: a dimension letter with its candidate
 // storage and exchange level, or `whole`: the tensor is not cut (shared by every core,

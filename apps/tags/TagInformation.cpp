@@ -26,9 +26,9 @@ constexpr std::array<CategoryCode, 9> kCategories = {{{DataCategory::Instruction
                                                       {DataCategory::ConstantWeight, "cw"},
                                                       {DataCategory::Auxiliary, "aux"}}};
 
-constexpr std::array<std::pair<ExchangeLevel, const char*>, 4> kExchanges = {
+constexpr std::array<std::pair<ExchangeLevel, const char*>, 5> kExchanges = {
     {{ExchangeLevel::None, "no"}, {ExchangeLevel::Core, "core"}, {ExchangeLevel::Cluster, "cluster"},
-     {ExchangeLevel::Memory, "mem"}}};
+     {ExchangeLevel::Memory, "mem"}, {ExchangeLevel::CoreAndCluster, "core+cluster"}}};
 
 [[noreturn]] void bad_tag_text(const std::string& text, const std::string& reason) {
   throw InputError("", "tag '" + text + "'", reason);
@@ -133,7 +133,7 @@ std::optional<StorageId> storage_of(const std::string& s) {
 ExchangeLevel exchange_of(const std::string& text, const std::string& s) {
   for (const auto& [level, code] : kExchanges)
     if (s == code) return level;
-  bad_tag_text(text, fmt::format("exchange level '{}' must be one of no, core, cluster, mem", s));
+  bad_tag_text(text, fmt::format("exchange level '{}' must be one of no, core, cluster, mem, core+cluster", s));
 }
 
 StaticTag static_of(const std::string& text, const std::string& s) {

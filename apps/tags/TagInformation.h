@@ -72,8 +72,9 @@ struct StorageId {
 };
 
 // §2.2 / ¶72, ¶207: who else uses the pieces. Codes no, core, cluster from Table 2's
-// legend; inter-memory has no code in the text, ours is "mem".
-enum class ExchangeLevel { None, Core, Cluster, Memory };
+// legend; inter-memory has no code in the text, ours is "mem". §3.9's hybrid mode
+// exchanges a tensor at two levels ("inter-core + inter-cluster"): ours is "core+cluster".
+enum class ExchangeLevel { None, Core, Cluster, Memory, CoreAndCluster };
 const char* exchange_code(ExchangeLevel e);
 
 struct DynamicTag {

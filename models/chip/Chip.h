@@ -28,6 +28,7 @@ class Chip : public sc_core::sc_module {
   Core& core(std::uint32_t index) { return *cores_.at(index); }
   // The cache of a core's cluster; the trace reader only lets "cluster" operands through when it exists.
   Scratchpad& cluster_cache_of(std::uint32_t core) { return *caches_.at(core / hw_.chip.cores_per_cluster); }
+  std::uint32_t cores_per_cluster() const { return hw_.chip.cores_per_cluster; }
   // The memory a binding or operand names, seen from `core`.
   std::uint8_t* scratch_bytes(AddressSpace space, std::uint32_t core, std::uint64_t offset);
   InstructionController& controller() { return *controller_; }

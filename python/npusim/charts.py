@@ -243,8 +243,10 @@ def roofline_figure(report, title=None):
     low, high = min(intensity + [peak / bandwidth]) / 2, max(intensity + [peak / bandwidth]) * 2
     knee = peak / bandwidth
     ax.plot([low, knee, high], [bandwidth * low, peak, peak], color="black", linewidth=1, label="roofline")
-    for bound in sorted({r.get("roofline_bound", "") for r in rows}):
-        picked = [i for i, r in enumerate(rows) if r.get("roofline_bound", "") == bound]
+    # One colour per kind of resource: "channel 2" and "channel 3" are both channel-bound.
+    kinds = [r.get("roofline_bound", "").rstrip("0123456789- ") for r in rows]
+    for bound in sorted(set(kinds)):
+        picked = [i for i, kind in enumerate(kinds) if kind == bound]
         ax.scatter([intensity[i] for i in picked], [achieved[i] for i in picked], s=18, label=f"{bound}-bound layers")
     ax.set_xscale("log")
     ax.set_yscale("log")

@@ -43,31 +43,41 @@ std::string read_binding_name(const nlohmann::json& v, const TracePlace& place, 
   return name;
 }
 
-// "chunks": [[offset, bytes], ...]: the binding's bytes laid out piece by piece in DRAM.
+// "chunks": [[offset, bytes], ...]: the binding's bytes laid out piece by piece in DRAM;
+// [[offset, bytes, cluster], ...] for a cluster binding: each piece in that cluster's cache.
 void read_chunks(const nlohmann::json& v, DataBinding& b, const TracePlace& place, const std::string& field) {
-  if (b.region.space != AddressSpace::Dram) place.fail(field, "only a dram binding may be laid out in chunks");
-  if (!v.is_array() || v.empty()) place.fail(field, "must be a non-empty list of [offset, bytes] pairs");
+  const bool cache = b.region.space == AddressSpace::Cluster;
+  if (b.region.space != AddressSpace::Dram && !cache)
+    place.fail(field, "only a dram or cluster binding may be laid out in chunks");
+  const std::size_t fields = cache ? 3 : 2;
+  const char* form = cache ? "[offset, bytes, cluster]" : "[offset, bytes]";
+  if (!v.is_array() || v.empty()) place.fail(field, fmt::format("must be a non-empty list of {} entries", form));
   for (std::size_t i = 0; i < v.size(); ++i) {
     const auto& c = v[i];
-    std::optional<std::uint64_t> offset, bytes;
-    if (c.is_array() && c.size() == 2) {
+    std::optional<std::uint64_t> offset, bytes, cluster = cache ? std::nullopt : std::optional<std::uint64_t>(0);
+    if (c.is_array() && c.size() == fields) {
       offset = json_integer(c[0], 0);
       bytes = json_integer(c[1], 1);
+      if (cache) cluster = json_integer(c[2], 0);
     }
-    if (!offset || !bytes) place.fail(fmt::format("{}[{}]", field, i), "must be [offset, bytes] with bytes >= 1");
-    b.chunks.push_back({*offset, *bytes});
+    if (!offset || !bytes || !cluster)
+      place.fail(fmt::format("{}[{}]", field, i), fmt::format("must be {} with bytes >= 1", form));
+    b.chunks.push_back({*offset, *bytes, std::uint32_t(*cluster)});
   }
   b.region.offset = b.chunks.front().offset;
 }
 
 // Chunks cover the tensor as memory holds it (a dilated kernel with its zero taps)
-// exactly, each inside DRAM.
+// exactly, each inside DRAM (or inside its cluster's cache).
 void check_chunks(const DataBinding& b, const HardwareConfig& cfg, const TracePlace& place, const std::string& field) {
   if (b.chunks.empty()) return;
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < b.chunks.size(); ++i) {
-    check_fits(AddressSpace::Dram, b.core, b.chunks[i].offset, b.chunks[i].bytes, cfg, place,
-               fmt::format("{}.chunks[{}]", field, i));
+    const std::string at = fmt::format("{}.chunks[{}]", field, i);
+    if (b.region.space == AddressSpace::Cluster && b.chunks[i].cluster >= cfg.chip.clusters)
+      place.fail(at, fmt::format("cluster {} does not exist: the chip has {}", b.chunks[i].cluster, cfg.chip.clusters));
+    check_fits(b.region.space, b.chunks[i].cluster * cfg.chip.cores_per_cluster, b.chunks[i].offset, b.chunks[i].bytes,
+               cfg, place, at);
     total += b.chunks[i].bytes;
   }
   if (total != b.region.bytes())

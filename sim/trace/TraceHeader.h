@@ -32,10 +32,12 @@ struct DataBinding {
   KernelDilation dilation{1, 1};
   std::vector<std::uint64_t> data_shape;
   // A DRAM tensor stored in pieces (seed002 §3.1 S13: each piece in the memory of the
-  // cluster that uses it): its bytes in element order, `bytes` at `offset` per chunk.
+  // cluster that uses it), or a tensor kept in the cluster caches (a piece per cluster
+  // cache, `cluster` naming it): its bytes in element order, `bytes` at `offset` per chunk.
   // Empty: one dense region at region.offset.
   struct Chunk {
     std::uint64_t offset = 0, bytes = 0;
+    std::uint32_t cluster = 0;  // cluster-space chunks: whose cache
   };
   std::vector<Chunk> chunks;
   // Inputs only: the data is stored compressed, as prepared outside the accelerator

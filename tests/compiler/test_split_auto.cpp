@@ -38,8 +38,11 @@ void check_table(const std::string& table, const std::string& config) {
     REQUIRE(split.contains("simulated_cycles"));
     const std::string path = dir + "/" + name + ".json";
     write_text(path, layers.at(name));
+    // Where the network ran faster with the three pure modes' picks, the pick is the best of those.
+    const bool pure_kept = split.at("reason").get<std::string>().find("the three's are kept") != std::string::npos;
     std::uint64_t best = ~0ull;
     for (const auto& [mode, cycles] : split.at("simulated_cycles").items()) {
+      if (pure_kept && mode.rfind("hybrid", 0) == 0) continue;
       const auto forced = run_report({"--workload", path, "--config", cfg, "--split", mode}, dir + "/" + name + "-" + mode);
       const auto& forced_row = forced.at("workload").at("rows").at(0);
       CHECK(forced_row.at("split").at("mode") == mode);
@@ -75,7 +78,8 @@ TEST_CASE("split auto: the planner takes the fastest trial, keeps every figure, 
   const Workload w = parse_workload_json(R"({"name": "t", "input": {"h": 14, "w": 14, "c": 256},
       "layers": [{"name": "x", "type": "conv", "co": 256, "k": 3, "padding": 1}]})", "t.json");
   std::map<SplitChoice, std::optional<std::uint64_t>> cycles = {
-      {SplitChoice::Data, 900}, {SplitChoice::ModelCo, 700}, {SplitChoice::ModelCi, 800}};
+      {SplitChoice::Data, 900}, {SplitChoice::ModelCo, 700}, {SplitChoice::ModelCi, 800},
+      {SplitChoice::HybridCo, 750}, {SplitChoice::HybridCi, 1000}};
   std::size_t calls = 0;
   SplitOptions options;
   options.trial = [&](const Workload& one, const HardwareConfig&, const SplitOptions& o) {

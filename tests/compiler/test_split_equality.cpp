@@ -12,53 +12,18 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "compiler/RandomLayers.h"
-#include "compiler/ReferenceLayers.h"
-#include "e2e/NpusimProcess.h"
-#include "sim/tensor/Npy.h"
+#include "compiler/SplitRuns.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Machine {
-  const char* name;
-  std::string config;  // path
-};
+using namespace npusim::split_runs;
 
 // 1 core, 4 cores (2 clusters, exchange through DRAM), 16 cores (4 NUMA clusters with
 // off-core caches: exchange through the own and remote caches, tensors in chunks).
 std::vector<Machine> machines(const std::string& dir, const std::string& core_overrides) {
-  std::vector<Machine> out;
-  for (const auto& [name, base] : {std::pair{"1 core", "default.json"}, {"4 cores", "smp-2x2.json"},
-                                   {"16 cores", "numa-4x4-cache.json"}}) {
-    const std::string path = fmt::format("{}/{}.json", dir, base);
-    write_text(path, fmt::format(R"({{"extends": "{}"{}}})", source_path(std::string("configs/") + base),
-                                 core_overrides.empty() ? "" : ", \"core\": " + core_overrides));
-    out.push_back({name, path});
-  }
-  return out;
-}
-
-std::string run(const std::string& workload, const Machine& m, const std::string& split, const std::string& out) {
-  auto r = run_npusim({"run", "--quiet", "--functional", "--workload", workload, "--config", m.config, "--split", split,
-                       "--out", out});
-  INFO(m.name << ", --split " << split << "\n" << r.output);
-  REQUIRE(r.status == 0);
-  return out;
-}
-
-// Every layer's output of run `b` equals run `a`'s; returns how many layers ran in `mode`.
-std::size_t check_same(const std::string& a, const std::string& b, const std::string& mode) {
-  const auto report = nlohmann::json::parse(read_text(b + "/report.json"));
-  std::size_t split = 0;
-  for (const auto& row : report.at("workload").at("rows")) {
-    const std::string name = row.at("name");
-    INFO("layer " << name << " (" << row.at("split").at("mode") << ")");
-    CHECK(npusim::read_npy(b + "/tensors/" + name + ".npy").data == npusim::read_npy(a + "/tensors/" + name + ".npy").data);
-    split += row.at("split").at("mode") == mode;
-  }
-  return split;
+  return npusim::split_runs::machines(dir, core_overrides,
+                              {{"1 core", "default.json"}, {"4 cores", "smp-2x2.json"}, {"16 cores", "numa-4x4-cache.json"}});
 }
 
 void check_network(const std::string& network) {
@@ -107,29 +72,14 @@ TEST_CASE("split equality: 50 random conv and fc layers equal the reference for 
   const std::string dir = scratch_dir("split-equality-random");
   const auto ms = machines(dir, R"({"nram": {"capacity_bytes": 16384}, "wram": {"capacity_bytes": 4096}})");
   std::mt19937 rng(20261313);
-  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  using namespace npusim::layer_reference;
   std::map<std::string, std::size_t> ran;  // layers that ran split as asked, per machine and mode
   for (int net = 0; net < 5; ++net) {
-    const int h = pick(5, 12), w = pick(5, 12), ci = pick(3, 70);
-    std::string layers;
-    std::vector<RandomLayer> specs;
-    for (int i = 0; i < 10; ++i) {
-      specs.push_back(random_layer(pick, 1, 40));
-      layers += random_layer_json(specs.back(), i);
-    }
+    const RandomNet random = random_net(rng, net, false);
     const std::string workload = fmt::format("{}/net{}.json", dir, net);
-    write_text(workload, fmt::format(R"({{"batch":{},"seed":{},"input":{{"h":{},"w":{},"c":{}}},"layers":[{}]}})",
-                                     pick(1, 2), 100 + net, h, w, ci, layers));
+    write_text(workload, random.json);
     const std::string baseline = run(workload, ms[0], "data", fmt::format("{}/net{}-baseline", dir, net));
-    const Tensor x = load(baseline + "/tensors/input.npy");
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      const RandomLayer& s = specs[i];
-      INFO("net " << net << ", layer l" << i);
-      const Tensor k = load(fmt::format("{}/tensors/l{}.weights.npy", baseline, i));
-      const Tensor want = conv(x, k, s.co, s.kh, s.kw, s.sh, s.sw, s.pad, s.relu);
-      CHECK(load(fmt::format("{}/tensors/l{}.npy", baseline, i)).v == want.v);
-    }
+    INFO("net " << net);
+    check_reference(random, baseline);
     for (std::size_t j = 0; j < ms.size(); ++j)
       for (const char* split : {"data", "model-ci", "model-co"}) {
         const Machine& m = ms[j];

@@ -12,6 +12,13 @@ std::vector<std::uint64_t> weight_shape(const Layer& l, const LayerTiling& t, st
   return {co, t.kernel_h, t.kernel_w, ci};
 }
 
+TensorOperand memory_operand(const WindowPiece& piece) {
+  TensorOperand t = tensor(piece.cache ? AddressSpace::Cluster : AddressSpace::Dram, piece.address, piece.shape, DType::Int8);
+  t.pitch = piece.pitch;
+  t.cluster = piece.cache;
+  return t;
+}
+
 std::uint64_t EmitContext::weights_at(std::uint32_t core) const {
   const CompiledLayer& c = layer();
   const std::uint64_t local = c.weight_copies[dram_.memory_of_cluster(core / hw_.chip.cores_per_cluster)];
@@ -22,9 +29,10 @@ std::uint64_t EmitContext::weights_at(std::uint32_t core) const {
 // own cluster's memory on, so that cores of different clusters that move the same band
 // start on different memories instead of queueing on one.
 std::vector<DramChunk> EmitContext::local_first(std::uint32_t core, std::vector<DramChunk> pieces) const {
-  const std::uint32_t own = dram_.memory_of_cluster(core / hw_.chip.cores_per_cluster);
-  auto local = std::find_if(pieces.begin(), pieces.end(),
-                            [&](const DramChunk& p) { return dram_.memory_of(p.address) == own; });
+  const std::uint32_t cluster = core / hw_.chip.cores_per_cluster, own = dram_.memory_of_cluster(cluster);
+  auto local = std::find_if(pieces.begin(), pieces.end(), [&](const DramChunk& p) {
+    return p.cache ? *p.cache == cluster : dram_.memory_of(p.address) == own;
+  });
   if (local != pieces.end()) std::rotate(pieces.begin(), local, pieces.end());
   return pieces;
 }
@@ -41,12 +49,12 @@ std::vector<WindowPiece> EmitContext::window_pieces(std::uint32_t core, const Dr
   std::vector<WindowPiece> out;
   if (rows * w == 1) {
     for (const DramChunk& p : local_first(core, t.pieces(first + c0, first + c0 + cn)))
-      out.push_back({p.address, p.first - first - c0, nhwc(1, 1, 1, p.bytes), 0, p.first == first + c0});
+      out.push_back({p.address, p.first - first - c0, nhwc(1, 1, 1, p.bytes), 0, p.first == first + c0, p.cache});
     return out;
   }
   for (const DramChunk& p : local_first(core, t.pieces(first, first + rows * row_bytes)))
     out.push_back({p.address + c0, (p.first - first) / row_bytes * w * cn, nhwc(1, p.bytes / row_bytes, w, cn),
-                   cn != c ? c : 0, p.first == first});
+                   cn != c ? c : 0, p.first == first, p.cache});
   return out;
 }
 
@@ -67,12 +75,13 @@ BandSlot EmitContext::next_slot(CoreState& cs, std::size_t inputs) const {
 void EmitContext::emit_band_loads(std::uint32_t core, const std::vector<WindowPiece>& pieces, std::uint64_t at,
                                   std::int64_t reader, bool row_by_row, const InputBytes& bytes, BandWriters& loads) {
   const CoreState& cs = cores_[core];
-  SharedBand* shared = shares_bands() && !pieces.empty() ? &shared_band(core, pieces) : nullptr;  // SharedReads.cpp
+  // SharedReads.cpp; a band kept in a cluster cache is read from it by every core (no multicast).
+  const bool from_dram = !pieces.empty() && !pieces.front().cache;
+  SharedBand* shared = shares_bands() && from_dram ? &shared_band(core, pieces) : nullptr;
   std::size_t k = 0;
   for (const WindowPiece& piece : pieces) {
     Instruction load = make_op("load", core);
-    load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
-    load.inputs[0].pitch = piece.pitch;
+    load.inputs = {memory_operand(piece)};
     load.outputs = {tensor(AddressSpace::Nram, at + piece.offset, piece.shape, DType::Int8)};
     depend(load, reader);
     if (shared && shared->lead != core) {  // a copy of the same piece the cluster's first reader took
@@ -127,8 +136,7 @@ void EmitContext::emit_rows_store(std::uint32_t core, const BandWriters& writers
   for (const WindowPiece& piece : window_pieces(core, c.output, row, band.rows, l.out.w, l.out.c, first_co, co)) {
     Instruction store = make_op("store", core);
     store.inputs = {tensor(AddressSpace::Nram, out_at + piece.offset, piece.shape, DType::Int8)};
-    store.outputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
-    store.outputs[0].pitch = piece.pitch;
+    store.outputs = {memory_operand(piece)};
     for (const auto& [id, mode] : writers) depend(store, std::int64_t(id), piece.starts ? mode : DependencyMode::Full);
     // Readers wait for the band's last store only; with DMA instructions in flight it
     // could land before an earlier piece, so each piece also waits for the one before.
@@ -159,7 +167,7 @@ std::size_t EmitContext::emit_weights(std::uint32_t core, const TensorOperand& t
   const bool shared = shares_weights(c);  // SharedReads.cpp
   const DramTensor all = !c.spread_weights.chunks.empty()
                             ? c.spread_weights
-                            : DramTensor{{{0, c.weight_bytes, weights_at(shared ? weight_lead(core) : core)}}};
+                            : DramTensor{{{0, c.weight_bytes, weights_at(shared ? weight_lead(core) : core), std::nullopt}}};
   if (shared) weight_lead(core);
   std::size_t k = 0;  // loads so far
   for (const DramChunk& piece : all.pieces(begin, end)) {

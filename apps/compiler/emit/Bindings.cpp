@@ -22,10 +22,12 @@ std::vector<std::uint64_t> dense_weight_shape(const Layer& l) {
   return {l.out.c, l.kh, l.kw, l.in.c / l.groups};  // a grouped conv: each output's group of inputs
 }
 
-void place_binding(DataBinding& b, const DramTensor& t) {
-  b.region = tensor(AddressSpace::Dram, t.address(), {}, DType::Int8);
-  if (t.chunks.size() > 1)
-    for (const auto& chunk : t.chunks) b.chunks.push_back({chunk.address, chunk.bytes});
+// A tensor kept in the cluster caches is bound chunk by chunk, each in its cluster's cache.
+void place_binding(DataBinding& b, const DramTensor& t, std::uint32_t cores_per_cluster) {
+  b.region = tensor(t.in_caches() ? AddressSpace::Cluster : AddressSpace::Dram, t.address(), {}, DType::Int8);
+  if (t.in_caches()) b.core = *t.chunks.front().cache * cores_per_cluster;
+  if (t.chunks.size() > 1 || t.in_caches())
+    for (const auto& chunk : t.chunks) b.chunks.push_back({chunk.address, chunk.bytes, chunk.cache.value_or(0)});
 }
 
 // The data file `file` as named in the workload: beside the workload file.
@@ -61,7 +63,7 @@ void EmitContext::bind_layer(const CompiledLayer& c) {
     std::vector<std::uint64_t> copies;
     for (std::uint64_t address : c.weight_copies)
       if (address != kNoCopy && address != c.weights_offset) copies.push_back(address);
-    const DramTensor at = c.spread_weights.chunks.empty() ? DramTensor{{{0, c.weight_bytes, c.weights_offset}}}
+    const DramTensor at = c.spread_weights.chunks.empty() ? DramTensor{{{0, c.weight_bytes, c.weights_offset, std::nullopt}}}
                                                           : c.spread_weights;
     const std::size_t weights = bind_input(l.name + ".weights", at, dense_weight_shape(l), l.weights_file,
                                            {l.dilation, l.dilation}, l.weight_sparsity, copies, l.weight_values);
@@ -74,7 +76,7 @@ void EmitContext::bind_layer(const CompiledLayer& c) {
   if (!lowering(c.tiling.engine).dense_output(*this, std::size_t(&c - layers_.data()))) return;
   DataBinding out;
   out.name = l.name;
-  place_binding(out, c.output);
+  place_binding(out, c.output, hw_.chip.cores_per_cluster);
   out.set_shape(nhwc(n, l.out.h, l.out.w, l.out.c));
   header_.outputs.push_back(out);
 }
@@ -101,7 +103,7 @@ std::size_t EmitContext::bind_input(const std::string& name, const DramTensor& a
                              const std::shared_ptr<const std::vector<std::int8_t>>& values) {
   DataBinding b;
   b.name = name;
-  place_binding(b, at);
+  place_binding(b, at, hw_.chip.cores_per_cluster);
   b.dilation = dilation;
   b.set_shape(shape);
   if (values) {

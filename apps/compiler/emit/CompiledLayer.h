@@ -41,6 +41,11 @@ struct LayerTraffic {
   // Bytes that reached a core as a copy of another core's DRAM read (params.multicast):
   // across the links into its cluster, and fanned out inside a cluster that had them.
   std::uint64_t multicast_cluster = 0, multicast_core = 0;
+  // What each shared resource carries, for the resource that bounds the layer (LayerReport):
+  // bytes per DRAM channel; per core, what its load and its store DMA move (any space);
+  // per cluster, its link into the routing fabric; on NUMA, each pair link between two
+  // clusters' routing nodes ([a * clusters + b], a < b); per cluster, its cache's port.
+  std::vector<std::uint64_t> dram_channel, load_dma, store_dma, cluster_link, pair_link, cache_port;
 };
 
 }  // namespace npusim

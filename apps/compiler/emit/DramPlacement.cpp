@@ -13,7 +13,7 @@ std::vector<DramChunk> DramTensor::pieces(std::uint64_t begin, std::uint64_t end
   std::vector<DramChunk> out;
   for (const auto& c : chunks) {
     const std::uint64_t lo = std::max(begin, c.first), hi = std::min(end, c.first + c.bytes);
-    if (lo < hi) out.push_back({lo, hi - lo, c.address + (lo - c.first)});
+    if (lo < hi) out.push_back({lo, hi - lo, c.address + (lo - c.first), c.cache});
   }
   return out;
 }
@@ -54,10 +54,10 @@ DramTensor DramPlacement::allocate_chunks(const std::vector<std::pair<std::uint6
   std::uint64_t first = 0;
   for (const auto& [bytes, memory] : runs) {
     if (bytes == 0) continue;
-    t.chunks.push_back({first, bytes, at(bytes, memories_ > 1 ? memory : 0)});
+    t.chunks.push_back({first, bytes, at(bytes, memories_ > 1 ? memory : 0), std::nullopt});
     first += bytes;
   }
-  if (t.chunks.empty()) t.chunks.push_back({0, 0, at(0, 0)});
+  if (t.chunks.empty()) t.chunks.push_back({0, 0, at(0, 0), std::nullopt});
   return t;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,15 +14,19 @@ namespace npusim {
 // Every DRAM region the compiler allocates starts on this boundary.
 inline std::uint64_t dram_aligned(std::uint64_t bytes) { return (bytes + 255) / 256 * 256; }
 
-// A tensor's bytes [first, first + bytes) (element order) stored at `address`.
+// A tensor's bytes [first, first + bytes) (element order) stored at `address`: in DRAM,
+// or, for an activation kept in the cluster caches, at that offset of cluster `cache`'s cache.
 struct DramChunk {
   std::uint64_t first = 0, bytes = 0, address = 0;
+  std::optional<std::uint32_t> cache;
 };
 
-// A DRAM tensor as the compiler placed it: one chunk, or one per memory that uses it.
+// A DRAM tensor as the compiler placed it: one chunk, or one per memory that uses it (or
+// one per cluster cache that keeps it, ClusterCachePlacement.h).
 struct DramTensor {
   std::vector<DramChunk> chunks;
   std::uint64_t address() const { return chunks.empty() ? 0 : chunks.front().address; }
+  bool in_caches() const { return !chunks.empty() && chunks.front().cache.has_value(); }
   // The byte range [begin, end) of the tensor, cut where it crosses from one chunk to the next.
   std::vector<DramChunk> pieces(std::uint64_t begin, std::uint64_t end) const;
 };

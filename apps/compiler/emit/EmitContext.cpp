@@ -16,7 +16,7 @@ namespace npusim {
 EmitContext::EmitContext(const Workload& workload, const HardwareConfig& hw, std::vector<CompiledLayer> layers)
     : w_(workload), hw_(hw), layers_(std::move(layers)), dram_(hw.chip) {
   traffic_.resize(layers_.size());
-  for (auto& t : traffic_) t.dram_local.assign(hw.chip.clusters, 0), t.dram_remote.assign(hw.chip.clusters, 0);
+  for (auto& t : traffic_) start_traffic(t);
   place_tensors();
   if (!dram_.fits()) {  // a region per tensor is too much: place again, dead tensors' DRAM reused
     forget_placement();
@@ -70,13 +70,14 @@ std::size_t EmitContext::layer_of(std::uint64_t id) const {
   return std::size_t(it - first_ids_.begin()) - 1;
 }
 
-// Deals the layer's tiles (image-major bands) to its cores in contiguous runs.
+// Deals the layer's tiles (image-major bands) to its groups of cores in contiguous runs:
+// each core its own run in data mode, one run of every tile in a model mode, a run per
+// cluster in a hybrid mode (LayerTiling::group).
 std::uint64_t EmitContext::start_layer(std::uint64_t tiles) {
   const LayerTiling& t = layer().tiling;
-  const std::uint64_t count = t.cores.size();
+  const std::uint64_t count = t.cores.size(), groups = t.groups();
   std::uint64_t steps = 0;
   for (auto& cs : cores_) cs.first_tile = cs.end_tile = 0;
-  const bool data = t.split == ParallelMode::Data;
   // Model-co: every core reads every band; the cores of the i-th of the layer's clusters
   // start at band tiles * i / clusters, which lies in their own memory (the rows are
   // placed by cluster), so the clusters read different memories at the same time.
@@ -86,8 +87,9 @@ std::uint64_t EmitContext::start_layer(std::uint64_t tiles) {
       clusters.push_back(core / hw_.chip.cores_per_cluster);
   for (std::uint64_t k = 0; k < count; ++k) {
     CoreState& cs = cores_[t.cores[k]];
-    cs.first_tile = data ? tiles * k / count : 0;
-    cs.end_tile = data ? tiles * (k + 1) / count : tiles;
+    const std::uint64_t g = t.split == ParallelMode::Data ? k : k / t.group;
+    cs.first_tile = tiles * g / groups;
+    cs.end_tile = tiles * (g + 1) / groups;
     cs.share = std::size_t(k);
     const auto position = std::find(clusters.begin(), clusters.end(), t.cores[k] / hw_.chip.cores_per_cluster);
     cs.rotation = t.split == ParallelMode::ModelCo && dram_.separate_memories()
@@ -148,15 +150,38 @@ bool EmitContext::pop(Instruction& out) {
   return true;
 }
 
+void EmitContext::start_traffic(LayerTraffic& t) const {
+  const ChipConfig& chip = hw_.chip;
+  t.dram_local.assign(chip.clusters, 0), t.dram_remote.assign(chip.clusters, 0);
+  t.dram_channel.assign(chip.dram.channels, 0);
+  t.load_dma.assign(chip.cores(), 0), t.store_dma.assign(chip.cores(), 0);
+  t.cluster_link.assign(chip.clusters, 0), t.cache_port.assign(chip.clusters, 0);
+  t.pair_link.assign(std::size_t(chip.clusters) * chip.clusters, 0);
+}
+
+// What one load or store busies besides DRAM: its DMA, and the cluster cache it names.
+void EmitContext::count_transfer(const Instruction& inst, LayerTraffic& traffic) const {
+  const std::uint32_t cluster = inst.core / hw_.chip.cores_per_cluster;
+  (inst.op == "load" ? traffic.load_dma : traffic.store_dma)[inst.core] += inst.outputs.at(0).bytes();
+  for (const auto* list : {&inst.inputs, &inst.outputs})
+    for (const TensorOperand& t : *list)
+      if (t.space == AddressSpace::Cluster) traffic.cache_port[t.cluster ? *t.cluster : cluster] += t.bytes();
+}
+
 // Load and store bytes to DRAM, by the cluster of the core and whether the channel is
-// its cluster's own memory; a multicast copy reads none (SharedReads.cpp).
+// its cluster's own memory, per channel, and on the links they cross (a piece crosses its
+// cluster's link and, on NUMA to another cluster's memory, the pair link between them);
+// a multicast copy reads no DRAM and crosses the links only into another cluster (SharedReads.cpp).
 void EmitContext::count_dram(const Instruction& inst) {
   if (inst.op != "load" && inst.op != "store") return;
   const std::uint32_t cluster = inst.core / hw_.chip.cores_per_cluster;
   LayerTraffic& traffic = traffic_[layer_];
-  if (const auto multicast = inst.params.find("multicast"); multicast != inst.params.end()) {
+  count_transfer(inst, traffic);
+  const auto multicast = inst.params.find("multicast");
+  const bool copy = multicast != inst.params.end();
+  if (copy) {
     (*multicast == "core" ? traffic.multicast_core : traffic.multicast_cluster) += inst.inputs[0].bytes();
-    return;
+    if (*multicast == "core") return;
   }
   auto dram_rows = [&](auto&& add) {
     for (const auto* list : {&inst.inputs, &inst.outputs})
@@ -172,8 +197,14 @@ void EmitContext::count_dram(const Instruction& inst) {
           add(t.offset + r * t.row_pitch(), row, rows / period + (r < rows % period ? 1 : 0));
       }
   };
+  const bool numa = hw_.chip.interconnect.topology == Topology::Numa;
   dram_.for_each_channel_of(dram_rows, [&](std::uint32_t channel, std::uint64_t n) {
-    (home_cluster(hw_.chip, channel) == cluster ? traffic.dram_local : traffic.dram_remote)[cluster] += n;
+    const std::uint32_t home = home_cluster(hw_.chip, channel);
+    traffic.cluster_link[cluster] += n;
+    if (numa && home != cluster) traffic.pair_link[std::min(home, cluster) * hw_.chip.clusters + std::max(home, cluster)] += n;
+    if (copy) return;
+    traffic.dram_channel[channel] += n;
+    (home == cluster ? traffic.dram_local : traffic.dram_remote)[cluster] += n;
   });
 }
 

@@ -4,11 +4,13 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "apps/compiler/emit/ClusterCachePlacement.h"
 #include "apps/compiler/emit/CompiledLayer.h"
 #include "apps/compiler/emit/DramPlacement.h"
 #include "apps/compiler/emit/RunLayout.h"
@@ -62,7 +64,10 @@ struct WindowPiece {
   std::vector<std::uint64_t> shape;
   std::uint64_t pitch = 0;
   bool starts = false;                    // holds the window's first byte
+  std::optional<std::uint32_t> cache;     // kept in this cluster's cache (`address` is an offset in it)
 };
+// The memory side of a piece as an operand: DRAM, or the cluster cache that keeps it.
+TensorOperand memory_operand(const WindowPiece& piece);
 
 // Instructions that wrote a band's bytes in NRAM, each with the mode the piece of a
 // load or store that starts the band may follow it in (staged: row by row).
@@ -193,7 +198,10 @@ class EmitContext {
   SharedBand& shared_band(std::uint32_t core, const std::vector<WindowPiece>& pieces);
   void release_dead_tensors(std::size_t reader);
   void forget_placement();
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> row_runs(const CompiledLayer& c, bool reading) const;
+  // `by_cluster`: each run names the cluster whose cores take it, not that cluster's memory.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> row_runs(const CompiledLayer& c, bool reading,
+                                                                bool by_cluster = false) const;
+
   std::vector<std::pair<std::uint64_t, std::uint32_t>> activation_runs(const CompiledLayer* producer,
                                                                        const CompiledLayer* reader, bool chunkable,
                                                                        std::uint64_t rows, std::uint64_t row_bytes) const;
@@ -213,6 +221,10 @@ class EmitContext {
     const CompiledLayer* reader_of(const std::string& name) const;
   };
   void place_layer(std::size_t i, Placement& p);
+  // Layer `c`'s output kept in the cluster caches (ClusterCachePlacement.h), when its first
+  // reader's tag stores it in `cluster` and every cache has room for its run; else none.
+  std::optional<DramTensor> kept_in_caches(const CompiledLayer& c, Placement& p);
+  std::uint64_t partial_sum_reserve() const;  // cache bytes kept for model-ci partial sums
   void make_states();
   void plan_overwrites();
   void add_bindings();                   // Bindings.cpp
@@ -222,6 +234,8 @@ class EmitContext {
                   const std::shared_ptr<const std::vector<std::int8_t>>& values = nullptr);
   void bind_layer(const CompiledLayer& c);
   void bind_offline_weights(const CompiledLayer& c, std::size_t weights);
+  void start_traffic(LayerTraffic& t) const;
+  void count_transfer(const Instruction& inst, LayerTraffic& traffic) const;
   void count_dram(const Instruction& inst);
   void finish_writes();
 
@@ -230,6 +244,7 @@ class EmitContext {
   std::vector<CompiledLayer> layers_;
   TraceHeader header_;
   DramPlacement dram_;
+  ClusterCachePlacement caches_;
   DramTensor network_input_;
   std::uint64_t seed_ = 0;                               // the next generated binding's seed
   std::vector<std::pair<const Lowering*, std::unique_ptr<LoweringState>>> states_;

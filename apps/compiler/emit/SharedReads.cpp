@@ -6,8 +6,8 @@
 // (they fan out behind their cluster's routing node). A copy starts once the read has
 // left DRAM (two-phase). Without /chip/interconnect/multicast every core reads its own.
 // A model-co layer's cores all read every band of its input, and the cores of one
-// cluster read the same band at the same step: the first of them reads it, the others
-// take "core" copies.
+// cluster read the same band at the same step (hybrid-co: those of its run): the first
+// of them reads it, the others take "core" copies.
 #include <fmt/format.h>
 
 #include "apps/compiler/emit/EmitContext.h"
@@ -57,7 +57,7 @@ void EmitContext::shared_piece_pushed(std::uint32_t core, std::uint64_t id) {
 }
 
 bool EmitContext::shares_bands() const {
-  return hw_.chip.interconnect.multicast && layer().tiling.split == ParallelMode::ModelCo &&
+  return hw_.chip.interconnect.multicast && splits_co(layer().tiling.split) &&
          hw_.chip.cores_per_cluster > 1;
 }
 

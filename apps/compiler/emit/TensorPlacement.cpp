@@ -13,33 +13,39 @@ using Runs = std::vector<std::pair<std::uint64_t, std::uint32_t>>;
 // The layer is moved in bands by the load and store DMAs, so its activations may be cut
 // into per-cluster runs and its weights copied to each of its clusters' memories.
 bool moved_in_bands(const CompiledLayer* c) { return c && !lowering(c->tiling.engine).whole_tensors(); }
-bool data_parallel(const CompiledLayer* c) { return moved_in_bands(c) && c->tiling.split == ParallelMode::Data; }
+// Each core (data) or each cluster's cores (hybrid) take a run of bands of their own.
+bool data_parallel(const CompiledLayer* c) { return moved_in_bands(c) && !is_pure_model(c->tiling.split); }
 
 }  // namespace
 
 // The map rows (images x height) a layer's cores read (`reading`) or write, as runs of
 // (rows, memory of the cluster whose cores take them), in row order. Data mode deals
 // bands in contiguous runs, so a cluster's rows start at its first core's first band
-// (its first window's first input row when reading); model modes read every row on
-// every core, so the rows are shared out evenly; model-ci's first core writes them all.
-Runs EmitContext::row_runs(const CompiledLayer& c, bool reading) const {
+// (its first window's first input row when reading), and a hybrid mode deals them to
+// each cluster's group of cores alike; model modes read every row on every core, so the
+// rows are shared out evenly; model-ci's first core writes them all.
+Runs EmitContext::row_runs(const CompiledLayer& c, bool reading, bool by_cluster) const {
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
   const std::uint64_t height = reading ? l.in.h : l.out.h, total = std::uint64_t(w_.batch) * height;
-  const std::uint64_t cores = t.cores.size(), tiles = t.tiles(w_.batch);
+  const bool dealt = !is_pure_model(t.split);
+  const std::uint64_t cores = dealt ? t.groups() : t.cores.size(), tiles = t.tiles(w_.batch);
+  const std::uint64_t per = dealt && t.split != ParallelMode::Data ? t.group : 1;  // cores per run
   auto row_of = [&](std::uint64_t tile) -> std::uint64_t {
     if (tile >= tiles) return total;
     const auto band = t.band_tile(l, tile);
     return std::uint64_t(band.image) * height + (reading ? band.window.in_row0 : band.row0);
   };
   Runs runs;
-  if (!reading && t.split == ParallelMode::ModelCi)
-    return {{total, dram_.memory_of_cluster(t.cores.front() / hw_.chip.cores_per_cluster)}};
+  auto place_of = [&](std::uint32_t core) {
+    const std::uint32_t cluster = core / hw_.chip.cores_per_cluster;
+    return by_cluster ? cluster : dram_.memory_of_cluster(cluster);
+  };
+  if (!reading && t.split == ParallelMode::ModelCi) return {{total, place_of(t.cores.front())}};
   std::uint64_t done = 0;
   for (std::uint64_t k = 0; k < cores; ++k) {
-    const std::uint64_t end = std::max(done, t.split == ParallelMode::Data ? row_of(tiles * (k + 1) / cores)
-                                                                           : total * (k + 1) / cores);
-    const std::uint32_t memory = dram_.memory_of_cluster(t.cores[k] / hw_.chip.cores_per_cluster);
+    const std::uint64_t end = std::max(done, dealt ? row_of(tiles * (k + 1) / cores) : total * (k + 1) / cores);
+    const std::uint32_t memory = place_of(t.cores[k * per]);
     if (!runs.empty() && runs.back().second == memory)
       runs.back().first += end - done;
     else
@@ -60,7 +66,7 @@ std::vector<RowAccess> EmitContext::row_accesses(const CompiledLayer* c, bool re
   if (!c) return out;
   const LayerTiling& t = c->tiling;
   const std::uint32_t per_cluster = hw_.chip.cores_per_cluster;
-  if (t.split == ParallelMode::Data || (!reading && t.split == ParallelMode::ModelCi)) {
+  if (!is_pure_model(t.split) || (!reading && t.split == ParallelMode::ModelCi)) {
     std::uint64_t row = 0;
     for (const auto& [n, memory] : row_runs(*c, reading)) out.push_back({row, row + n, row_bytes, memory}), row += n;
     return row == rows ? out : std::vector<RowAccess>{};
@@ -78,16 +84,19 @@ std::vector<RowAccess> EmitContext::row_accesses(const CompiledLayer* c, bool re
 }
 
 // Per memory, how much of layer `c`'s weights its clusters' cores read: every weight per
-// core in data mode, their share of the channels in model modes.
+// core in data mode, their share of the channels in model modes, every weight per
+// cluster in hybrid modes (its cores' shares make the whole).
 std::vector<double> EmitContext::weight_shares(const CompiledLayer& c) const {
   const LayerTiling& t = c.tiling;
   std::vector<double> share(dram_.memories(), 0);
   double total = 0;
+  const double channels = splits_co(t.split) ? c.layer.out.c : c.layer.in.c;
   for (std::size_t k = 0; k < t.cores.size(); ++k) {
-    const double w = t.split == ParallelMode::Data || k >= t.shares.size() ? 1 : t.shares[k].second - t.shares[k].first;
+    const double width = k < t.shares.size() ? t.shares[k].second - t.shares[k].first : channels;
+    const double w = t.split == ParallelMode::Data ? 1 : is_hybrid(t.split) ? width / channels : width;
     share[dram_.memory_of_cluster(t.cores[k] / hw_.chip.cores_per_cluster)] += w, total += w;
   }
-  if (t.split != ParallelMode::Data)
+  if (is_pure_model(t.split))
     for (double& s : share) s /= total;
   return share;
 }
@@ -101,7 +110,7 @@ std::vector<double> EmitContext::weight_shares(const CompiledLayer& c) const {
 // a channel, so there the copies stay local.
 bool EmitContext::spreads_over_links(const CompiledLayer& c) const {
   const Layer& l = c.layer;
-  if (!moved_in_bands(&c) || c.tiling.split == ParallelMode::Data || dram_.memories() < 2 || !l.has_weights() ||
+  if (!moved_in_bands(&c) || !is_pure_model(c.tiling.split) || dram_.memories() < 2 || !l.has_weights() ||
       l.kind == LayerKind::Depthwise || l.has_constant())
     return false;
   return links_less_busy(spread_load(weight_shares(c), dram_.memories()), fabric());
@@ -177,6 +186,7 @@ Runs EmitContext::activation_runs(const CompiledLayer* producer, const CompiledL
 // whose last reader came before it.
 void EmitContext::place_tensors() {
   make_states();
+  caches_ = ClusterCachePlacement(hw_.chip, partial_sum_reserve());
   Placement p;
   p.chunkable = {{"input", true}};
   for (const auto& c : layers_) {
@@ -206,8 +216,9 @@ void EmitContext::place_layer(std::size_t i, Placement& p) {
   CompiledLayer& c = layers_[i];
   const Layer& l = c.layer;
   const std::uint64_t n = w_.batch;
-  if (w_.independent_layers) {
-    c.inputs = {dram_.allocate_runs(activation_runs(nullptr, &c, false, n * l.in.h, std::uint64_t(l.in.w) * l.in.c))};
+  if (w_.independent_layers) {  // a layer table's own input: placed for its reader, as any activation (NUMA)
+    c.inputs = {dram_.allocate_runs(
+        activation_runs(nullptr, &c, moved_in_bands(&c), n * l.in.h, std::uint64_t(l.in.w) * l.in.c))};
     c.producers = {-1};
   }
   for (const auto& name : l.inputs) {
@@ -223,7 +234,7 @@ void EmitContext::place_layer(std::size_t i, Placement& p) {
                                                 : n * rows_read * l.in.w * l.in.c * c.inputs.size();
   if (l.kind == LayerKind::Matmul && l.matmul().cached_rows > 0) {
     const std::uint64_t bytes = n * l.matmul().cached_rows * l.in_b.c;
-    c.kv_cache = DramTensor{{{0, bytes, dram_.allocate(bytes)}}};
+    c.kv_cache = DramTensor{{{0, bytes, dram_.allocate(bytes), std::nullopt}}};
   }
   c.weight_bytes = l.kind == LayerKind::Depthwise || !l.has_weights()
                        ? (l.has_weights() ? std::uint64_t(c.tiling.kernel_h) * c.tiling.kernel_w * l.in.c : 0)
@@ -231,9 +242,12 @@ void EmitContext::place_layer(std::size_t i, Placement& p) {
   if (l.has_constant()) c.weight_bytes = l.weight_elements();  // one image's constant (or a table), for every image
   place_weights(c, i);
   if (i > 0) release_dead_tensors(i - 1);
-  c.output = dram_.allocate_activation(activation_runs(&c, p.reader_of(l.name), p.chunkable[l.name], n * l.out.h,
-                                                       std::uint64_t(l.out.w) * l.out.c),
-                                       c.overwrites);
+  if (auto kept = kept_in_caches(c, p))
+    c.output = std::move(*kept);
+  else
+    c.output = dram_.allocate_activation(activation_runs(&c, p.reader_of(l.name), p.chunkable[l.name], n * l.out.h,
+                                                         std::uint64_t(l.out.w) * l.out.c),
+                                         c.overwrites);
   c.output_bytes = n * l.out.elements();
   lowering(c.tiling.engine).place_layer(*this, c);
   p.where[l.name] = {int(i), c.output};
@@ -246,8 +260,9 @@ void EmitContext::release_dead_tensors(std::size_t reader) {
   for (std::size_t k = 0; k < producers.size(); ++k) {
     const int p = producers[k];
     const bool again = std::find(producers.begin(), producers.begin() + k, p) != producers.begin() + k;
-    if (p >= 0 && !again && layers_[std::size_t(p)].last_reader == std::int64_t(reader))
-      dram_.release(layers_[std::size_t(p)].output, p);
+    const CompiledLayer& dead = layers_[std::size_t(p < 0 ? 0 : p)];
+    if (p >= 0 && !again && dead.last_reader == std::int64_t(reader) && !dead.output.in_caches())
+      dram_.release(dead.output, p);
   }
 }
 
@@ -289,6 +304,39 @@ bool EmitContext::spread_weights(CompiledLayer& c, std::size_t index) {
   c.weights_offset = c.spread_weights.address();
   c.weight_copies.assign(memories, kNoCopy);
   return true;
+}
+
+// Model-ci partial sums take the bottom of each cache (PartialSumReduction.cpp: two slots
+// of a layer's int32 sums per core of the cluster) where they fit it.
+std::uint64_t EmitContext::partial_sum_reserve() const {
+  std::uint64_t most = 0;
+  const std::uint64_t per_cluster = 2 * std::uint64_t(hw_.chip.cores_per_cluster);
+  for (const auto& c : layers_)
+    if (splits_ci(c.tiling.split) && per_cluster * c.tiling.acc_bytes <= hw_.chip.cluster_cache.capacity_bytes)
+      most = std::max(most, per_cluster * c.tiling.acc_bytes);
+  return most;
+}
+
+// seed002 ¶202-207: the reader's tag for the tensor names `cluster` storage (its rows cut
+// between cores); the layer and every reader move it in bands; it is read by a later layer
+// (a network output goes back to DRAM for the host, §1.1). Each cluster's cache keeps the
+// rows its cores write.
+std::optional<DramTensor> EmitContext::kept_in_caches(const CompiledLayer& c, Placement& p) {
+  const Layer& l = c.layer;
+  const CompiledLayer* reader = p.reader_of(l.name);
+  if (!hw_.chip.cluster_cache.enabled || c.output_readers == 0 || !reader || !p.chunkable[l.name]) return std::nullopt;
+  const LayerSplit& s = reader->split;
+  bool cluster = false;
+  for (std::size_t i = 0; i < s.tags.size(); ++i)
+    if (s.tag_names[i] == l.name && s.tags[i].dynamic.store)
+      cluster = s.tags[i].dynamic.store->level == StorageId::Level::ClusterCache;
+  if (!cluster) return std::nullopt;
+  const std::uint64_t row_bytes = std::uint64_t(l.out.w) * l.out.c;
+  Runs runs = row_runs(c, false, true);
+  std::uint64_t rows = 0;
+  for (auto& run : runs) rows += run.first, run.first *= row_bytes;
+  if (rows != std::uint64_t(w_.batch) * l.out.h) return std::nullopt;
+  return caches_.allocate(runs);
 }
 
 }  // namespace npusim

@@ -39,7 +39,7 @@ void MatrixLowering::plan(const Workload& w, const Layer& l, const HardwareConfi
   choose_co_block(w, l, t, core);
   if (l.kind == LayerKind::Matmul) t.runs_per_image = l.heads * t.co_blocks;
   // Model-ci partial sums stay int32 until the reduction is done, then requantize.
-  t.requantize_on_result_path = t.split != ParallelMode::ModelCi && unit.result_requantize;
+  t.requantize_on_result_path = !splits_ci(t.split) && unit.result_requantize;
   tile_bands(w, l, hw, t);
   const LoadOrderPlan* order = load_order_plan(t);  // rs: each conv computes psum rows of its band
   const std::uint32_t conv_rows = order && order->psum_rows ? order->psum_rows : t.rows;

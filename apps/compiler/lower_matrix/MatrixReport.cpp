@@ -21,7 +21,7 @@ void MatrixLowering::record(const InstructionRecord& r, bool in_reduction, Count
 void MatrixLowering::report(const Layer& l, const LayerTiling& t, const Counters& c, nlohmann::json& row) const {
   if (t.engine != name()) return;
   row["result_path"] = t.requantize_on_result_path ? "requantized" : "accumulators";
-  if (t.split != ParallelMode::ModelCi) return;
+  if (!splits_ci(t.split)) return;
   const Cycles end = row.at("end_cycle").get<Cycles>(), last_conv = c.of("last_conv_end");
   row["split"]["reduction"] = {{"busy_cycles", c.of("reduction_busy_cycles")},
                                {"tail_cycles", end > last_conv ? end - last_conv : 0}};

@@ -57,6 +57,7 @@ bool partials_in_cache(const HardwareConfig& hw, const CompiledLayer& c);
 void place_exchange_slots(EmitContext& ctx, MatrixState& state);
 // Every layer: where its partial sums would go, and the cache fences when the layout changes.
 void note_cache_layout(EmitContext& ctx, MatrixState& state);
-void emit_reduction(EmitContext& ctx, MatrixState& state, std::uint64_t tile);
+// The reductions of step `step` of the layer, one per group of cores that has a band in it.
+void emit_reduction(EmitContext& ctx, MatrixState& state, std::uint64_t step);
 
 }  // namespace npusim

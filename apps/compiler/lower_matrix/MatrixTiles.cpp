@@ -145,7 +145,7 @@ void emit_matrix_tile(EmitContext& ctx, MatrixState& state, std::uint32_t core, 
     cs.in_reader[in.slot] = std::int64_t(compute);
     for (std::uint32_t h = 0; h < 2; ++h)
       if (mc.block_half == 2 || mc.block_half == h) mc.wram_reader[h] = std::int64_t(compute);
-    if (t.split == ParallelMode::ModelCi) {  // partial sums: emit_reduction takes it from here
+    if (splits_ci(t.split)) {  // partial sums: emit_reduction takes it from here
       mc.acc_writer = std::int64_t(compute);
       return;
     }
@@ -195,7 +195,7 @@ void MatrixLowering::emit_tile(EmitContext& ctx, std::uint32_t core, std::uint64
 }
 
 void MatrixLowering::end_step(EmitContext& ctx) const {
-  if (ctx.layer().tiling.split == ParallelMode::ModelCi)
+  if (splits_ci(ctx.layer().tiling.split))
     emit_reduction(ctx, static_cast<MatrixState&>(*ctx.state(*this)), ctx.step());
 }
 

@@ -52,8 +52,7 @@ void emit_matmul_weights(EmitContext& ctx, MatrixCore& mc, std::uint32_t core, s
   auto load_rows = [&](const DramTensor& from, std::uint64_t row, std::uint32_t rows, bool produced) {
     for (const WindowPiece& piece : ctx.window_pieces(core, from, row, rows, 1, l.in_b.c, c0, cn)) {
       Instruction load = make_op("load", core);
-      load.inputs = {tensor(AddressSpace::Dram, piece.address, piece.shape, DType::Int8)};
-      load.inputs[0].pitch = piece.pitch;
+      load.inputs = {memory_operand(piece)};
       load.outputs = {to};
       load.outputs[0].offset += packed + piece.offset;
       load.outputs[0].shape = piece.shape;

@@ -88,7 +88,7 @@ bool partials_in_cache(const HardwareConfig& hw, const CompiledLayer& c) {
 void place_exchange_slots(EmitContext& ctx, MatrixState& state) {
   bool through_dram = false;
   for (const auto& c : ctx.layers())
-    if (c.tiling.split == ParallelMode::ModelCi) {
+    if (splits_ci(c.tiling.split)) {
       state.exchange_slot_bytes = std::max(state.exchange_slot_bytes, c.tiling.acc_bytes);
       through_dram = through_dram || !partials_in_cache(ctx.hw(), c);
     }
@@ -116,19 +116,22 @@ void note_cache_layout(EmitContext& ctx, MatrixState& state) {
   }
 }
 
-// The reduction tree of seed002 Example 1 for one band (and co block): at step s = 1,
-// 2, 4, ... the core at position i + s of the layer's cores hands its int32 sums to the
+namespace {
+
+// The reduction tree of seed002 Example 1 for one band (and co block) of one group of
+// cores (every core of a model-ci layer, one cluster's of a hybrid-ci layer): at step
+// s = 1, 2, 4, ... the core at position i + s of the group hands its int32 sums to the
 // core at position i (i a multiple of 2s) through the exchange level, which adds them
 // to its own (Phase 2 pairs within a cluster first, Phase 3 across clusters); the first
 // core then requantizes the total and stores it. int32 addition is exact, so the result
 // is the same for any split.
-void emit_reduction(EmitContext& ctx, MatrixState& state, std::uint64_t tile) {
+void emit_group_reduction(EmitContext& ctx, MatrixState& state, const std::vector<std::uint32_t>& cores,
+                          std::uint64_t tile) {
   const CompiledLayer& c = ctx.layer();
   const Layer& l = c.layer;
   const LayerTiling& t = c.tiling;
   const auto band = t.band_tile(l, tile);
   const auto [first_co, co] = t.core_block(l, 0, ctx.block());
-  const auto& cores = t.cores;
   Reduction red;
   // The slot emit_matrix_tile just used on the first core (every core uses the same one).
   red.slot = ctx.band_slot(std::uint32_t((ctx.core(cores.front()).emitted - 1) % t.buffers), c.inputs.size());
@@ -146,6 +149,19 @@ void emit_reduction(EmitContext& ctx, MatrixState& state, std::uint64_t tile) {
   root.acc_reader[red.slot.index] = std::int64_t(result);
   ctx.emit_band_store(cores.front(), {{result, DependencyMode::Staged}}, red.slot.out_at, red.slot.index, tile, first_co,
                       co);
+}
+
+}  // namespace
+
+// Step `step` of the layer: each group whose run of bands reaches that far reduces its band.
+void emit_reduction(EmitContext& ctx, MatrixState& state, std::uint64_t step) {
+  const LayerTiling& t = ctx.layer().tiling;
+  for (std::size_t first = 0; first < t.cores.size(); first += t.group) {
+    const std::vector<std::uint32_t> group(t.cores.begin() + std::ptrdiff_t(first),
+                                           t.cores.begin() + std::ptrdiff_t(std::min(first + t.group, t.cores.size())));
+    const CoreState& lead = ctx.core(group.front());
+    if (lead.first_tile + step < lead.end_tile) emit_group_reduction(ctx, state, group, lead.first_tile + step);
+  }
 }
 
 }  // namespace npusim

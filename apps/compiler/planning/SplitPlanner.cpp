@@ -1,6 +1,7 @@
 #include "apps/compiler/planning/SplitPlanner.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -60,21 +61,57 @@ std::string shape_key(const Layer& l, ParallelMode m) {
                      parallel_mode_name(m));
 }
 
+namespace {
+
+// The --split choice that forces each mode, and the mode each choice but auto and model forces.
+constexpr std::array<std::pair<ParallelMode, SplitChoice>, 5> kForced = {
+    {{ParallelMode::Data, SplitChoice::Data},
+     {ParallelMode::ModelCo, SplitChoice::ModelCo},
+     {ParallelMode::ModelCi, SplitChoice::ModelCi},
+     {ParallelMode::HybridCo, SplitChoice::HybridCo},
+     {ParallelMode::HybridCi, SplitChoice::HybridCi}}};
+
+ParallelMode forced_mode(SplitChoice c) {
+  for (const auto& [mode, choice] : kForced)
+    if (choice == c) return mode;
+  return ParallelMode::Data;
+}
+
+// The layer's cores by cluster, in order (a hybrid mode's groups).
+std::vector<std::vector<std::uint32_t>> by_cluster(const std::vector<std::uint32_t>& cores, std::uint32_t per_cluster) {
+  std::vector<std::vector<std::uint32_t>> groups;
+  for (std::uint32_t core : cores) {
+    if (groups.empty() || groups.back().back() / per_cluster != core / per_cluster) groups.emplace_back();
+    groups.back().push_back(core);
+  }
+  return groups;
+}
+
+}  // namespace
+
+// The --split choice that forces mode `m`.
 SplitChoice forced_split(ParallelMode m) {
-  return m == ParallelMode::ModelCo ? SplitChoice::ModelCo
-         : m == ParallelMode::ModelCi ? SplitChoice::ModelCi
-                                      : SplitChoice::Data;
+  for (const auto& [mode, choice] : kForced)
+    if (mode == m) return choice;
+  return SplitChoice::Data;
 }
 
 SplitPlanner::SplitPlanner(const Workload& w, const HardwareConfig& hw, const SplitOptions& options)
-    : w_(w), hw_(hw), options_(options) {
+    : w_(w), hw_(hw), options_(options), trials_(options.trials ? options.trials : std::make_shared<TrialCache>()) {
   db_ = load_split_strategies(options.strategy_file.empty() ? shipped_split_strategy_file(hw.chip.cluster_cache.enabled)
                                                             : options.strategy_file);
 }
 
+// The cores the §3.3 rule divides a mode's driving tensor over: every core of the layer,
+// or for a hybrid mode those of one cluster (the model-parallel part).
+std::uint32_t SplitPlanner::rule_cores(const LayerTiling& data, ParallelMode m) const {
+  if (!is_hybrid(m)) return std::uint32_t(data.cores.size());
+  return std::uint32_t(by_cluster(data.cores, hw_.chip.cores_per_cluster).front().size());
+}
+
 // The §3.3 rule on a mode's driving tensor (none when its entries are all whole).
 std::optional<SplitDecision> SplitPlanner::rule(const Layer& l, const ModeStrategy& m, std::uint32_t cores) const {
-  const StaticTag driver = m.mode == ParallelMode::ModelCo
+  const StaticTag driver = splits_co(m.mode)
                                ? static_tag(DataCategory::InputWeight, {l.out.c, l.kh, l.kw, l.in.c / l.groups})
                                : static_tag(DataCategory::InputNeuron, {w_.batch, l.in.h, l.in.w, l.in.c});
   const auto dims = splittable(*m.of(driving_category(m.mode)), driver);
@@ -84,21 +121,29 @@ std::optional<SplitDecision> SplitPlanner::rule(const Layer& l, const ModeStrate
 
 // The driving tensor's split index (§3.3) gives the shares: piece k to one core, the
 // pieces spread evenly over the layer's cores (so over its clusters too), starting at
-// position `first`.
+// position `first`. A hybrid mode cuts the channels over each cluster's cores alike, and
+// needs two clusters of equally many cores and more than one band or image to deal.
 std::optional<ChannelShares> SplitPlanner::shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
                                                       std::size_t first) const {
   const ModeStrategy* strategy = db_.mode(layer_kind_name(l.kind), m);
   if (m == ParallelMode::Data || !strategy || !lowering(data.engine).splits_channels(l) || data.cores.size() < 2) return std::nullopt;
-  const auto d = rule(l, *strategy, std::uint32_t(data.cores.size()));
-  const char channel = m == ParallelMode::ModelCo ? 'n' : 'c';
+  const auto groups = is_hybrid(m) ? by_cluster(data.cores, hw_.chip.cores_per_cluster)
+                                   : std::vector<std::vector<std::uint32_t>>{data.cores};
+  if (is_hybrid(m) && (groups.size() < 2 || std::uint64_t(w_.batch) * l.out.h < 2 ||
+                       std::any_of(groups.begin(), groups.end(), [&](const auto& g) { return g.size() != groups[0].size(); })))
+    return std::nullopt;
+  const auto d = rule(l, *strategy, rule_cores(data, m));
+  const char channel = splits_co(m) ? 'n' : 'c';
   if (!d || d->dim != channel || d->index.pieces.size() < 2) return std::nullopt;
   ChannelShares shares;
   shares.mode = m;
-  const std::size_t P = data.cores.size(), pieces = d->index.pieces.size();
-  for (std::size_t k = 0; k < pieces; ++k) {
-    shares.cores.push_back(data.cores[(k * P / pieces + first) % P]);
-    shares.ranges.emplace_back(std::uint32_t(d->index.pieces[k].first), std::uint32_t(d->index.pieces[k].second + 1));
-  }
+  const std::size_t P = groups[0].size(), pieces = d->index.pieces.size();
+  shares.group = std::uint32_t(is_hybrid(m) ? pieces : groups.size() * pieces);
+  for (const auto& group : groups)
+    for (std::size_t k = 0; k < pieces; ++k) {
+      shares.cores.push_back(group[(k * P / pieces + (is_hybrid(m) ? 0 : first)) % P]);
+      shares.ranges.emplace_back(std::uint32_t(d->index.pieces[k].first), std::uint32_t(d->index.pieces[k].second + 1));
+    }
   return shares;
 }
 
@@ -113,13 +158,15 @@ double SplitPlanner::estimate(const Layer& l, const LayerTiling& t, double band_
   const double tiles = double(w_.batch) * t.bands;
   const bool data = t.split == ParallelMode::Data;
   const double active = data ? std::min(double(t.cores.size()), tiles) : double(t.cores.size());
-  const double bands_per_core = data ? std::ceil(tiles / active) : tiles;
+  const double runs = is_hybrid(t.split) ? std::min(double(t.groups()), tiles) : 1;  // clusters with bands
+  const double bands_per_core = data ? std::ceil(tiles / active) : std::ceil(tiles / runs);
   const double compute = band_cycles * bands_per_core * t.co_blocks;
   const double in = double(w_.batch) * t.input_rows_read(l) * l.in.w * l.in.c;
   const double weights = double(l.out.c) * t.kernel_h * t.kernel_w * (l.in.c / l.groups);
   const double out = double(w_.batch) * l.out.elements();
   double bytes = in + weights + out;
   if (data) bytes += weights * (active - 1);
+  if (is_hybrid(t.split)) bytes += weights * (runs - 1);  // every cluster reads every weight once
   if (t.split == ParallelMode::ModelCo) bytes += in * (active - 1);
   // With separate memories a cluster's cores read its own channels; else every channel.
   const bool separate = chip.dram.interleave_bytes == 0 && chip.dram.channels > 1;
@@ -135,10 +182,10 @@ double SplitPlanner::estimate(const Layer& l, const LayerTiling& t, double band_
   const double dma_rate = core.block<DmaConfig>("load_dma").bytes_per_cycle;
   const double dma = bytes / active / (separate ? std::min(dma_rate, per_cluster) : dma_rate);
   double reduce = 0;
-  if (t.split == ParallelMode::ModelCi) {
-    const double partial = double(t.acc_bytes), levels = std::ceil(std::log2(active));
+  if (splits_ci(t.split)) {
+    const double partial = double(t.acc_bytes), levels = std::ceil(std::log2(std::max(2.0, double(t.group))));
     const double vector = core.block<VectorUnitConfig>(VectorUnitConfig::kSection).bytes_per_cycle;
-    reduce = tiles * t.co_blocks * (levels * (partial / dma_rate + 3 * partial / vector) + 1.25 * partial / vector);
+    reduce = std::ceil(tiles / runs) * t.co_blocks * (levels * (partial / dma_rate + 3 * partial / vector) + 1.25 * partial / vector);
   }
   return std::max({compute, dram, dma, reduce});
 }
@@ -149,8 +196,13 @@ LayerSplit SplitPlanner::tag(const Layer& l, const LayerTiling& t, std::uint32_t
   s.mode = t.split;
   const ModeStrategy* strategy = db_.mode(layer_kind_name(l.kind), t.split);
   if (!strategy) return s;
-  const std::uint32_t C = hw_.chip.dram.channels, P = std::uint32_t(t.cores.size());
+  const std::uint32_t C = hw_.chip.dram.channels;
   const std::uint32_t lanes = lowering(t.engine).tag_lanes(t);
+  // A hybrid mode cuts its driving tensor over one cluster's cores and the others over the clusters.
+  auto cores_for = [&](DataCategory entries) {
+    if (!is_hybrid(t.split)) return std::uint32_t(t.cores.size());
+    return std::uint32_t(entries == driving_category(t.split) ? t.group : t.groups());
+  };
   // A hidden neuron is the output of one layer and the input of the next: here it takes
   // the entries of the role it plays (`entries`).
   auto add = [&](const std::string& name, DataCategory category, std::vector<std::uint64_t> values,
@@ -158,7 +210,7 @@ LayerSplit SplitPlanner::tag(const Layer& l, const LayerTiling& t, std::uint32_t
     const auto* dims = strategy->of(entries);
     if (!dims) return;
     const StaticTag st = static_tag(category, std::move(values));
-    s.tags.push_back({st, complete_tag(st, partial_dynamic(st, lanes), *dims, C, P, db_.rounding)});
+    s.tags.push_back({st, complete_tag(st, partial_dynamic(st, lanes), *dims, C, cores_for(entries), db_.rounding)});
     s.tag_names.push_back(name);
   };
   const std::vector<std::uint64_t> in = {w_.batch, l.in.h, l.in.w, l.in.c};
@@ -185,8 +237,11 @@ std::vector<SplitPlanner::Candidate> SplitPlanner::candidates(const Layer& l, st
   const std::size_t first = std::size_t(hw_.chip.cores_per_cluster) * (index % hw_.chip.clusters);
   const LayerTiling data = tile_layer(w_, l, hw_, nullptr, input_chained);
   std::vector<Candidate> found;
+  const auto& allowed = options_.modes;
+  const bool restricted = !allowed.empty() && choice_for(l) == SplitChoice::Auto;
   for (const ModeStrategy& m : db_.modes(layer_kind_name(l.kind))) {
-    const auto d = rule(l, m, std::uint32_t(data.cores.size()));
+    if (restricted && std::find(allowed.begin(), allowed.end(), m.mode) == allowed.end()) continue;
+    const auto d = rule(l, m, rule_cores(data, m.mode));
     const bool applies = d && !d->fallback && d->index.pieces.size() >= 2;
     if (m.mode == ParallelMode::Data) {
       found.push_back({m.mode, data, 0.0, std::nullopt});
@@ -220,14 +275,14 @@ void SplitPlanner::simulate(const Layer& l, std::vector<Candidate>& found) const
   const Workload one = one_layer(w_, l);
   for (Candidate& c : found) {
     const std::string key = shape_key(l, c.mode);
-    auto it = trials_.find(key);
-    if (it == trials_.end()) {
+    auto it = trials_->find(key);
+    if (it == trials_->end()) {
       SplitOptions forced_options;
       forced_options.choice = forced_split(c.mode);
       forced_options.strategy_file = options_.strategy_file;
       // A forced load order holds in the trials too; auto's are weight-stationary.
       if (!options_.load_order.automatic) forced_options.load_order = options_.load_order;
-      it = trials_.emplace(key, options_.trial(one, hw_, forced_options)).first;
+      it = trials_->emplace(key, options_.trial(one, hw_, forced_options)).first;
     }
     c.simulated = it->second;
   }
@@ -271,9 +326,7 @@ std::size_t SplitPlanner::pick(const Layer& l, const std::vector<Candidate>& can
     std::string ignored;
     if (!model.empty()) pick = find(model[fastest(model, 0, ignored)].mode);
   } else {
-    pick = find(choice == SplitChoice::ModelCo   ? ParallelMode::ModelCo
-                : choice == SplitChoice::ModelCi ? ParallelMode::ModelCi
-                                                 : ParallelMode::Data);
+    pick = find(forced_mode(choice));
   }
   const std::string by = options_.choice ? "--split" : !l.split.empty() ? "the layer's \"split\"" : "the workload's \"split\"";
   why = pick ? "forced by " + by : "forced by " + by + ", but this layer cannot split that way";

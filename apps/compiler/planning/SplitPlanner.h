@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,6 +30,10 @@ using LayerFiguresTrial =
 // the compiler cannot run the simulator itself.
 using LayerTrial = std::function<std::optional<std::uint64_t>(const Workload&, const HardwareConfig&, const SplitOptions&)>;
 
+// Trial cycles by layer shape and mode, shared by the planners of one compile (and by the
+// trials it forks, which inherit it).
+using TrialCache = std::map<std::string, std::optional<std::uint64_t>>;
+
 struct SplitOptions {
   std::optional<SplitChoice> choice;  // unset: the workload's "split", else auto
   std::string strategy_file;  // empty: the shipped database of the chip's family
@@ -38,6 +43,12 @@ struct SplitOptions {
   // trial --load-order auto runs every candidate order with.
   LoadOrderOptions load_order;
   LayerFiguresTrial figures;
+  // Auto considers only these modes (data always); empty: every mode the database lists.
+  std::vector<ParallelMode> modes;
+  std::shared_ptr<TrialCache> trials;  // unset: each planner keeps its own
+  // With trials: when auto's picks differ from those of the three pure modes, the whole
+  // network runs both ways and the faster is kept (TraceEmitter.cpp, plan_layers).
+  bool check_network = true;
 };
 
 // The layer alone: its input a fresh network input of its shape, so that a trial times
@@ -63,6 +74,7 @@ class SplitPlanner {
                                           bool input_chained = false) const;
 
  private:
+  std::uint32_t rule_cores(const LayerTiling& data, ParallelMode m) const;
   std::optional<SplitDecision> rule(const Layer& l, const ModeStrategy& m, std::uint32_t cores) const;
   std::optional<ChannelShares> shares_for(const Layer& l, const LayerTiling& data, ParallelMode m,
                                           std::size_t first) const;
@@ -89,7 +101,7 @@ class SplitPlanner {
   const HardwareConfig& hw_;
   SplitOptions options_;
   SplitStrategyDatabase db_;
-  mutable std::map<std::string, std::optional<std::uint64_t>> trials_;  // by layer shape and mode
+  std::shared_ptr<TrialCache> trials_;  // by layer shape and mode
 };
 
 }  // namespace npusim

@@ -55,7 +55,7 @@ void size_slot(const Layer& l, LayerTiling& t, std::uint32_t rows, std::uint32_t
   const bool accumulates = l.has_weights() || l.kind == LayerKind::Matmul;  // int32 sums (depthwise too)
   t.acc_bytes = accumulates && !t.requantize_on_result_path ? aligned(out_elems * 4) : 0;
   t.out_bytes = aligned(out_elems);
-  t.recv_bytes = t.split == ParallelMode::ModelCi ? t.acc_bytes : 0;
+  t.recv_bytes = splits_ci(t.split) ? t.acc_bytes : 0;
   // A mul's gate and the constant of add_constant and mask take a second input region.
   const bool two_inputs = l.kind == LayerKind::Add || l.kind == LayerKind::Mul || l.has_constant();
   t.slot_bytes = t.in_bytes * (two_inputs ? 2 : 1) + t.acc_bytes + t.out_bytes + t.recv_bytes;
@@ -178,14 +178,14 @@ std::uint32_t LayerTiling::input_rows_read(const Layer& l) const {
 }
 
 std::pair<std::uint32_t, std::uint32_t> LayerTiling::core_block(const Layer& l, std::size_t index, std::uint32_t b) const {
-  if (split != ParallelMode::ModelCo) return {block_first_co(b), block_count(l, b)};
+  if (!splits_co(split)) return {block_first_co(b), block_count(l, b)};
   const auto [lo, hi] = shares.at(index);
   const std::uint32_t first = lo + block_first_co(b);
   return {first, first < hi ? std::min(co_block, hi - first) : 0};
 }
 
 std::pair<std::uint32_t, std::uint32_t> LayerTiling::core_channels_in(const Layer& l, std::size_t index) const {
-  if (split != ParallelMode::ModelCi) return {0, l.in.c};
+  if (!splits_ci(split)) return {0, l.in.c};
   return {shares.at(index).first, shares.at(index).second - shares.at(index).first};
 }
 
@@ -252,9 +252,10 @@ void apply_shares(const Layer& l, LayerTiling& t, const ChannelShares& s) {
   t.split = s.mode;
   t.cores = s.cores;
   t.shares = s.ranges;
+  t.group = s.group ? s.group : std::uint32_t(s.cores.size());
   std::uint32_t largest = 0;
   for (const auto& [lo, hi] : s.ranges) largest = std::max(largest, hi - lo);
-  (s.mode == ParallelMode::ModelCo ? t.co : t.ci) = largest;
+  (splits_co(s.mode) ? t.co : t.ci) = largest;
 }
 
 std::string layer_place(const Layer& l) {
@@ -304,10 +305,11 @@ void tile_bands(const Workload& w, const Layer& l, const HardwareConfig& hw, Lay
   if (l.kind == LayerKind::Depthwise) t.fixed_bytes = aligned(std::uint64_t(t.kernel_h) * t.kernel_w * l.in.c);
   // A model mode gives every core every band: one band may be enough, but with separate
   // memories model-co wants a band per cluster, so each cluster starts on rows in its own
-  // memory (TraceEmitter::start_layer) and the clusters read different memories.
+  // memory (TraceEmitter::start_layer) and the clusters read different memories. Data and
+  // hybrid modes want a run of bands per core or per group.
   const bool separate_memories = hw.chip.dram.interleave_bytes == 0 && hw.chip.dram.channels > 1;
-  const std::uint32_t want = t.split == ParallelMode::Data
-                                 ? std::uint32_t((t.cores.size() + t.runs_per_image - 1) / t.runs_per_image)
+  const std::uint32_t want = !is_pure_model(t.split)
+                                 ? std::uint32_t((t.groups() + t.runs_per_image - 1) / t.runs_per_image)
                              : t.split == ParallelMode::ModelCo && separate_memories ? hw.chip.clusters
                                                                                    : 1;
   block_pool_channels(l, t, t.kind(hw).nram.capacity_bytes);

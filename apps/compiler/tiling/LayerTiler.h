@@ -13,12 +13,15 @@
 
 namespace npusim {
 
-// A layer split across cores in a model mode (seed002 ¶55): the cores that take part,
-// and each one's share of the channels it splits (co for model-co, ci for model-ci), [lo, hi).
+// A layer split across cores in a model or hybrid mode (seed002 ¶55): the cores that take
+// part, each one's share of the channels it splits (co for the co modes, ci for the ci
+// modes), [lo, hi), and how many consecutive cores form a group that shares every band
+// of its run (all of them in a model mode, one cluster's in a hybrid mode).
 struct ChannelShares {
   ParallelMode mode = ParallelMode::Data;
   std::vector<std::uint32_t> cores;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+  std::uint32_t group = 0;
 };
 
 // Rows of the input a band of output rows reads, and the zero padding at its edges.
@@ -65,6 +68,11 @@ struct LayerTiling {
   ParallelMode split = ParallelMode::Data;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> shares;
   std::uint32_t ci = 0, co = 0;
+  // Consecutive cores (in `cores`) that take the same bands: 1 in data mode (each core its
+  // own run), every core in a model mode, a cluster's cores in a hybrid mode, where the
+  // groups take runs of bands as data mode's cores do (EmitContext::start_layer).
+  std::uint32_t group = 1;
+  std::size_t groups() const { return group == 0 ? 1 : (cores.size() + group - 1) / group; }
   // The computing engine requantizes on its result path (the matrix unit's
   // /core/matrix/result_requantize): int8 straight to the output buffer, no int32
   // accumulators in NRAM.

@@ -10,7 +10,9 @@ const std::vector<std::pair<SplitChoice, std::string>> kChoices = {{SplitChoice:
                                                                    {SplitChoice::Data, "data"},
                                                                    {SplitChoice::Model, "model"},
                                                                    {SplitChoice::ModelCo, "model-co"},
-                                                                   {SplitChoice::ModelCi, "model-ci"}};
+                                                                   {SplitChoice::ModelCi, "model-ci"},
+                                                                   {SplitChoice::HybridCo, "hybrid-co"},
+                                                                   {SplitChoice::HybridCi, "hybrid-ci"}};
 
 }  // namespace
 

@@ -13,8 +13,21 @@
 
 namespace npusim {
 
+namespace {
+
+// Inputs, weights and output once each, but only those in DRAM: an activation kept in the
+// cluster caches never crosses it (the inputs' share by how many of them are kept).
+std::uint64_t dram_compulsory_bytes(const CompiledLayer& c) {
+  std::size_t kept = 0;
+  for (const DramTensor& t : c.inputs) kept += t.in_caches();
+  const std::uint64_t inputs = c.inputs.empty() ? c.input_bytes : c.input_bytes * (c.inputs.size() - kept) / c.inputs.size();
+  return inputs + c.weight_bytes + (c.output.in_caches() ? 0 : c.output_bytes);
+}
+
+}  // namespace
+
 LayerReport::LayerReport(const TraceEmitter& emitter, const HardwareConfig& hw)
-    : emitter_(emitter), lowerings_(lowerings()) {
+    : emitter_(emitter), hw_(hw), lowerings_(lowerings()) {
   // The chip's peak: each core's engines at full use, as each engine states its own.
   auto peak_of = [&](const std::vector<std::uint32_t>& cores) {
     double peak = 0;
@@ -33,14 +46,17 @@ LayerReport::LayerReport(const TraceEmitter& emitter, const HardwareConfig& hw)
     row.engine = c.tiling.engine;
     row.core_kind = c.tiling.kind(hw).kind;
     row.cores = std::uint32_t(c.tiling.cores.size());
-    row.compulsory_bytes = c.input_bytes + c.weight_bytes + c.output_bytes;
+    row.compulsory_bytes = dram_compulsory_bytes(c);
     // Only the layer's own cores compute it; cores without a MAC engine leave the bound to memory.
     const double layer_peak = peak_of(c.tiling.cores);
-    const double compute = layer_peak > 0 ? row.macs / layer_peak : 0, memory = row.compulsory_bytes / dram_bpc_;
-    row.bound_cycles = std::max(compute, memory);
-    row.bound = compute >= memory ? "compute" : "memory";
+    row.compute_cycles = layer_peak > 0 ? row.macs / layer_peak : 0;
+    row.dram_cycles = row.compulsory_bytes / dram_bpc_;
     rows_.push_back(row);
   }
+}
+
+LayerBound LayerReport::bound(std::size_t i) const {
+  return layer_bound(rows_[i].compute_cycles, rows_[i].dram_cycles, emitter_.traffic(i), hw_);
 }
 
 void LayerReport::record(const InstructionRecord& r) {
@@ -68,6 +84,8 @@ nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t, cons
   nlohmann::json clusters = nlohmann::json::array();
   for (std::size_t k = 0; k < t.dram_local.size(); ++k)
     clusters.push_back({{"cluster", k}, {"local_bytes", t.dram_local[k]}, {"remote_bytes", t.dram_remote[k]}});
+  nlohmann::json channels = nlohmann::json::array();
+  for (std::size_t k = 0; k < t.dram_channel.size(); ++k) channels.push_back(t.dram_channel[k]);
   nlohmann::json j = {{"mode", parallel_mode_name(s.mode)},
                       {"rule_choice", s.rule_choice ? parallel_mode_name(*s.rule_choice) : "none"},
                       {"reason", s.reason},
@@ -79,7 +97,11 @@ nlohmann::json split_section(const CompiledLayer& c, const LayerTraffic& t, cons
                         {"cluster_cache", t.exchange_cache},
                         {"remote_cache", t.exchange_remote_cache},
                         {"dram", t.exchange_dram}}},
-                      {"dram_bytes_by_cluster", clusters}};
+                      {"dram_bytes_by_cluster", clusters},
+                      {"dram_bytes_by_channel", channels}};
+  // Bytes through each cluster cache's port (partial sums, kept activations), when the chip has caches.
+  if (std::any_of(t.cache_port.begin(), t.cache_port.end(), [](std::uint64_t b) { return b > 0; }))
+    j["cache_bytes_by_cluster"] = t.cache_port;
   // Auto's trials: each candidate's cycles run alone on the chip, which decided the mode.
   if (!s.simulated.empty()) {
     nlohmann::json simulated = nlohmann::json::object();
@@ -109,6 +131,9 @@ nlohmann::json LayerReport::rows_json() const {
     const CompiledLayer& c = emitter_.layers()[i];
     const LayerTraffic& traffic = emitter_.traffic(i);
     const double cycles = double(r.cycles());
+    const LayerBound b = bound(i);
+    nlohmann::json resources = nlohmann::json::array();
+    for (const ResourceLoad& load : b.busiest) resources.push_back({{"resource", load.resource}, {"cycles", load.cycles}});
     std::uint64_t dram_bytes = r.counters.dram_bytes;
     for (std::size_t k = 0; k < traffic.dram_local.size(); ++k) dram_bytes += traffic.dram_local[k] + traffic.dram_remote[k];
     layers.push_back(nlohmann::json{{"name", r.name},
@@ -124,9 +149,10 @@ nlohmann::json LayerReport::rows_json() const {
                       {"mac_utilization", cycles > 0 ? r.macs / (cycles * peak_macs_) : 0.0},
                       {"dram_bytes", dram_bytes},
                       {"compulsory_dram_bytes", r.compulsory_bytes},
-                      {"roofline_bound_cycles", r.bound_cycles},
-                      {"roofline_bound", r.bound},
-                      {"achieved_fraction", cycles > 0 ? r.bound_cycles / cycles : 0.0},
+                      {"roofline_bound_cycles", b.limit.cycles},
+                      {"roofline_bound", b.limit.resource},
+                      {"bound_by_resource", resources},
+                      {"achieved_fraction", cycles > 0 ? b.limit.cycles / cycles : 0.0},
                       {"weight_sparsity", c.layer.weight_sparsity},
                       {"activation_sparsity", c.layer.activation_sparsity},
                       {"tiling",
@@ -159,20 +185,21 @@ void LayerReport::print_table(std::ostream& os, const RunStats& stats) const {
     for (const auto& [cls, split] : e) pj += split.total_pj();
     return pj;
   };
-  os << fmt::format("\n{:<24} {:<9} {:<7} {:<8} {:>12} {:>14} {:>7} {:>12} {:>7} {:>8}{}\n", "layer", "kind", "engine",
+  os << fmt::format("\n{:<24} {:<9} {:<7} {:<9} {:>12} {:>14} {:>7} {:>12} {:<12} {:>8}{}\n", "layer", "kind", "engine",
                     "split", "cycles", "MACs", "util", "bound", "by", "achieved", priced ? "   energy uJ" : "");
   std::uint64_t macs = 0;
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     const LayerRow& r = rows_[i];
     const double cycles = double(r.cycles());
+    const ResourceLoad limit = bound(i).limit;
     macs += r.macs;
-    os << fmt::format("{:<24} {:<9} {:<7} {:<8} {:>12} {:>14} {:>6.1f}% {:>12.0f} {:>7} {:>7.1f}%{}\n", r.name, r.kind,
+    os << fmt::format("{:<24} {:<9} {:<7} {:<9} {:>12} {:>14} {:>6.1f}% {:>12.0f} {:<12} {:>7.1f}%{}\n", r.name, r.kind,
                       r.engine, parallel_mode_name(emitter_.layers()[i].tiling.split), r.cycles(),
-                      r.macs, cycles > 0 ? 100.0 * r.macs / (cycles * peak_macs_) : 0.0, r.bound_cycles, r.bound,
-                      cycles > 0 ? 100.0 * r.bound_cycles / cycles : 0.0, priced ? energy_uj(layer_pj(energy[i])) : "");
+                      r.macs, cycles > 0 ? 100.0 * r.macs / (cycles * peak_macs_) : 0.0, limit.cycles, limit.resource,
+                      cycles > 0 ? 100.0 * limit.cycles / cycles : 0.0, priced ? energy_uj(layer_pj(energy[i])) : "");
   }
   const double total = double(stats.total_cycles);
-  os << fmt::format("{:<24} {:<9} {:<7} {:<8} {:>12} {:>14} {:>6.1f}% {:>12} {:>7} {:>8}{}\n", "total", "", "", "",
+  os << fmt::format("{:<24} {:<9} {:<7} {:<9} {:>12} {:>14} {:>6.1f}% {:>12} {:<12} {:>8}{}\n", "total", "", "", "",
                     stats.total_cycles, macs, total > 0 ? 100.0 * macs / (total * peak_macs_) : 0.0, "", "", "",
                     priced ? energy_uj(stats.energy.total().total_pj()) : "");
 }

@@ -8,6 +8,7 @@
 
 #include "apps/compiler/TraceEmitter.h"
 #include "apps/compiler/emit/Lowering.h"
+#include "apps/simulation/layer_report/LayerBound.h"
 #include "sim/report/RunStats.h"
 
 namespace npusim {
@@ -23,8 +24,8 @@ struct LayerRow {
   std::uint64_t instructions = 0;
   std::uint64_t macs = 0;             // useful, whole batch
   std::uint64_t compulsory_bytes = 0; // inputs + weights + output, each crossing DRAM once
-  double bound_cycles = 0;            // roofline
-  std::string bound;                  // "compute" or "memory"
+  double compute_cycles = 0;          // MACs over the layer's cores' peak
+  double dram_cycles = 0;             // compulsory bytes over every DRAM channel together
   // What the lowerings' report sections count from the records (emit/Lowering.h).
   Lowering::Counters counters;
 
@@ -32,11 +33,13 @@ struct LayerRow {
 };
 
 // Gathers per-layer timing from instruction records as they complete and turns it
-// into report rows. The roofline of a layer is
-//   max(MACs / peak MACs per cycle of the chip, compulsory DRAM bytes / DRAM bytes per cycle).
+// into report rows. A layer's bound is the resource whose own work takes longest
+// (LayerBound.h): compute, DRAM as a whole, the busiest channel, DMA, link or cache port.
 class LayerReport {
  public:
   LayerReport(const TraceEmitter& emitter, const HardwareConfig& hw);
+  // Layer `i`'s bound from what its instructions moved (complete once it is emitted).
+  LayerBound bound(std::size_t i) const;
 
   void record(const InstructionRecord& r);
   const std::vector<LayerRow>& rows() const { return rows_; }
@@ -52,6 +55,7 @@ class LayerReport {
  private:
   nlohmann::json rows_json() const;
   const TraceEmitter& emitter_;
+  const HardwareConfig& hw_;
   std::vector<const Lowering*> lowerings_;  // by rank, once: each adds its counters and section
   std::vector<LayerRow> rows_;
   double peak_macs_ = 0;

@@ -15,36 +15,43 @@
 namespace npusim {
 
 namespace {
-// The DRAM pieces of a binding: its chunks, or one region.
+// The pieces of a binding: its chunks, or one region.
 std::vector<DataBinding::Chunk> dram_chunks(const DataBinding& b) {
-  return b.chunks.empty() ? std::vector<DataBinding::Chunk>{{b.region.offset, b.region.bytes()}} : b.chunks;
+  return b.chunks.empty() ? std::vector<DataBinding::Chunk>{{b.region.offset, b.region.bytes(), 0}} : b.chunks;
 }
 }  // namespace
+
+// Where chunk `c` of a binding outside DRAM lies: its cluster's cache, or the binding's core's memory.
+std::uint8_t* chunk_bytes(Chip& chip, const DataBinding& binding, const DataBinding::Chunk& c) {
+  const bool cache_chunk = binding.region.space == AddressSpace::Cluster && !binding.chunks.empty();
+  return chip.scratch_bytes(binding.region.space, cache_chunk ? c.cluster * chip.cores_per_cluster() : binding.core,
+                            c.offset);
+}
 
 std::vector<std::uint8_t> read_region(Chip& chip, const DataBinding& binding) {
   const TensorOperand& r = binding.region;
   std::vector<std::uint8_t> bytes(r.bytes());
   std::uint64_t at = 0;
-  if (r.space == AddressSpace::Dram)
-    for (const auto& c : dram_chunks(binding)) {
+  for (const auto& c : dram_chunks(binding)) {
+    if (r.space == AddressSpace::Dram)
       chip.dram().storage().read(c.offset, bytes.data() + at, c.bytes);
-      at += c.bytes;
-    }
-  else
-    std::memcpy(bytes.data(), chip.scratch_bytes(r.space, binding.core, r.offset), bytes.size());
+    else
+      std::memcpy(bytes.data() + at, chunk_bytes(chip, binding, c), c.bytes);
+    at += c.bytes;
+  }
   return bytes;
 }
 
 void write_region(Chip& chip, const DataBinding& binding, const std::vector<std::uint8_t>& bytes) {
   const TensorOperand& r = binding.region;
   std::uint64_t at = 0;
-  if (r.space == AddressSpace::Dram)
-    for (const auto& c : dram_chunks(binding)) {
+  for (const auto& c : dram_chunks(binding)) {
+    if (r.space == AddressSpace::Dram)
       chip.dram().storage().write(c.offset, bytes.data() + at, c.bytes);
-      at += c.bytes;
-    }
-  else
-    std::memcpy(chip.scratch_bytes(r.space, binding.core, r.offset), bytes.data(), bytes.size());
+    else
+      std::memcpy(chunk_bytes(chip, binding, c), bytes.data() + at, c.bytes);
+    at += c.bytes;
+  }
 }
 
 namespace {

@@ -11,41 +11,47 @@ namespace npusim {
 
 namespace {
 
-// The length of the UTF-8 character at text[i] when it is one XML 1.0 may carry (tab, line
-// feed, carriage return, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF), else 0.
-std::size_t xml_char_length(const std::string& text, std::size_t i) {
+// The UTF-8 character at text[i]: its length (0: the byte starts no well-formed character)
+// and whether XML 1.0 may carry it (tab, line feed, carriage return, U+0020..U+D7FF,
+// U+E000..U+FFFD, U+10000..U+10FFFF).
+struct XmlChar {
+  std::size_t length = 0;
+  bool allowed = false;
+};
+
+XmlChar xml_char(const std::string& text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
   const unsigned lead = byte(i);
-  if (lead < 0x80) return lead >= 0x20 || lead == '\t' || lead == '\n' || lead == '\r' ? 1 : 0;
+  if (lead < 0x80) return {1, lead >= 0x20 || lead == '\t' || lead == '\n' || lead == '\r'};
   const std::size_t n = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
-  if (n == 0 || lead > 0xF4) return 0;
+  if (n == 0 || lead > 0xF4) return {};
   std::uint32_t code = lead & (0x7F >> n);
   for (std::size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    if ((byte(i + k) & 0xC0) != 0x80) return {};
     code = (code << 6) | (byte(i + k) & 0x3F);
   }
   const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-  const bool ok = code >= least[n] && code <= 0x10FFFF && !(code >= 0xD800 && code <= 0xDFFF) && code != 0xFFFE &&
-                  code != 0xFFFF;
-  return ok ? n : 0;
+  // Overlong forms and encoded surrogates are no UTF-8 at all: byte by byte.
+  if (code < least[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return {};
+  return {n, code != 0xFFFE && code != 0xFFFF};
 }
 
-// Text for an XML attribute or element. Characters XML 1.0 cannot carry at all (control
-// characters, U+FFFE and U+FFFF, bytes that are no UTF-8: a layer name from an ONNX file may
-// hold any) become '?', so the file always parses.
+// Text for an XML attribute or element. What XML 1.0 cannot carry at all becomes '?', so the
+// file always parses (a layer name from an ONNX file may hold anything): one per character
+// for control characters, U+FFFE and U+FFFF, one per byte for bytes that are no UTF-8.
 std::string xml(const std::string& text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = xml_char_length(text, i);
+    const XmlChar x = xml_char(text, i);
     const char c = text[i];
-    if (n == 0) out += '?';
+    if (!x.allowed) out += '?';
     else if (c == '&') out += "&amp;";
     else if (c == '<') out += "&lt;";
     else if (c == '>') out += "&gt;";
     else if (c == '"') out += "&quot;";
     else if (c == '\'') out += "&apos;";
-    else out.append(text, i, n);
-    i += std::max<std::size_t>(n, 1);
+    else out.append(text, i, x.length);
+    i += std::max<std::size_t>(x.length, 1);
   }
   return out;
 }

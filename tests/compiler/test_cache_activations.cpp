@@ -55,7 +55,9 @@ Run measure(const std::string& workload, const std::string& config, const std::s
   INFO(r.output);
   REQUIRE(r.status == 0);
   Run m;
-  for (const auto& row : nlohmann::json::parse(read_text(out + "/report.json")).at("workload").at("rows")) {
+  // Held by name: a range-for over a member of a temporary would read it after its end.
+  const nlohmann::json report = nlohmann::json::parse(read_text(out + "/report.json"));
+  for (const auto& row : report.at("workload").at("rows")) {
     m.dram += row.at("dram_bytes").get<std::uint64_t>();
     if (row.at("split").contains("cache_bytes_by_cluster"))
       for (const auto& b : row.at("split").at("cache_bytes_by_cluster")) m.cache += b.get<std::uint64_t>();

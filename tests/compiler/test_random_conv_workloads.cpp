@@ -115,7 +115,8 @@ TEST_CASE("shader core: random conv layers equal the reference through the fetch
 }
 
 // The same layers declared pruned (60 % zero weights) on 90 %-sparse input, on four
-// cores with a sparse cluster each (seed001): the scheduling engine sends every layer
+// cores with a sparse cluster each (seed001; five units, so 920 is the 2x2 kind, which
+// takes any count): the scheduling engine sends every layer
 // to the cluster, whose units compute them through the modelled datapath.
 TEST_CASE("sparse cluster: random pruned conv layers equal the reference", "[sparse][compiler][e2e]") {
   for (const char* kind : {"1300", "1400", "1500"}) {
@@ -124,7 +125,8 @@ TEST_CASE("sparse cluster: random pruned conv layers equal the reference", "[spa
         std::string("random-conv-sparse-") + kind,
         "{\"extends\": \"" + source_path("configs/sparse.json") +
             "\", \"chip\": {\"clusters\": 2, \"cores_per_cluster\": 2}, \"core\": {\"sparse\": "
-            "{\"units\": 5, \"multipliers\": 4, \"min_ports\": 256, \"fm_buffer_bytes\": 256, \"unit_kind\": \"" +
+            "{\"units\": 5, \"compute_interconnect\": \"2x2\", \"multipliers\": 4, \"min_ports\": 256, "
+            "\"fm_buffer_bytes\": 256, \"unit_kind\": \"" +
             kind + "\"}}}",
         20261125, R"(,"activation_sparsity":0.9,"weight_sparsity":0.6)");
     const auto report = nlohmann::json::parse(read_text(run + "/report.json"));

@@ -44,6 +44,18 @@ pid_t first_child(pid_t parent, double seconds) {
   return 0;
 }
 
+// The child's SigBlk once it has had `seconds` to unblock (it is first seen with the mask it
+// inherited, before its first statement ran): all zeros as soon as it reads so.
+std::string settled_mask(pid_t pid, double seconds) {
+  const auto until = Clock::now() + std::chrono::duration<double>(seconds);
+  std::string mask = status_field(pid, "SigBlk");
+  while (mask.find_first_not_of("0 \t") != std::string::npos && Clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    mask = status_field(pid, "SigBlk");
+  }
+  return mask;
+}
+
 // Whether `pid` has ended (gone, or a zombie nobody reaps) within `seconds`.
 bool ends_within(pid_t pid, double seconds) {
   const auto until = Clock::now() + std::chrono::duration<double>(seconds);
@@ -85,7 +97,7 @@ TrialSeen interrupt_during_trial(const std::string& dir, int sig, NpusimResult& 
   launch.while_running = [&](pid_t npusim) {
     seen.pid = first_child(npusim, 60);
     if (seen.pid == 0) return;
-    seen.blocked = status_field(seen.pid, "SigBlk");
+    seen.blocked = settled_mask(seen.pid, 2);
     kill(npusim, sig);
     if (!ends_within(npusim, 10)) return;
     seen.ended = ends_within(seen.pid, 2);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite again, built with clang under AddressSanitizer and
+# The test suite again (heavy tests as a sample: scripts/ctest-sample.sh), built with clang under AddressSanitizer and
 # UndefinedBehaviorSanitizer (build-asan/). The [rss] tests are left out there (ASan's
 # own memory makes resident-size checks meaningless), and so are the [slow] whole-network
 # functional runs, which the smaller cases of their files cover (tests/CMakeLists.txt).
@@ -19,7 +19,7 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 export ASAN_OPTIONS="log_path=$reports/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 status=0
-(cd "$root/build-asan" && ctest -j2 --output-on-failure --no-tests=error "$@") || status=$?
+(cd "$root/build-asan" && "$root/scripts/ctest-sample.sh" "$@") || status=$?
 if grep -lq "ERROR: " "$reports"/* 2>/dev/null; then
   for f in $(grep -l "ERROR: " "$reports"/*); do echo "== $f"; cat "$f"; done
   status=1

@@ -16,7 +16,7 @@ TEST_CASE("explore --help teaches with examples and names the spec's documentati
 }
 
 TEST_CASE("explore refuses a bad spec with one line naming its place, exit 2, before anything runs",
-          "[cli][explore]") {
+          "[cli][explore][heavy]") {
   const std::string dir = scratch_dir("explore-bad-spec");
   nlohmann::json spec = {{"config", source_path("configs/default.json")},
                          {"workload", source_path("traces/workloads/tiny.json")},

@@ -44,7 +44,7 @@ TEST_CASE("compiler: VGG-16 layers are never faster than their roofline", "[comp
   check_roofline(run_workload("vgg16", "default.json"), 21);
 }
 
-TEST_CASE("compiler: ResNet-50 split over four cores respects the roofline", "[compiler][roofline]") {
+TEST_CASE("compiler: ResNet-50 split over four cores respects the roofline", "[compiler][roofline][heavy]") {
   check_roofline(run_workload("resnet50", "smp-2x2.json"), 72);
 }
 

@@ -45,7 +45,7 @@ std::string reader_error(const std::string& layers) {
 
 }  // namespace
 
-TEST_CASE("compiler: concat in functional mode equals a plain concatenation of its inputs", "[compiler][concat][e2e]") {
+TEST_CASE("compiler: concat in functional mode equals a plain concatenation of its inputs", "[compiler][concat][e2e][heavy]") {
   std::mt19937 rng(31);
   const std::string dir = scratch_dir("concat-functional");
   // A small NRAM cuts the concat into many one- or two-row bands, single-buffered.

@@ -107,7 +107,7 @@ TEST_CASE("DRAM reuse: MobileNetV2 in 6 MiB runs under every dependency mode", "
 }
 
 TEST_CASE("DRAM reuse: ResNet-50 on a NUMA chip too small for a region per tensor computes the same fc1000",
-          "[compiler][dram_reuse]") {
+          "[compiler][dram_reuse][heavy]") {
   const std::string dir = scratch_dir("reuse-functional");
   auto squeezed = run_npusim({"run", "--quiet", "--functional", "--workload", source_path("traces/workloads/resnet50.json"),
                               // 56 MiB: the data-parallel layers keep one copy of their weights (shared reads),

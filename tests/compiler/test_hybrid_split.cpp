@@ -52,7 +52,7 @@ std::string swap_of(const nlohmann::json& row, const std::string& tensor) {
 }  // namespace
 
 TEST_CASE("hybrid split: random conv, fc and matmul layers equal one core on 4, 16 and 64 cores",
-          "[split][hybrid][functional]") {
+          "[split][hybrid][functional][heavy]") {
   const std::string dir = scratch_dir("hybrid-random");
   const auto ms = hybrid_machines(dir, R"({"nram": {"capacity_bytes": 16384}, "wram": {"capacity_bytes": 4096}})");
   std::mt19937 rng(20261245);
@@ -104,7 +104,7 @@ TEST_CASE("hybrid split: seed002 §3.9, model parallel in a cluster and data par
   CHECK(bus.at(0).at("split").at("exchange_bytes").at("dram").get<std::uint64_t>() > 0);
 }
 
-TEST_CASE("hybrid split: no hazard under any dependency mode, tensors the same", "[split][hybrid][dependency_modes]") {
+TEST_CASE("hybrid split: no hazard under any dependency mode, tensors the same", "[split][hybrid][dependency_modes][heavy]") {
   const std::string dir = scratch_dir("hybrid-modes");
   const auto ms = hybrid_machines(dir, "");
   const std::string workload = source_path("traces/workloads/tiny.json");

@@ -64,12 +64,12 @@ void check_table(const std::string& table, const std::string& config) {
 }  // namespace
 
 TEST_CASE("load order auto: held-out ResNet-18 layers take the order whose forced run alone is fastest (default)",
-          "[load-order][auto]") {
+          "[load-order][auto][heavy]") {
   check_table("resnet18", "default");
 }
 
 TEST_CASE("load order auto: held-out Inception-v3 layers take the order whose forced run alone is fastest (smp-2x2)",
-          "[load-order][auto]") {
+          "[load-order][auto][heavy]") {
   check_table("inception-v3", "smp-2x2");
 }
 

@@ -74,7 +74,7 @@ std::size_t check_layers(const std::string& out, const nlohmann::json& report, c
 }  // namespace
 
 TEST_CASE("load orders: random conv and fc layers equal the reference under every order, split and dependency mode",
-          "[load-order][functional]") {
+          "[load-order][functional][heavy]") {
   const std::string dir = scratch_dir("load-orders-random");
   const std::string one = machine(dir, "default.json"), four = machine(dir, "smp-2x2.json");
   std::mt19937 rng(20261246);
@@ -101,7 +101,7 @@ TEST_CASE("load orders: random conv and fc layers equal the reference under ever
 }
 
 TEST_CASE("load orders: both readings of a complete compute unit give the reference's tensors",
-          "[load-order][functional]") {
+          "[load-order][functional][heavy]") {
   const std::string dir = scratch_dir("load-orders-units");
   const std::string four = machine(dir, "smp-2x2.json");
   std::mt19937 rng(20261247);

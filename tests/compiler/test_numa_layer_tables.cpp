@@ -51,10 +51,10 @@ void check_numa(const std::string& smp, const std::string& numa) {
 
 }  // namespace
 
-TEST_CASE("NUMA layer table: GoogLeNet's stem and inception rows on numa-2x2 against smp-2x2", "[numa][compiler]") {
+TEST_CASE("NUMA layer table: GoogLeNet's stem and inception rows on numa-2x2 against smp-2x2", "[numa][compiler][heavy]") {
   check_numa("smp-2x2.json", "numa-2x2.json");
 }
 
-TEST_CASE("NUMA layer table: GoogLeNet's stem and inception rows on numa-4x4 against smp-4x4", "[numa][compiler]") {
+TEST_CASE("NUMA layer table: GoogLeNet's stem and inception rows on numa-4x4 against smp-4x4", "[numa][compiler][heavy]") {
   check_numa("smp-4x4.json", "numa-4x4.json");
 }

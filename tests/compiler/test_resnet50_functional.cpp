@@ -11,7 +11,7 @@
 using namespace npusim::layer_reference;
 
 TEST_CASE("compiler: ResNet-50 runs in functional mode and its co-blocked layers equal the reference",
-          "[compiler][e2e]") {
+          "[compiler][e2e][heavy]") {
   const std::string dir = scratch_dir("resnet50-functional");
   auto r = run_npusim({"run", "--quiet", "--functional", "--out", dir});
   INFO(r.output);

@@ -84,7 +84,7 @@ TEST_CASE("shared reads: each layer's report says how its cores got the weights"
 }
 
 TEST_CASE("shared reads: a 16-core NUMA chip keeps its channels within 10 % of each other on ResNet-50",
-          "[compiler][shared_reads]") {
+          "[compiler][shared_reads][heavy]") {
   const std::string dir = scratch_dir("shared-reads-numa");
   const Run numa = run(dir + "/numa", "resnet50", shipped("numa-4x4"));
   const auto [least, most] = std::minmax_element(numa.channel_busy.begin(), numa.channel_busy.end());
@@ -93,7 +93,7 @@ TEST_CASE("shared reads: a 16-core NUMA chip keeps its channels within 10 % of e
 
 // The hazard checker runs on every run: copies that started before the bytes they copy
 // left DRAM, or bands a core copied over data its neighbour still reads, would stop it.
-TEST_CASE("shared reads: multicast copies run under every dependency mode without a hazard", "[compiler][shared_reads]") {
+TEST_CASE("shared reads: multicast copies run under every dependency mode without a hazard", "[compiler][shared_reads][heavy]") {
   const std::string dir = scratch_dir("shared-reads-modes");
   for (const char* config : {"smp-4x4", "numa-2x2-cache"})
     for (const char* split : {"data", "model-co", "auto"})

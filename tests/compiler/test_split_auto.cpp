@@ -58,17 +58,17 @@ void check_table(const std::string& table, const std::string& config) {
 }  // namespace
 
 TEST_CASE("split auto: held-out ResNet-18 layers take the mode whose forced run alone is fastest (smp-4x4)",
-          "[split][auto]") {
+          "[split][auto][heavy]") {
   check_table("resnet18", "smp-4x4");
 }
 
 TEST_CASE("split auto: held-out Inception-v3 layers take the mode whose forced run alone is fastest (numa-2x2)",
-          "[split][auto]") {
+          "[split][auto][heavy]") {
   check_table("inception-v3", "numa-2x2");
 }
 
 TEST_CASE("split auto: held-out YOLOv3-tiny layers take the mode whose forced run alone is fastest (smp-2x4)",
-          "[split][auto][slow]") {
+          "[split][auto][slow][heavy]") {
   check_table("yolov3-tiny", "smp-2x4");
 }
 

@@ -48,19 +48,19 @@ TEST_CASE("split equality: tiny.json, data = model-ci = model-co on 1, 4 and 16 
   check_network("tiny");
 }
 
-TEST_CASE("split equality: MobileNetV2, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional]") {
+TEST_CASE("split equality: MobileNetV2, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional][heavy]") {
   check_network("mobilenetv2");
 }
 
-TEST_CASE("split equality: ResNet-50, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional][slow]") {
+TEST_CASE("split equality: ResNet-50, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional][slow][heavy]") {
   check_network("resnet50");
 }
 
-TEST_CASE("split equality: pruned ResNet-50, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional][slow]") {
+TEST_CASE("split equality: pruned ResNet-50, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional][slow][heavy]") {
   check_network("resnet50-pruned");
 }
 
-TEST_CASE("split equality: VGG-16, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional][slow]") {
+TEST_CASE("split equality: VGG-16, data = model-ci = model-co on 1, 4 and 16 cores", "[split][functional][slow][heavy]") {
   check_network("vgg16");
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("split equality: VGG-16, data = model-ci = model-co on 1, 4 and 16 cor
 // asymmetric padding, ReLU or not) on small scratchpads, so bands, co blocks and
 // uneven shares all occur; every split equals the plain reference.
 TEST_CASE("split equality: 50 random conv and fc layers equal the reference for every split and core count",
-          "[split][functional]") {
+          "[split][functional][heavy]") {
   const std::string dir = scratch_dir("split-equality-random");
   const auto ms = machines(dir, R"({"nram": {"capacity_bytes": 16384}, "wram": {"capacity_bytes": 4096}})");
   std::mt19937 rng(20261313);

@@ -33,7 +33,7 @@ TEST_CASE("compiler: two-layer BERT-base and 7B decode workloads run in timing m
   }
 }
 
-TEST_CASE("compiler: the two-layer 70B decode runs on the 64-core config", "[compiler][transformer][e2e]") {
+TEST_CASE("compiler: the two-layer 70B decode runs on the 64-core config", "[compiler][transformer][e2e][heavy]") {
   const std::string out = scratch_dir("transformer-70b") + "/run";
   auto r = run_npusim({"run", "--quiet", "--workload", source_path("traces/workloads/llm-70b-decode-2l.json"),
                        "--config", source_path("configs/smp-8x8.json"), "--out", out});

@@ -34,13 +34,13 @@ void check_every_mode(const std::string& workload, const std::string& config) {
 
 }  // namespace
 
-TEST_CASE("dependency modes: tiny.json runs under every mode on every kind of chip", "[compiler][dependency_modes]") {
+TEST_CASE("dependency modes: tiny.json runs under every mode on every kind of chip", "[compiler][dependency_modes][heavy]") {
   for (const char* config : {"default.json", "smp-4x4.json", "numa-2x2.json", "smp-2x2-cache.json",
                              "gpu-shader.json", "sparse.json", "hetero-2x2.json"})
     check_every_mode("tiny.json", config);
 }
 
-TEST_CASE("dependency modes: tiny.json computes the same tensors under every mode", "[compiler][dependency_modes]") {
+TEST_CASE("dependency modes: tiny.json computes the same tensors under every mode", "[compiler][dependency_modes][heavy]") {
   const std::string dir = scratch_dir("modes-tiny-functional");
   for (const auto& mode : kModes) {
     auto r = run_mode("tiny.json", "smp-4x4.json", mode, dir + "/" + mode, true);
@@ -55,7 +55,7 @@ TEST_CASE("dependency modes: tiny.json computes the same tensors under every mod
     }
 }
 
-TEST_CASE("dependency modes: small networks run under every mode, one core and NUMA", "[compiler][dependency_modes]") {
+TEST_CASE("dependency modes: small networks run under every mode, one core and NUMA", "[compiler][dependency_modes][heavy]") {
   for (const char* workload : {"mobilenetv2.json", "scale-sim-example.csv", "bert-base-2l.json",
                                "llm-7b-decode-2l.json"})
     for (const char* config : {"default.json", "numa-2x2.json"}) check_every_mode(workload, config);

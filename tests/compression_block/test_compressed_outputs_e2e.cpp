@@ -47,7 +47,7 @@ int count_ops(const std::string& run, const std::string& op) {
 }  // namespace
 
 TEST_CASE("compressed outputs: random conv stacks chained compressed on the sparse cluster equal the dense chip",
-          "[compression_block][sparse][e2e]") {
+          "[compression_block][sparse][e2e][heavy]") {
   const std::string dir = scratch_dir("compressed-chain");
   // VAR windows up to 13 x 13 = 169 locations (7 x 7 kernels): 256 MIN ports.
   write_text(dir + "/sparse.json", fmt::format(R"({{"extends":"{}","core":{{"sparse":{{"min_ports":256}}}}}})",
@@ -82,7 +82,7 @@ TEST_CASE("compressed outputs: random conv stacks chained compressed on the spar
 
 // Bands of a compressed map written by one core are read, with their halo, by others.
 TEST_CASE("compressed outputs: chained over four cores and two images, equal to the dense 2x2 chip",
-          "[compression_block][sparse][e2e]") {
+          "[compression_block][sparse][e2e][heavy]") {
   const std::string dir = scratch_dir("compressed-cores");
   write_text(dir + "/sparse.json",
              fmt::format(R"({{"extends":"{}","chip":{{"clusters":2,"cores_per_cluster":2}},)"

@@ -32,7 +32,7 @@ ConvShape random_shape(std::mt19937& rng) {
 
 TEST_CASE("Compute interconnect 920: with and without it the outputs equal a dense reference bit for bit, and "
           "without overlap every input non-zero is loaded once",
-          "[sparse][compute_interconnect][reference]") {
+          "[sparse][compute_interconnect][reference][heavy]") {
   std::mt19937 rng(31031);
   for (int trial = 0; trial < 80; ++trial) {
     const ConvShape g = random_shape(rng);

@@ -43,7 +43,7 @@ std::map<std::string, std::string> tensors(const std::string& run) {
 }  // namespace
 
 TEST_CASE("Compute interconnect 920: a chain of sparse layers gives the same bytes with none, 2x2 and benes",
-          "[sparse][compute_interconnect][e2e]") {
+          "[sparse][compute_interconnect][e2e][heavy]") {
   const std::string dir = scratch_dir("compute-interconnect-chain");
   const std::string workload = chain_workload(dir);
   std::map<std::string, std::map<std::string, std::string>> got;

@@ -125,7 +125,7 @@ std::vector<std::pair<std::string, BankedDramConfig>> variants() {
 }  // namespace
 
 TEST_CASE("Streams of row hits issue every command at the clock the command-by-command search gives",
-          "[dram][banked][controller][streams]") {
+          "[dram][banked][controller][streams][heavy]") {
   std::uint64_t streamed = 0, commands = 0;
   for (const auto& [name, cfg] : variants()) {
     for (unsigned seed : {1u, 2u, 3u}) {

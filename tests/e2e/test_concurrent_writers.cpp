@@ -80,7 +80,7 @@ TEST_CASE("concurrency: 20 default-name runs at once all succeed with distinct f
 }
 
 TEST_CASE("concurrency: two runs into one --out give one complete folder and one exit 2 naming the pid",
-          "[e2e][concurrency]") {
+          "[e2e][concurrency][heavy]") {
   const std::string dir = scratch_dir("two-writers");
   REQUIRE(run_npusim({"run", "-q", "--functional", "-w", kResNet, "--out", dir + "/solo"}).status == 0);
   NpusimLaunch second;

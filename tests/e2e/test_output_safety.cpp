@@ -96,7 +96,7 @@ TEST_CASE("sweep --out: a folder of the user's is refused, a sweep directory res
   CHECK(resumed.output.find("1 skipped") != std::string::npos);
 }
 
-TEST_CASE("compile -o: replaces only a trace of ours, or anything with --overwrite", "[e2e][ownership]") {
+TEST_CASE("compile -o: replaces only a trace of ours, or anything with --overwrite", "[e2e][ownership][heavy]") {
   const std::string dir = scratch_dir("compile-out");
   const std::vector<std::string> compile = {"compile", "--quiet", "--workload", kTiny, "-o"};
   auto with = [&](const std::string& out, std::vector<std::string> extra = {}) {

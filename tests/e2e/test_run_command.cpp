@@ -106,7 +106,7 @@ TEST_CASE("report totals are consistent with the instruction rows", "[e2e]") {
   }
 }
 
-TEST_CASE("validate accepts every bundled config and example trace", "[e2e]") {
+TEST_CASE("validate accepts every bundled config and example trace", "[e2e][heavy]") {
   for (const auto& entry : fs::directory_iterator(source_path("configs"))) {
     if (entry.path().extension() != ".json") continue;
     INFO(entry.path());

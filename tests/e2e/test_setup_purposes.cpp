@@ -48,7 +48,7 @@ TEST_CASE("setup.sh: the run set-up leaves out what only the tests need", "[setu
   CHECK(shell(dir, source_path("scripts/setup.sh") + " --list nonsense").first == 2);
 }
 
-TEST_CASE("CMake configures the npusim target without Catch2, leaving the tests out", "[setup]") {
+TEST_CASE("CMake configures the npusim target without Catch2, leaving the tests out", "[setup][heavy]") {
   const std::string dir = scratch_dir("setup-no-catch2");
   const auto [status, out] = shell(dir, "cmake -S " + source_path("") + " -B " + dir +
                                             "/build -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_Catch2=ON");

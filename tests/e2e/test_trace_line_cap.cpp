@@ -81,7 +81,7 @@ void check_many_values_refused(const std::string& dir, bool capped) {
 
 }  // namespace
 
-TEST_CASE("a trace line longer than 64 MiB is exit 2 at once, naming the line", "[e2e][trace]") {
+TEST_CASE("a trace line longer than 64 MiB is exit 2 at once, naming the line", "[e2e][trace][heavy]") {
   const std::string dir = scratch_dir("long-line");
   for (bool array : {false, true}) check_long_line_refused(dir, array, false);
 }
@@ -90,7 +90,7 @@ TEST_CASE("a trace line of more than 2^20 JSON values is exit 2 at once", "[e2e]
   check_many_values_refused(scratch_dir("many-values"), false);
 }
 
-TEST_CASE("long or crowded trace lines are exit 2 under a 1 GiB memory cap", "[e2e][trace][rss][memory-cap]") {
+TEST_CASE("long or crowded trace lines are exit 2 under a 1 GiB memory cap", "[e2e][trace][rss][memory-cap][heavy]") {
   const std::string dir = scratch_dir("capped-lines");
   for (bool array : {false, true}) check_long_line_refused(dir, array, true);
   check_many_values_refused(dir, true);

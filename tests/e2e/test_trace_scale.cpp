@@ -17,7 +17,7 @@ std::string long_trace(const std::string& dir, int instructions, const std::stri
 
 // The product promise: traces are streamed, so a 100x longer trace must not need
 // meaningfully more memory (issue 2 sets the bar at 1.5x).
-TEST_CASE("peak memory stays flat from 10k to 1M instructions", "[e2e][scale][rss]") {
+TEST_CASE("peak memory stays flat from 10k to 1M instructions", "[e2e][scale][rss][heavy]") {
   std::string dir = scratch_dir("scale");
   long peak[2] = {0, 0};
   int sizes[2] = {10000, 1000000};
@@ -36,7 +36,7 @@ TEST_CASE("peak memory stays flat from 10k to 1M instructions", "[e2e][scale][rs
 
 // Issue 28: every sparse_conv kept its per-unit report row in memory (about 135 KB of RSS and
 // 14 KB of report each: 3,000 reached 430 MB). The report now keeps one row per distinct layer.
-TEST_CASE("sparse_conv: peak memory stays flat from 300 to 3,000 instructions", "[e2e][scale][rss]") {
+TEST_CASE("sparse_conv: peak memory stays flat from 300 to 3,000 instructions", "[e2e][scale][rss][heavy]") {
   std::string dir = scratch_dir("scale-sparse");
   long peak[2] = {0, 0};
   std::uintmax_t report[2] = {0, 0};

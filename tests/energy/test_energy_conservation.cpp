@@ -49,7 +49,7 @@ TEST_CASE("energy: ResNet-50 layers, classes and components add up to the total"
   check_conservation(run_report({"--workload", source_path("traces/workloads/resnet50.json")}, dir + "/run"));
 }
 
-TEST_CASE("energy: on four cores at once each layer is still charged its own actions", "[energy]") {
+TEST_CASE("energy: on four cores at once each layer is still charged its own actions", "[energy][heavy]") {
   for (const char* config : {"smp-2x2.json", "hetero-2x2.json", "numa-2x2.json"}) {
     DYNAMIC_SECTION(config) {
       const std::string dir = scratch_dir(std::string("energy-multi-") + config);

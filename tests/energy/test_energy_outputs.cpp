@@ -11,7 +11,7 @@
 
 using namespace energy_test;
 
-TEST_CASE("energy: every shipped chip prices each of its engines and memories", "[energy]") {
+TEST_CASE("energy: every shipped chip prices each of its engines and memories", "[energy][heavy]") {
   for (const auto& entry : std::filesystem::directory_iterator(source_path("configs"))) {
     if (entry.path().extension() != ".json") continue;
     const std::string config = entry.path().filename().string();
@@ -102,7 +102,7 @@ TEST_CASE("energy: npusim diff compares energy like any other figure", "[energy]
   CHECK(run_npusim({"diff", dir + "/a", dir + "/b", "--metric", "total_cycles", "end"}).status == 0);
 }
 
-TEST_CASE("energy charts: plot_sweep.py --pareto finds the front, plot_energy.py draws a run", "[energy]") {
+TEST_CASE("energy charts: plot_sweep.py --pareto finds the front, plot_energy.py draws a run", "[energy][heavy]") {
   const std::string dir = scratch_dir("energy-charts");
   // b beats a on both; c is faster than b but dearer; d is dominated by b; e failed.
   write_text(dir + "/results.csv",

@@ -189,7 +189,7 @@ TEST_CASE("Wfold int8 equals reference: kernels up to 11 and kw beyond kmax", "[
   CHECK(c.minimal_input);
 }
 
-TEST_CASE("Wfold int8 equals reference: random matrix configs", "[matrix_unit]") {
+TEST_CASE("Wfold int8 equals reference: random matrix configs", "[matrix_unit][heavy]") {
   CaseLimits lim;
   lim.ci_max = 300;
   lim.co_max = 100;
@@ -205,7 +205,7 @@ TEST_CASE("Wfold int8 equals reference: random matrix configs", "[matrix_unit]")
   CHECK(c.all_strides());
 }
 
-TEST_CASE("Wfold float32 equals reference within rounding tolerance", "[matrix_unit]") {
+TEST_CASE("Wfold float32 equals reference within rounding tolerance", "[matrix_unit][heavy]") {
   // float32 sums in the hardware's order (Pci lanes per CU, then kw, bci, kh, pieces), the
   // reference in double in window order; float32 rounding stays far below 1e-5 of the sum
   // of |products| for these sizes.

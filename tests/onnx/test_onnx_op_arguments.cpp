@@ -77,7 +77,7 @@ void refused_everywhere(const onnx::ModelProto& m, const std::vector<std::string
 }  // namespace
 
 TEST_CASE("onnx op arguments: a channel-shuffle Transpose whose perm leaves the rank is refused naming it",
-          "[onnx][onnx-op-arguments][e2e]") {
+          "[onnx][onnx-op-arguments][e2e][heavy]") {
   for (const std::vector<std::int64_t>& perm : std::vector<std::vector<std::int64_t>>{
            {0, 2, 1, 3, 5}, {0, 2, 1, 3, 9}, {0, 2, 1, 3, -1}, {0, 2, 1, 3, std::int64_t(1) << 40}, {0, 2, 1, 3, 3},
            {0, 2, 1, 3}}) {
@@ -90,7 +90,7 @@ TEST_CASE("onnx op arguments: a channel-shuffle Transpose whose perm leaves the 
 }
 
 TEST_CASE("onnx op arguments: a channel-shuffle Reshape to an impossible shape is refused",
-          "[onnx][onnx-op-arguments][e2e]") {
+          "[onnx][onnx-op-arguments][e2e][heavy]") {
   SECTION("an extent below -1, naming the node") {
     onnx::ModelProto m = bundled("shuffle_blocks.onnx");
     set_constant(node_named(m, "/blocks/blocks.0/Constant"), {1, 2, -7, 8, 8});
@@ -140,7 +140,7 @@ TEST_CASE("onnx op arguments: axes outside the rank and empty constants are refu
 }
 
 TEST_CASE("onnx op arguments: the bundled models still load (the checks refuse none of their nodes)",
-          "[onnx][onnx-op-arguments][e2e]") {
+          "[onnx][onnx-op-arguments][e2e][heavy]") {
   for (const auto& entry : std::filesystem::directory_iterator(source_path("tests/onnx/data"))) {
     INFO(entry.path());
     const NpusimResult r = run_npusim({"validate", entry.path().string()});

@@ -51,7 +51,7 @@ std::uint64_t total_cycles(const std::string& workload, const std::string& dir) 
 
 }  // namespace
 
-TEST_CASE("onnx: ResNet-50 imports as exactly the bundled resnet50.json, with the same cycles", "[onnx][e2e]") {
+TEST_CASE("onnx: ResNet-50 imports as exactly the bundled resnet50.json, with the same cycles", "[onnx][e2e][heavy]") {
   const std::string dir = scratch_dir("onnx-resnet50");
   OnnxTestGraph g({1, 3, 224, 224});
   resnet50(g, false);
@@ -82,7 +82,7 @@ TEST_CASE("onnx: ResNet-50 imports as exactly the bundled resnet50.json, with th
 }
 
 TEST_CASE("onnx: torchvision's ResNet-50 (v1.5) differs from resnet50.json only where its stride sits",
-          "[onnx][e2e]") {
+          "[onnx][e2e][heavy]") {
   const std::string dir = scratch_dir("onnx-resnet50-v15");
   OnnxTestGraph g({1, 3, 224, 224});
   resnet50(g, true);

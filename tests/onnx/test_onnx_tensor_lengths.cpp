@@ -78,7 +78,7 @@ std::size_t write_mutant(onnx::ModelProto model, std::size_t index, int delta, c
 }  // namespace
 
 TEST_CASE("onnx: every bundled tensor with raw_data one byte long or short is exit 2 with one line",
-          "[onnx][e2e][bad-input]") {
+          "[onnx][e2e][bad-input][heavy]") {
   const std::string dir = scratch_dir("onnx-tensor-lengths");
   int variants = 0;
   for (const auto& path : bundled_models()) {

@@ -183,7 +183,7 @@ TEST_CASE("sparse cluster: configs that cannot work are refused, naming the key"
 // layer give the figures of one run four times over (the data decide products, rounds and busy
 // cycles; only cycles to the last store may differ with DRAM contention), and its partition.
 TEST_CASE("sparse cluster: repeated sparse_conv layers share one report row with their totals",
-          "[sparse][e2e]") {
+          "[sparse][e2e][heavy]") {
   const std::string dir = scratch_dir("sparse-rows");
   auto layer_row = [&](int instructions) {
     const std::string trace = dir + "/t" + std::to_string(instructions) + ".jsonl";

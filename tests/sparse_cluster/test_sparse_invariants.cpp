@@ -89,7 +89,7 @@ TEST_CASE("sparse invariants: cycles fall with sparsity, more slowly than the pr
 }
 
 TEST_CASE("sparse invariants: a deliberately unbalanced partition is slower than the balanced one",
-          "[sparse][timing][invariants][partition][e2e]") {
+          "[sparse][timing][invariants][partition][e2e][heavy]") {
   const std::string dir = scratch_dir("sparse-invariant-unbalanced");
   std::mt19937 rng(7);
   for (int n = 0; n < 3; ++n) {

@@ -57,7 +57,7 @@ TEST_CASE("npusim.byte_units writes byte counts exactly as the CLI's tables do",
         "True True True True False False False\n");
 }
 
-TEST_CASE("charts: a byte-valued axis is labelled in KiB and MiB", "[sweep][byte-size]") {
+TEST_CASE("charts: a byte-valued axis is labelled in KiB and MiB", "[sweep][byte-size][heavy]") {
   const std::string dir = scratch_dir("plot-byte-axes");
   SECTION("on a log axis, at the swept values") {
     const std::string labels = tick_labels(dir, "core.nram.capacity_bytes", "total_cycles", true);

@@ -266,7 +266,7 @@ TEST_CASE("zip mode pairs axis values; spec errors are bad input", "[sweep]") {
   CHECK(trace.output.find("this is an instruction trace; npusim sweep takes a sweep spec") != std::string::npos);
 }
 
-TEST_CASE("plot_sweep.py draws PNG and SVG charts from results.csv", "[sweep]") {
+TEST_CASE("plot_sweep.py draws PNG and SVG charts from results.csv", "[sweep][heavy]") {
   const std::string dir = scratch_dir("sweep-plot");
   write_text(dir + "/results.csv",
              "index,point,slaves,nram,status,error,total_cycles\n"

@@ -49,7 +49,7 @@ void write_chains(const std::string& path, std::uint64_t instructions) {
 
 }  // namespace
 
-TEST_CASE("reading a 200k-line trace keeps resident memory flat", "[trace][rss]") {
+TEST_CASE("reading a 200k-line trace keeps resident memory flat", "[trace][rss][heavy]") {
   ScratchDir dir;
   const std::uint64_t total = 200000;
   auto path = dir.file("long.jsonl");

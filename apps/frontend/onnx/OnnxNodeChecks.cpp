@@ -65,12 +65,16 @@ std::optional<int> reshaping_rank(const OnnxModel& m, const Ranks& ranks, const 
 std::optional<int> output_rank(const OnnxModel& m, const Ranks& ranks, const onnx::NodeProto& n) {
   static const std::set<std::string> same = {
       "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Relu", "Clip", "BatchNormalization",
-      "Identity", "Dropout", "Transpose", "Concat", "Softmax", "LayerNormalization", "Sigmoid", "HardSigmoid",
+      "Identity", "Dropout", "Transpose", "Softmax", "LayerNormalization", "Sigmoid", "HardSigmoid",
       "HardSwish", "Tanh", "Erf", "Pad", "Slice", "Cast", "Resize", "Split", "Sqrt", "Neg", "Not", "ScatterND"};
   static const std::set<std::string> broadcast = {"Add", "Sub", "Mul", "Div", "Pow", "Where", "Equal", "Less",
                                                   "Greater", "Mod"};
   const std::string& op = n.op_type();
   if (same.count(op)) return rank_of(ranks, n, 0);
+  // Concat's inputs share one rank: any known one will do (a class token's Expand may be unknown).
+  if (op == "Concat")
+    for (int i = 0; i < n.input_size(); ++i)
+      if (const auto r = rank_of(ranks, n, i)) return r;
   if (broadcast.count(op)) return broadcast_rank(ranks, n);
   if (op == "Flatten" || op == "Gemm") return 2;
   if (op == "Shape" || op == "Range") return 1;
@@ -109,10 +113,43 @@ void check_window_node(const OnnxModel& m, const Ranks& ranks, const onnx::NodeP
 // (a Shape's output: one element per axis of its input; rank-1 constants).
 using Lengths = std::map<std::string, std::int64_t>;
 
+std::optional<std::int64_t> length_of(const Lengths& lengths, const onnx::NodeProto& n, int input) {
+  if (input >= n.input_size()) return std::nullopt;
+  const auto it = lengths.find(n.input(input));
+  return it == lengths.end() ? std::nullopt : std::optional<std::int64_t>(it->second);
+}
+
+// A Slice of a rank-1 value of known length, with one constant start and end and no steps
+// (a ViT's batch-and-channels prefix of a Shape): its length.
+std::optional<std::int64_t> sliced_length(const OnnxModel& m, const Lengths& lengths, const onnx::NodeProto& n) {
+  const auto length = length_of(lengths, n, 0);
+  const onnx::TensorProto* starts = n.input_size() > 2 ? m.constant(n.input(1)) : nullptr;
+  const onnx::TensorProto* ends = n.input_size() > 2 ? m.constant(n.input(2)) : nullptr;
+  if (!length || !starts || !ends || n.input_size() > 4) return std::nullopt;
+  const auto s = tensor_integers(*starts, m.file), e = tensor_integers(*ends, m.file);
+  if (s.size() != 1 || e.size() != 1) return std::nullopt;
+  const auto clamp = [&](std::int64_t v) { return std::clamp(v < 0 ? v + *length : v, std::int64_t(0), *length); };
+  return std::max<std::int64_t>(0, clamp(e[0]) - clamp(s[0]));
+}
+
+// Lengths the library's data propagation follows: a Shape's output, Slices of it and Concats
+// of such pieces (the target of a Reshape built from its input's shape).
 void record_length(const OnnxModel& m, const Ranks& ranks, Lengths& lengths, const onnx::NodeProto& n) {
-  if (n.op_type() != "Shape" || n.output_size() != 1 || onnx_attribute(n, "start") || onnx_attribute(n, "end")) return;
-  if (const auto r = rank_of(ranks, n, 0)) lengths[n.output(0)] = *r;
-  (void)m;
+  if (n.output_size() != 1) return;
+  const std::string& op = n.op_type();
+  if (op == "Shape" && !onnx_attribute(n, "start") && !onnx_attribute(n, "end")) {
+    if (const auto r = rank_of(ranks, n, 0)) lengths[n.output(0)] = *r;
+  } else if (op == "Slice") {
+    if (const auto l = sliced_length(m, lengths, n)) lengths[n.output(0)] = *l;
+  } else if (op == "Concat") {
+    std::int64_t sum = 0;
+    for (int i = 0; i < n.input_size(); ++i) {
+      const auto l = length_of(lengths, n, i);
+      if (!l) return;
+      sum += *l;
+    }
+    lengths[n.output(0)] = sum;
+  }
 }
 
 // A Gather of a Shape's output: the library's data propagation reads the dims its constant
@@ -153,6 +190,9 @@ void check_nodes_before_inference(const OnnxModel& m) {
     check_shape_indices(m, ranks, lengths, n);
     for (int i = 0; i < n.output_size(); ++i)
       ranks[n.output(i)] = i == 0 || n.op_type() == "Split" ? output_rank(m, ranks, n) : std::nullopt;
+    // A Reshape to a target computed from shapes: its rank is the target's length.
+    if (n.op_type() == "Reshape" && !ranks[n.output(0)])
+      if (const auto l = length_of(lengths, n, 1)) ranks[n.output(0)] = int(*l);
     record_length(m, ranks, lengths, n);
   }
 }

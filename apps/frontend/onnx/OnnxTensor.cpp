@@ -67,11 +67,21 @@ void read_tensor_values(const onnx::TensorProto& t, const std::string& file, std
 }
 
 std::vector<std::int64_t> tensor_integers(const onnx::TensorProto& t, const std::string& file) {
+  // An int64 tensor is taken as it is: through a double, INT64_MAX (a Slice's "to the end")
+  // would round to 2^63, past every int64.
+  if (t.data_type() == onnx::TensorProto::INT64) {
+    check_tensor_data(t, file, fmt::format("tensor '{}'", t.name()));
+    if (!t.has_raw_data()) return {t.int64_data().begin(), t.int64_data().end()};
+    std::vector<std::int64_t> out(tensor_element_count(t));
+    std::memcpy(out.data(), t.raw_data().data(), out.size() * sizeof(std::int64_t));
+    return out;
+  }
   std::vector<std::int64_t> out;
   for (double v : tensor_values(t, file)) {
     if (v != std::floor(v))
       throw InputError(file, fmt::format("tensor '{}'", t.name()), "must hold integers");
-    if (std::fabs(v) > 4.6e18)  // past int64 (a float tensor of 1e30): no integer to take
+    // [-2^63, 2^63): a float tensor of 1e30 has no integer to take
+    if (v < -9223372036854775808.0 || v >= 9223372036854775808.0)
       throw InputError(file, fmt::format("tensor '{}'", t.name()), fmt::format("holds {}, beyond a 64-bit integer", v));
     out.push_back(std::int64_t(v));
   }

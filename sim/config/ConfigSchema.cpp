@@ -102,8 +102,14 @@ void add_scratchpad_keys(std::vector<ConfigKey>& keys, const SectionFields<Scrat
 }
 
 // The shader core's register file (seed003 201) is a core memory like NRAM, in trace space "rf".
+// The seed gives no size; its own example (¶[0046]) has 81-byte tiles, so the floor is not
+// NRAM's 1 KiB but one 64-byte block, the unit the shader mapping lays a group out in
+// (ShaderMapping.cpp); whether a tile fits a group is the mapping's check, with its own message.
+constexpr double kRegisterFileBlockBytes = 64;
+
 void add_register_file_keys(std::vector<ConfigKey>& keys, const SectionFields<ScratchpadConfig>& rf) {
-  keys.push_back(integer(rf("capacity_bytes", &ScratchpadConfig::capacity_bytes), 0, off_or(within(KiB, GiB)),
+  keys.push_back(integer(rf("capacity_bytes", &ScratchpadConfig::capacity_bytes), 0,
+                         off_or(within(kRegisterFileBlockBytes, GiB)),
                          "bytes", "register file (shader cores, seed003): capacity, split into the shader's "
                                   "register groups; 0 = no register file"));
   keys.push_back(bandwidth(rf("port_bytes_per_cycle", &ScratchpadConfig::port_bytes_per_cycle), 512,

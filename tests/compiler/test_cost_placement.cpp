@@ -91,8 +91,14 @@ TEST_CASE("cost placement: each conv goes to the engine whose mapping predicts f
   CHECK(tiling_of(hw, kSparse).engine == "sparse");
 
   SECTION("the cluster's figure is explain's estimate of the sparse_conv plus the compress passes") {
+    // Since issue 47 the weights are compressed offline into the trace's DRAM image by default
+    // (weight_compression: offline), so only on_chip pays their flat compress on the chip.
     const npusim::LayerTiling t = tiling_of(hw, kSparse);
     const double sparse = predicted(*t.engine_plan<npusim::CostPlacement>(npusim::kCostPlacementNote), "sparse");
+    const npusim::LayerTiling on_chip =
+        tiling_of(chip("auto-cost-on-chip", R"("placement": "auto-cost", "weight_compression": "on_chip")"), kSparse);
+    const double sparse_on_chip =
+        predicted(*on_chip.engine_plan<npusim::CostPlacement>(npusim::kCostPlacementNote), "sparse");
     // The layer's sparse_conv uses the workload's seed (1) plus its index (0).
     auto r = run_npusim({"explain", "--config", chip_file("explain", ""), "--engine", "sparse", "--layer",
                          "hi=28,wi=28,ci=64,co=64,kh=3,kw=3,pad=1", "--sparsity", "ifm=0.98,weights=0.95,seed=1"});
@@ -102,14 +108,15 @@ TEST_CASE("cost placement: each conv goes to the engine whose mapping predicts f
     REQUIRE(std::regex_search(r.output, m, std::regex("stored at about ([0-9]+) cycles per image")));
     // configs/sparse.json: 16 B/cycle compress path, 64 elements scanned per cycle. The input
     // map (28 x 28 x 64, 2 % non-zero) is compressed once into the recursive format (its values
-    // and index bytes), the weights (64 x 3 x 3 x 64, 5 % non-zero) once into the flat one
-    // (5 bytes per non-zero).
+    // and index bytes); with on_chip, the weights (64 x 3 x 3 x 64, 5 % non-zero) also once into
+    // the flat one (5 bytes per non-zero).
     const double map = 28 * 28 * 64, weights = 64 * 9 * 64;
     const double recursive = double(npusim::compressed_row_sizes(npusim::CompressedRows{28, 28, 64},
                                                                  npusim::assumed_map(28, 28, 64, 0.98, 1).indices)
                                         .total());
-    const double compress = map / 16 + recursive / 16 + weights / 16 + 5 * weights * 0.05 / 16;
-    CHECK(sparse == Approx(std::stod(m[1].str()) + compress));
+    const double compress_map = map / 16 + recursive / 16, compress_weights = weights / 16 + 5 * weights * 0.05 / 16;
+    CHECK(sparse == Approx(std::stod(m[1].str()) + compress_map));
+    CHECK(sparse_on_chip == Approx(std::stod(m[1].str()) + compress_map + compress_weights));
   }
 }
 

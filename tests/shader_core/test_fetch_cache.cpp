@@ -19,7 +19,8 @@ namespace {
 
 // gpu-shader.json with one register group of 256 bytes, unrolled tiles (so a tile of
 // the seed's layer is one output row: 3 positions x 27 = 81 bytes) and a cache of 1-byte
-// lines (so hits and misses count bytes), with `fetch_keys` in /core/fetch_ml.
+// lines (so hits and misses count bytes), with `fetch_keys` in /core/fetch_ml. gpu-shader.json
+// turns preload and auto_fetch on, so each case names the modes it means.
 std::string tiny_shader(const std::string& dir, const std::string& fetch_keys) {
   const std::string path = dir + "/chip.json";
   write_text(path, fmt::format(R"({{"extends":"{}","core":{{"register_file":{{"capacity_bytes":256}},)"
@@ -58,7 +59,7 @@ Run run_seed_layer(const std::string& name, std::uint32_t h, const std::string& 
 TEST_CASE("seed003 ¶[0047] with the fetch-path cache: the halo rows of one-row tiles are hits, memory gives the "
           "image once (75 of im2col's 243 bytes)",
           "[shader][seed003][fetch_cache][e2e]") {
-  const Run r = run_seed_layer("halo", 5, R"(,"preload":false)");
+  const Run r = run_seed_layer("halo", 5, R"(,"preload":false,"auto_fetch":false)");
   const auto& shader = r.row.at("shader");
   REQUIRE(shader.at("tiles") == 3);  // output rows 0, 1, 2: image rows 0-2, 1-3, 2-4
   // Rows 1 and 2 come again for the second tile, rows 2 and 3 for the third: 4 rows x 15 bytes.
@@ -70,13 +71,13 @@ TEST_CASE("seed003 ¶[0047] with the fetch-path cache: the halo rows of one-row 
   CHECK(r.fetch.at("ifm_bytes") == 135);
   CHECK(r.fetch.at("memory_bytes") == 75 + 54);
   CHECK(r.fetch.at("naive_im2col_bytes") == 3 * 81);
-  CHECK(75.0 / 243.0 == Approx(0.309).epsilon(1e-3));
+  CHECK(75.0 / 243.0 == Approx(0.3086).margin(1e-4));  // the seed's "about 30 %" (0.3086 in spec/seed003.md)
   CHECK(shader.at("instruction_slots") == r.row.at("instructions"));
 }
 
 TEST_CASE("fetch-path cache: preloading each next tile's rows moves no byte more from memory", "[shader][fetch_cache][e2e]") {
-  const Run off = run_seed_layer("no-preload", 5, R"(,"preload":false)");
-  const Run on = run_seed_layer("preload", 5, R"(,"preload":true)");
+  const Run off = run_seed_layer("no-preload", 5, R"(,"preload":false,"auto_fetch":false)");
+  const Run on = run_seed_layer("preload", 5, R"(,"preload":true,"auto_fetch":false)");
   const auto& with = on.row.at("shader").at("cache");
   CHECK(with.at("preloads") == 2);
   CHECK(on.fetch.at("memory_bytes") == off.fetch.at("memory_bytes"));
@@ -92,7 +93,7 @@ TEST_CASE("fetch-path cache: auto-fetch saves the program's fetch slots (¶[0051
           "[shader][fetch_cache][auto_fetch][e2e]") {
   // 12 rows: 10 output rows, one tile each. Without auto-fetch the program issues 17 ml_set,
   // 1 weight fetch (one group keeps it), 10 image fetches, 10 multiplies and 10 returns: 48.
-  const Run program = run_seed_layer("program-fetches", 12, R"(,"preload":false)");
+  const Run program = run_seed_layer("program-fetches", 12, R"(,"preload":false,"auto_fetch":false)");
   CHECK(program.row.at("instructions") == 48);
   CHECK(program.row.at("shader").at("instruction_slots") == 48);
   // With it: 3 more ml_set (the mode and the walk's tile sizes), the first tile's two fetches,
@@ -111,8 +112,8 @@ TEST_CASE("fetch-path cache: an auto_fetch register on a state machine without a
   auto compiled = run_npusim({"compile", "--workload", seed_layer(dir, 12), "--config", chip, "-o", dir + "/t.jsonl"});
   INFO(compiled.output);
   REQUIRE(compiled.status == 0);
-  auto r = run_npusim({"run", "--quiet", "--trace", dir + "/t.jsonl", "--config", tiny_shader(dir, ""), "--out",
-                       dir + "/run"});
+  const std::string without = tiny_shader(dir, R"(,"auto_fetch":false)");
+  auto r = run_npusim({"run", "--quiet", "--trace", dir + "/t.jsonl", "--config", without, "--out", dir + "/run"});
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Contains("/core/fetch_ml/auto_fetch"));
 }

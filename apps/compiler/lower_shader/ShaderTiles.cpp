@@ -195,6 +195,9 @@ void emit_shader_tile(EmitContext& ctx, ShaderState& state, std::uint32_t core, 
                                         DType::Int8);
   const std::int64_t fetched = fetch_image(ctx, group, g, image_rf, index);
   preload_next(ctx, core, index);
+  // With one register group the previous tile's results sit where this multiply writes: their
+  // return goes first (queued behind this fetch all the same) and the multiply waits for it.
+  if (sc.held_return && sc.held_group == g.index) release_return(ctx, sc, cs);
 
   const TensorOperand results = tensor(AddressSpace::Rf, g.base + plan.layout.results, {t.positions.count, t.filters}, DType::Int8);
   Instruction matmul = make_op("ml_matmul", core);

@@ -138,10 +138,9 @@ def mutate_dram_timing(data, rng):
     trfc_pb near trefi), or any other odd value."""
     doc = json.loads(data)
     banked = doc["chip"]["dram"]["banked"]
-    # The preset's own values: an earlier mutation of this loop may have made them odd.
-    trefi, trfc, trp = (int(banked[k]) for k in ("trefi", "trfc", "trp"))
     for _ in range(rng.randrange(1, 4)):
         key = rng.choice(DRAM_TIMING_KEYS)
+        trefi, trfc, trp = banked["trefi"], banked["trfc"], banked["trp"]
         choices = [0, 1, trefi, trefi - 1, trefi + 1, trfc + trp + rng.randrange(0, 80), 999999, 1000000, 1000001,
                    rng.randrange(0, 2 * trefi + 2), -1, 2**32, 3.5, None]
         banked[key] = rng.choice(choices)

@@ -11,7 +11,13 @@ InstructionController::InstructionController(sc_core::sc_module_name name, Instr
                                              Scoreboard& scoreboard, EngineLookup lookup, Cycles dispatch_cycles,
                                              const DispatchConfig& cfg, std::uint32_t cores, StatRegistry& stats,
                                              const BlockSpans& spans)
-    : sc_module(name), source_(source), scoreboard_(scoreboard), dispatcher_("controller", dispatch_cycles, cfg, scoreboard, lookup, &stats, &spans) {
+    : sc_module(name),
+      source_(source),
+      scoreboard_(scoreboard),
+      // With a controller per core the chip's stream only hands instructions over: the
+      // "controller" stat group is its buffer_full_cycles, the cores' groups the rest.
+      dispatcher_("controller", dispatch_cycles, cfg, scoreboard, lookup,
+                  cfg.placement == ControllerPlacement::Chip ? &stats : nullptr, &spans) {
   if (cfg.placement == ControllerPlacement::Core) {
     for (std::uint32_t k = 0; k < cores; ++k) {
       const std::string core_name = "core" + std::to_string(k) + "_controller";

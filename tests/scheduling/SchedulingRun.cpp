@@ -17,12 +17,19 @@ std::string TestMachine::config_json() const {
         {"nram", {{"port_bytes_per_cycle", port_bytes_per_cycle}, {"access_latency", 0}}},
         {"wram", {{"port_bytes_per_cycle", port_bytes_per_cycle}, {"access_latency", 0}}},
         {"load_dma", {{"bytes_per_cycle", dma_bytes_per_cycle}, {"setup_cycles", 0}, {"segment_bytes", segment_bytes},
-                      {"max_outstanding", max_outstanding}}},
+                      {"max_outstanding", max_outstanding}, {"max_segments", max_segments}}},
         {"store_dma", {{"bytes_per_cycle", store_bytes_per_cycle ? store_bytes_per_cycle : dma_bytes_per_cycle},
-                       {"setup_cycles", 0}, {"segment_bytes", segment_bytes}, {"max_outstanding", max_outstanding}}},
+                       {"setup_cycles", 0}, {"segment_bytes", segment_bytes}, {"max_outstanding", max_outstanding},
+                       {"max_segments", max_segments}}},
         {"vector", {{"bytes_per_cycle", vector_bytes_per_cycle}, {"pipeline_latency", vector_latency}}}}}};
   if (!dependency_mode.empty()) c["core"]["controller"]["dependency_mode"] = dependency_mode;
   return c.dump(2);
+}
+
+std::uint64_t TestMachine::dma_segment_bytes(std::uint64_t total) const {
+  const std::uint64_t units = (total + segment_bytes - 1) / segment_bytes;
+  if (max_segments == 0 || units <= max_segments) return segment_bytes;
+  return (units + max_segments - 1) / max_segments * segment_bytes;
 }
 
 nlohmann::json tensor(const std::string& space, std::uint64_t offset, std::vector<std::uint64_t> shape) {

@@ -20,12 +20,16 @@ struct TestMachine {
   std::uint64_t vector_latency = 2;
   std::uint64_t channel_bytes = 1 << 20;    // DRAM channel 0: [0, 1 MiB), channel 1 above
   std::uint64_t max_outstanding = 1;        // DMA instructions in flight: the derivations assume one at a time
+  std::uint64_t max_segments = 16;          // the DMAs' default: a longer transfer gets longer segments
   std::string dependency_mode;              // /core/controller/dependency_mode when not empty
 
   std::string config_json() const;
   // Cycles one row spends on the DMA issue slot / in the vector pipeline.
   std::uint64_t row_cycles() const { return segment_bytes / dma_bytes_per_cycle; }
   std::uint64_t vector_row_cycles() const { return segment_bytes / vector_bytes_per_cycle; }
+  // Bytes of one DMA segment of a `total`-byte transfer: segment_bytes, or a whole number of
+  // them when more than max_segments would be needed (/core/load_dma/max_segments).
+  std::uint64_t dma_segment_bytes(std::uint64_t total) const;
 };
 
 // A dense int8 tensor operand.

@@ -1,6 +1,7 @@
 #include "models/controller/CoreController.h"
 
 #include "models/kernel/ProcessFailure.h"
+#include "models/kernel/SimTime.h"
 
 namespace npusim {
 
@@ -15,6 +16,7 @@ CoreController::CoreController(sc_core::sc_module_name name, const std::string& 
 
 void CoreController::accept(Instruction inst) {
   buffer_.push_back(std::move(inst));
+  arrivals_.push_back(now_cycles());
   arrived_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -30,8 +32,10 @@ void CoreController::run() {
       if (buffer_.empty()) break;
       Instruction inst = std::move(buffer_.front());
       buffer_.pop_front();
+      const Cycles available = arrivals_.front();
+      arrivals_.pop_front();
       room_freed_.notify(sc_core::SC_ZERO_TIME);
-      dispatcher_.dispatch(std::move(inst));
+      dispatcher_.dispatch(std::move(inst), available);
     }
     dispatcher_.flush();
   } catch (...) {

@@ -35,6 +35,7 @@ class CoreController : public sc_core::sc_module {
   Dispatcher dispatcher_;
   std::size_t depth_;
   std::deque<Instruction> buffer_;
+  std::deque<Cycles> arrivals_;  // when each buffered instruction came in
   bool closed_ = false;
   sc_core::sc_event arrived_, room_freed_;
 };

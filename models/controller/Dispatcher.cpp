@@ -44,9 +44,9 @@ void Dispatcher::flush() {
   run_start_ = run_end_;
 }
 
-void Dispatcher::dispatch(Instruction inst) {
+void Dispatcher::dispatch(Instruction inst, Cycles available) {
   const Cycles arrived = now_cycles();
-  if (fetch_cycles_ > 0) fetch_free_ = std::max(fetch_free_, double(arrived)) + fetch_cycles_;
+  if (fetch_cycles_ > 0) fetch_free_ = std::max(fetch_free_, double(available)) + fetch_cycles_;
   if (budget_ == 0) {  // a new dispatch step
     if (dispatch_cycles_ > 0) sc_core::wait(cycles_to_time(dispatch_cycles_));
     budget_ = width_;

@@ -31,7 +31,10 @@ class Dispatcher {
   Dispatcher(std::string name, Cycles dispatch_cycles, const DispatchConfig& cfg, Scoreboard& scoreboard,
              EngineLookup lookup, StatRegistry* stats, const BlockSpans* spans, bool registers = true);
 
-  void dispatch(Instruction inst);
+  // `available`: when the instruction word was in the buffer fetch reads (the chip's internal
+  // buffer holds the program from the start; a core's buffer from when the stream handed it
+  // over). Fetch runs ahead of decode from then on, so only a slower fetch holds dispatch.
+  void dispatch(Instruction inst, Cycles available = 0);
   // The end of the run: the last busy span goes to the timeline.
   void flush();
   std::uint64_t dispatched() const { return dispatched_; }

@@ -84,7 +84,7 @@ TEST_CASE("cache activations: a chain of layers keeps its outputs in the cluster
   CHECK(dram.dram - cached.dram >= 2 * hidden * 9 / 10);
 }
 
-TEST_CASE("cache activations: a cache too small keeps only what fits; DRAM bytes fall as the cache grows",
+TEST_CASE("cache activations: a cache too small keeps only what fits, DRAM bytes fall as the cache grows",
           "[cache]") {
   const std::string dir = scratch_dir("cache-capacity");
   write_text(dir + "/chain.json", kChain);

@@ -84,7 +84,7 @@ TEST_CASE("DRAM reuse: the bundled 7B prefill fits configs/default.json, live te
   check_live_tensors_apart(e);
 }
 
-TEST_CASE("DRAM reuse: only when a region per tensor does not fit; small networks are placed as before",
+TEST_CASE("DRAM reuse: only when a region per tensor does not fit, small networks are placed as before",
           "[compiler][dram_reuse]") {
   const HardwareConfig hw = load_hardware_config(source_path("configs/default.json"));
   const TraceEmitter tiny(read_workload(source_path("traces/workloads/tiny.json")), hw);

@@ -50,7 +50,7 @@ std::string space(const Json& t) { return t.at("space"); }
 
 }  // namespace
 
-TEST_CASE("seed002 §3.8 B: each core computes its own input piece with two weight pieces; each piece is read once "
+TEST_CASE("seed002 §3.8 B: each core computes its own input piece with two weight pieces, each piece is read once "
           "and copied to the others", "[seed002][patterns]") {
   // Four images of a 64-channel map through a 3x3 conv to 64 channels (36 KiB of weights); 20 KiB of WRAM.
   const auto trace = compile("pattern-b", R"({"batch": 4, "input": {"h": 8, "w": 8, "c": 64},

@@ -88,7 +88,7 @@ TEST_CASE("Compute interconnect 920: the owned inputs tile the map and reach the
   CHECK(border_outputs(reach[3], own[3]) == 16);
 }
 
-TEST_CASE("Compute interconnect 920: Benes rounds take one pass per permutation and a pass per conflict; "
+TEST_CASE("Compute interconnect 920: Benes rounds take one pass per permutation and a pass per conflict, "
           "a 2x2 chain relays unit by unit",
           "[sparse][compute_interconnect]") {
   StatGroup stats("core0.sparse.compute_interconnect", "sparse_compute_interconnect");

@@ -40,7 +40,7 @@ std::uint64_t counter(const SchedulingRun& r, const std::string& group, const st
 
 }  // namespace
 
-TEST_CASE("dispatch: a one-wide chip-wide controller saturates on 16 cores; one per core does not",
+TEST_CASE("dispatch: a one-wide chip-wide controller saturates on 16 cores, one per core does not",
           "[controller][dispatch]") {
   const std::uint64_t n = kCores * kPerCore;
   const auto chip = run_controller("dispatch-chip", {{"dispatch_cycles", kDispatch}, {"placement", "chip"},

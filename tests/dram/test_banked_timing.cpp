@@ -99,7 +99,7 @@ TEST_CASE("DDR4-3200: column commands are tCCD_L apart in a bank group, tCCD_S a
   CHECK(go(s, at(1, 0, 1), false, 0).column == 42);
 }
 
-TEST_CASE("FR-FCFS serves a queued row hit before an older conflict; FCFS does not", "[dram][banked]") {
+TEST_CASE("FR-FCFS serves a queued row hit before an older conflict, FCFS does not", "[dram][banked]") {
   BankedDramConfig cfg = preset("ddr4-3200");
   BankedChannel fr(cfg);
   fr.read({at(0, 0, 1), at(0, 0, 2), at(0, 0, 1, 1)}, 0);

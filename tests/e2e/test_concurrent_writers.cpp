@@ -158,7 +158,7 @@ TEST_CASE("run --out: an empty folder of the user's keeps its inode, owner and m
   CHECK(entries(dir) == std::set<std::string>{"mine"});
 }
 
-TEST_CASE("compile -o: a hand-written trace is the user's; only a compiled one is replaced", "[e2e][ownership]") {
+TEST_CASE("compile -o: a hand-written trace is the user's, only a compiled one is replaced", "[e2e][ownership]") {
   const std::string dir = scratch_dir("hand-trace");
   const std::string mine = dir + "/mine.jsonl";
   write_text(mine, read_text(kRelu));

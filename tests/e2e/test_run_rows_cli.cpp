@@ -21,7 +21,7 @@ NpusimResult run_tiny(const std::string& out, const std::vector<std::string>& ex
 
 }  // namespace
 
-TEST_CASE("run --rows: all is the default for a small workload; layers and none leave rows out", "[e2e][rows]") {
+TEST_CASE("run --rows: all is the default for a small workload, layers and none leave rows out", "[e2e][rows]") {
   const std::string dir = scratch_dir("run-rows");
   for (const std::string rows : {"", "all", "layers", "none"}) {
     INFO("--rows " << rows);

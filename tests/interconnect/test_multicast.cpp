@@ -55,7 +55,7 @@ std::vector<json> shared_block() {
 
 }  // namespace
 
-TEST_CASE("multicast: four cores take one block for one DRAM read; each cluster's link carries it once",
+TEST_CASE("multicast: four cores take one block for one DRAM read, each cluster's link carries it once",
           "[interconnect][multicast]") {
   auto shared = run_trace_on("multicast-shared", smp_config(), shared_block());
   auto apart = run_trace_on("multicast-apart", smp_config(),

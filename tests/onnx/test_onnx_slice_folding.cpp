@@ -84,7 +84,7 @@ TEST_CASE("onnx: Mod, Less, Where, ConstantOfShape, Expand, Range and Equal on s
   CHECK(row_named(rows, "fc")["macs"] == 6 * 8 * 4);
 }
 
-TEST_CASE("onnx: ScatterND and Not on shapes are folded at import; a Pad that adds nothing is no layer",
+TEST_CASE("onnx: ScatterND and Not on shapes are folded at import, a Pad that adds nothing is no layer",
           "[onnx][structure][e2e]") {
   // Swin's mask arithmetic: a target written into ones by ScatterND, selected by Not.
   OnnxTestGraph g({1, 6, 8});

@@ -286,7 +286,7 @@ TEST_CASE("whatever step of an in-place commit a kill interrupts, the next run c
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);
 }
 
-TEST_CASE("a sweep's killed temporaries in a point are npusim's; a user's hidden .old file is not a leftover",
+TEST_CASE("a sweep's killed temporaries in a point are npusim's, a user's hidden .old file is not a leftover",
           "[report][ownership]") {
   ScratchDir scratch("temporaries");
   previous_run(scratch.path / "run", "report.json");

@@ -28,7 +28,7 @@ TEST_CASE("fetch cache: two sets of two 4-byte ways replace the least recently u
   CHECK(cache.holds(0));
 }
 
-TEST_CASE("fetch cache: a write's range drops exactly the lines it touches; a new layer drops all",
+TEST_CASE("fetch cache: a write's range drops exactly the lines it touches, a new layer drops all",
           "[shader][fetch_cache]") {
   FetchCache cache("fetch_cache_ranges", {64, 4, 4}, false);
   for (std::uint64_t line = 0; line < 8; ++line) cache.fill(line, nullptr);

@@ -73,7 +73,7 @@ TEST_CASE("seed001 §2.9: the depthwise-separable flow's steps: per-channel inte
   }
 }
 
-TEST_CASE("seed001 ¶211: the intermediates keep their negative sums; sparsity appears after the pointwise ReLU",
+TEST_CASE("seed001 ¶211: the intermediates keep their negative sums, sparsity appears after the pointwise ReLU",
           "[sparse][seed001][depthwise]") {
   std::mt19937 rng(211);
   ConvShape g;

@@ -148,7 +148,7 @@ TEST_CASE("seed001 Fig. 19: unit 1500, two weights per iteration, p = 3, capped 
   }
 }
 
-TEST_CASE("seed001 Fig. 20: a collision at (5,2) sends the second weight's product to the FIFO; the next round "
+TEST_CASE("seed001 Fig. 20: a collision at (5,2) sends the second weight's product to the FIFO, the next round "
           "issues 2 data values and the MIN outputs 3 products", "[sparse][seed001][golden]") {
   const std::vector<OperandPair> pairs = fig20_pairs();
   CHECK(product_index(4, 2, 0, 1, 2, 2) == ProductIndex{5, 2});  // 9 x (-6)

@@ -217,7 +217,7 @@ TEST_CASE("invalid sweep points are failed rows and the sweep finishes", "[sweep
   CHECK(read_results(out).cell(2, "error").find("does not fit NRAM") != std::string::npos);
 }
 
-TEST_CASE("zip mode pairs axis values; spec errors are bad input", "[sweep]") {
+TEST_CASE("zip mode pairs axis values, spec errors are bad input", "[sweep]") {
   const std::string dir = scratch_dir("sweep-spec");
   json spec = {{"config", source_path("configs/default.json")},
                {"trace", source_path("traces/examples/relu.jsonl")},
@@ -279,7 +279,7 @@ TEST_CASE("plot_sweep.py draws PNG and SVG charts from results.csv", "[sweep][he
   CHECK(std::system((script + " -x nope -y total_cycles -o " + dir + "/d.png 2>/dev/null").c_str()) != 0);
 }
 
-TEST_CASE("workload axes set a value in every listed element; each point keeps its workload", "[sweep]") {
+TEST_CASE("workload axes set a value in every listed element, each point keeps its workload", "[sweep]") {
   const std::string dir = scratch_dir("sweep-workload-axis");
   write_text(dir + "/net.json",
              R"({"input":{"h":8,"w":8,"c":8},"layers":[{"name":"a","type":"conv","co":8,"k":3,"padding":1,)"

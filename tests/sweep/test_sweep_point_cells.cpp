@@ -60,7 +60,7 @@ TEST_CASE("sweep results: a point run with --rows none gives the same row as --r
   CHECK(npusim::point_cells(none) == all);
 }
 
-TEST_CASE("sweep spec \"rows\": every point runs with that --rows; other values are bad input", "[sweep][rows]") {
+TEST_CASE("sweep spec \"rows\": every point runs with that --rows, other values are bad input", "[sweep][rows]") {
   const std::string dir = scratch_dir("sweep-spec-rows");
   const std::string spec = "{\"config\": \"" + source_path("configs/default.json") + "\", \"workload\": \"" +
                            source_path("traces/workloads/tiny.json") +

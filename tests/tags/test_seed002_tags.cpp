@@ -233,7 +233,7 @@ TEST_CASE("seed002 §3.9: the shipped databases exchange what the table says", "
   CHECK(cache.mode("fc", ParallelMode::ModelCi)->of(DataCategory::OutputNeuron)->front().swap == ExchangeLevel::Core);
 }
 
-TEST_CASE("seed002 §1.2.1: SMP reaches every memory in 2 hops; NUMA local in 1, remote in 2 or more", "[seed002][tags]") {
+TEST_CASE("seed002 §1.2.1: SMP reaches every memory in 2 hops, NUMA local in 1, remote in 2 or more", "[seed002][tags]") {
   const HardwareConfig smp = load_hardware_config(std::string(NPUSIM_SOURCE_DIR) + "/configs/smp-2x2.json");
   const HardwareConfig numa = load_hardware_config(std::string(NPUSIM_SOURCE_DIR) + "/configs/numa-2x2.json");
   for (std::uint32_t cluster = 0; cluster < 2; ++cluster)

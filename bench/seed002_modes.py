@@ -133,9 +133,16 @@ def modes(npusim, base, work):
             out.append(f"| {title} | {chip} | " + " | ".join(cycles(results[(net, chip, m)]) for m in MODES) +
                        f" | {cycles(before)} | {cycles(auto)} | {ratio} | {auto_vs_trials(auto) if auto else ''} | "
                        f"{counts} | {mib(dram_bytes(auto)) if auto else ''} |")
-    with open(f"{ROOT}/docs/seed002-modes.md", "w") as f:
-        f.write("\n".join(out) + "\n")
-    modes_chart(results, f"{ROOT}/docs/seed002-modes.png")
+    write_page("seed002-modes", out, lambda path: modes_chart(results, path))
+
+
+def write_page(name, lines, chart=None):
+    """docs/<name>.md from its lines, then its chart as docs/<name>.png (the page first, so a
+    failing chart leaves the numbers)."""
+    with open(f"{ROOT}/docs/{name}.md", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    if chart:
+        chart(f"{ROOT}/docs/{name}.png")
 
 
 def modes_chart(results, path):
@@ -190,8 +197,7 @@ def numa(npusim, base, work):
             before = f"{b['total_cycles'] / sb['total_cycles']:.3f}" if b and sb else ""
             out.append(f"| {title} | {smp} / {numa_chip} | {cycles(s)} | {cycles(n)} | {ratio} | "
                        f"{channel_spread(s) if s else ''} | {channel_spread(n) if n else ''} | {cycles(b)} | {before} |")
-    with open(f"{ROOT}/docs/numa-vs-smp.md", "w") as f:
-        f.write("\n".join(out) + "\n")
+    write_page("numa-vs-smp", out)
 
 
 def cache(npusim, work):
@@ -216,9 +222,7 @@ def cache(npusim, work):
         through = sum(c for row in rows(r) for c in row["split"].get("cache_bytes_by_cluster", []))
         out.append(f"| {label} | {cycles(r)} | {mib(dram_bytes(r))} | {100 * (1 - dram_bytes(r) / base):.1f} % | "
                    f"{mib(through)} |")
-    with open(f"{ROOT}/docs/cluster-cache-sweep.md", "w") as f:
-        f.write("\n".join(out) + "\n")
-    cache_chart(results, f"{ROOT}/docs/cluster-cache-sweep.png")
+    write_page("cluster-cache-sweep", out, lambda path: cache_chart(results, path))
 
 
 def cache_chart(results, path):

@@ -105,8 +105,12 @@ TEST_CASE("fetch-path cache: auto-fetch saves the program's fetch slots (¶[0051
   CHECK(automatic.fetch.at("auto_fetches") == 9);
 }
 
+// [process-leak]: the refusal comes from inside the state machine's SystemC process, so the
+// other processes' coroutine stacks are never unwound and LeakSanitizer counts what they
+// hold (an instruction in the dispatcher's hands); left out under the sanitizers until the
+// check moves to the trace reader (tests/CMakeLists.txt).
 TEST_CASE("fetch-path cache: an auto_fetch register on a state machine without auto-fetch exits 2 naming the key",
-          "[shader][fetch_cache][auto_fetch][e2e]") {
+          "[shader][fetch_cache][auto_fetch][e2e][process-leak]") {
   const std::string dir = scratch_dir("fetch-cache-no-auto");
   const std::string chip = tiny_shader(dir, R"(,"auto_fetch":true)");
   auto compiled = run_npusim({"compile", "--workload", seed_layer(dir, 12), "--config", chip, "-o", dir + "/t.jsonl"});

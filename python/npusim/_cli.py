@@ -26,9 +26,18 @@ def locate(path):
     that name: `configs/default.json` works from a notebook in any folder, as the README's
     relative paths do from the checkout."""
     path = pathlib.Path(path)
-    if path.is_absolute() or path.exists() or not (CHECKOUT / path).exists():
+    if path.is_absolute() or _exists(path) or not _exists(CHECKOUT / path):
         return path
     return CHECKOUT / path
+
+
+def _exists(path):
+    """Path.exists, false for a name the file system refuses (too long): the CLI then
+    reports it as bad input, as for a missing file."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def call(args, cwd=None):

@@ -97,3 +97,12 @@ def test_a_chip_whose_origin_is_dot_dot_writes_inside_its_scratch(tmp_path, monk
     chip = npusim.Chip(npusim.Chip.load().config, origin="..")
     chip.set("/core/matrix/slaves", 8)
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("which", ["chip", "workload"])
+def test_a_file_name_too_long_is_an_input_error_not_an_os_error(which):
+    # The explorer's campaign finding (a name past NAME_MAX) through the API's own path lookup.
+    name = "y" * 5000 + ".json"
+    with pytest.raises(npusim.InputError) as raised:
+        npusim.run(name if which == "chip" else None, name if which == "workload" else TINY)
+    assert "File name too long" in str(raised.value)

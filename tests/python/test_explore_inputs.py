@@ -62,6 +62,29 @@ def test_a_nested_spec_is_one_line_and_exit_2_from_the_cli(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+TOO_LONG = "x" * 5000  # past the file system's limit on a name (NAME_MAX is 255 on Linux)
+
+
+def test_a_file_name_too_long_in_the_spec_is_refused_naming_the_key(tmp_path):
+    # Found by the mutation campaign (seed 5151, mutant 385): a traceback, exit 1.
+    spec = write_spec(tmp_path, config=TOO_LONG)
+    error = refused(spec, tmp_path / "out")
+    assert error.place == "/config" and "File name too long" in error.reason
+
+
+@pytest.mark.parametrize("where", ["spec", "out"])
+def test_a_spec_or_out_name_too_long_is_one_line_and_exit_2_from_the_cli(tmp_path, where):
+    spec = write_spec(tmp_path / "s")
+    out = tmp_path / "new" / ("y" * 300) / "out"
+    if where == "spec":
+        spec = tmp_path / (TOO_LONG + ".json")
+    done = subprocess.run([BINARY, "explore", str(spec), "--out", str(out)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr[-400:]
+    assert "File name too long" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "new").exists(), "nothing is left behind"
+
+
 @pytest.mark.parametrize("axis, place", [
     ({"name": "n", "pointer": "/core/nram/capacity_bytes", "log": [1, 1e12], "base": 1.000000001}, "/axes/0/base"),
     ({"name": "f", "pointer": "/chip/clock_mhz", "range": [100.0, 2000.0], "step": 1e-300}, "/axes/0/step"),

@@ -46,7 +46,7 @@ def explore(spec, out=None, trials=None, seed=None, jobs=1, backend=None, quiet=
     probe.check_workload_axes(parsed)
     name = pathlib.Path(spec).stem if not isinstance(spec, dict) else "explore"
     out = pathlib.Path(out) if out is not None else pathlib.Path("explorations") / name
-    if not (out / explorer.MARKER).exists():  # a resumed exploration's spec (the same) was checked when it began
+    if not explorer.resumes(out):  # a resumed exploration's spec (the same) was checked when it began
         probe.check_metrics(parsed)
     trials_frame, pareto, ran = explorer.run(parsed, out, jobs=jobs, backend=backend, quiet=quiet)
     return Exploration(parsed, out, trials_frame, pareto, ran)

@@ -5,6 +5,7 @@ DIR/study.db          the optuna study (sqlite): every trial, its parameters and
 DIR/batches/NNNN.json the sweep spec of batch NNNN; DIR/batches/NNNN/ its sweep directory
 DIR/trials.csv        every trial;  DIR/pareto.csv the feasible Pareto front;  DIR/pareto.png
 """
+import errno
 import fcntl
 import json
 import os
@@ -19,6 +20,16 @@ from ..errors import InputError
 from .spec import input_error
 
 MARKER = ".npusim-explore"
+
+
+def resumes(out):
+    """Whether DIR already holds an exploration (which this call then resumes). A name the
+    file system refuses (a part longer than it allows) is bad input, said here before
+    anything is made."""
+    try:
+        return (out / MARKER).exists()
+    except OSError as e:
+        raise input_error(out, "", f"{e.strerror}; choose another --out") from None
 
 
 def _claim_folder(out):
@@ -132,8 +143,13 @@ def run(spec, out, jobs=1, backend=None, quiet=True):
     """Explores until the study holds spec.trials finished trials; returns (trials, pareto,
     trials told by this call)."""
     out = pathlib.Path(out)
+    resumes(out)
     created = [p for p in [out, *out.parents] if not p.exists()]  # deepest first
-    lock = _claim_folder(out)
+    try:
+        lock = _claim_folder(out)
+    except OSError as e:  # no permission to make the folder, say
+        _remove_created(created)
+        raise input_error(out, "", f"{e.strerror}; choose another --out") from None
     try:
         return _explore(spec, out, jobs, backend or spec.backend, quiet)
     except InputError:
@@ -151,5 +167,7 @@ def _remove_created(created):
     for parent in created[1:]:
         try:
             parent.rmdir()
-        except OSError:
-            break
+        except OSError as e:
+            if e.errno == errno.ENOTEMPTY:  # somebody else's now
+                break
+            # else never made (the making failed below it, at a name too long): try its parent

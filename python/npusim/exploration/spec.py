@@ -105,8 +105,12 @@ class _Reader:
         value = obj[key]
         if not isinstance(value, str) or not value:
             self.fail(f"/{key}", "expected a non-empty string (a file relative to the spec)")
-        path = (self.base / value).resolve()
-        if not path.is_file():
+        try:
+            path = (self.base / value).resolve()
+            found = path.is_file()
+        except OSError as e:  # a name too long for the file system, say
+            self.fail(f"/{key}", f"{e.strerror}: {value[:80]}{'...' if len(value) > 80 else ''}")
+        if not found:
             self.fail(f"/{key}", f"no such file: {path}")
         return str(path)
 
@@ -118,11 +122,11 @@ class _Reader:
 
 
 def _read_document(reader):
-    if reader.path.exists() and not reader.path.is_file():
-        reader.fail("", "not an ordinary file (a spec is a JSON file)")
     try:
+        if reader.path.exists() and not reader.path.is_file():
+            reader.fail("", "not an ordinary file (a spec is a JSON file)")
         text = reader.path.read_text()
-    except OSError as e:
+    except OSError as e:  # unreadable, or a name too long for the file system
         raise input_error(reader.file, "", e.strerror) from None
     except UnicodeDecodeError as e:
         raise input_error(reader.file, "", f"not UTF-8 text (byte {e.start})") from None

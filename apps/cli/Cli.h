@@ -33,10 +33,9 @@ int run_cli(int argc, char** argv);
 void add_split_options(CLI::App& cmd, std::string& split, std::string& strategies, double& trial_seconds);
 SplitOptions split_options(const std::string& split, const std::string& strategies, double trial_seconds);
 // --load-order and --compute-unit of run and compile (docs/load-orders.md), applied to the
-// options split_options() made; their trials have the same time limit.
+// options split_options() made, whose trials (with the same time limit) they use.
 void add_load_order_options(CLI::App& cmd, std::string& order, std::string& unit);
-void apply_load_order_options(SplitOptions& options, const std::string& order, const std::string& unit,
-                              double trial_seconds);
+void apply_load_order_options(SplitOptions& options, const std::string& order, const std::string& unit);
 
 // --input-shape of run, compile and validate (ONNX models with dynamic dimensions).
 void add_input_shape_option(CLI::App& cmd, std::vector<std::string>& shapes);

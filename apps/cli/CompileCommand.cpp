@@ -71,7 +71,7 @@ void compile(const CompileOptions& opt) {
               << " tensors from " << calibration->inputs << " inputs (seed " << calibration->seed
               << "); `npusim run --calibrate` lists them in its report\n";
   SplitOptions split = split_options(opt.split, opt.split_strategies, opt.split_trial_seconds);
-  apply_load_order_options(split, opt.load_order, opt.compute_unit, opt.split_trial_seconds);
+  apply_load_order_options(split, opt.load_order, opt.compute_unit);
   TraceEmitter emitter(workload, hw, split);
   const std::string dir = std::filesystem::path(opt.trace).parent_path().string();
   TraceHeader header = emitter.header();

@@ -47,9 +47,7 @@ nlohmann::json explain_split(const HardwareConfig& hw, const ConvShape& layer) {
   if (hw.chip.cores() < 2 || layer.element_bytes != 1) return nullptr;
   const Workload w = conv_workload(layer);
   SplitOptions options;
-  options.trial = [](const Workload& one, const HardwareConfig& chip, const SplitOptions& forced) {
-    return simulate_layer_trial(one, chip, forced);  // the default time limit
-  };
+  use_simulated_trials(options);  // the default time limit
   const SplitPlanner planner(w, hw, options);
   const auto [tiling, split] = planner.plan(w.layers[0], 0, 0);
   return {{"cores", tiling.cores.size()},
@@ -74,21 +72,11 @@ std::string split_text(const nlohmann::json& split) {
                      figures(split.at("simulated_cycles")), figures(split.at("estimated_cycles")));
 }
 
-}  // namespace npusim
-
-namespace npusim {
-
 nlohmann::json explain_load_order(const HardwareConfig& hw, const ConvShape& layer) {
   if (layer.element_bytes != 1) return nullptr;
   const Workload w = conv_workload(layer);
   SplitOptions options;
-  // the default time limits
-  options.trial = [](const Workload& one, const HardwareConfig& chip, const SplitOptions& forced) {
-    return simulate_layer_trial(one, chip, forced);
-  };
-  options.figures = [](const Workload& one, const HardwareConfig& chip, const SplitOptions& forced) {
-    return simulate_layer_figures(one, chip, forced);
-  };
+  use_simulated_trials(options);  // the default time limits
   options.load_order.automatic = true;
   auto [tiling, split] = SplitPlanner(w, hw, options).plan(w.layers[0], 0, 0);
   LoadOrderPlanner(w, hw, options).plan(w.layers[0], tiling, false);

@@ -1,7 +1,6 @@
 #include <CLI/CLI.hpp>
 
 #include "apps/cli/Cli.h"
-#include "apps/simulation/LayerTrial.h"
 #include "sim/common/InputError.h"
 
 namespace npusim {
@@ -23,14 +22,10 @@ void add_load_order_options(CLI::App& cmd, std::string& order, std::string& unit
       ->check(CLI::IsMember({"round", "instruction"}));
 }
 
-void apply_load_order_options(SplitOptions& options, const std::string& order, const std::string& unit,
-                              double trial_seconds) {
+void apply_load_order_options(SplitOptions& options, const std::string& order, const std::string& unit) {
   options.load_order.automatic = order == "auto";
   if (!order.empty() && order != "auto") options.load_order.forced = parse_load_order(order);
   if (!unit.empty()) options.load_order.unit = parse_compute_unit(unit);
-  options.figures = [trial_seconds](const Workload& one, const HardwareConfig& hw, const SplitOptions& forced) {
-    return simulate_layer_figures(one, hw, forced, trial_seconds);
-  };
 }
 
 }  // namespace npusim

@@ -105,7 +105,7 @@ void run_with(const RunOptions& opt) {
     const Workload workload = read_workload(input, options);
     if (!opt.quiet) print_workload_notes(workload, std::cout);
     SplitOptions split = split_options(opt.split, opt.split_strategies, opt.split_trial_seconds);
-    apply_load_order_options(split, opt.load_order, opt.compute_unit, opt.split_trial_seconds);
+    apply_load_order_options(split, opt.load_order, opt.compute_unit);
     simulate_workload(request, workload, split);
   } else {
     if (!opt.input_shapes.empty()) throw InputError("", "--input-shape", "is for --workload (an ONNX model), not --trace");

@@ -32,10 +32,7 @@ SplitOptions split_options(const std::string& split, const std::string& strategi
   SplitOptions options;
   if (!split.empty()) options.choice = parse_split_choice(split);
   if (!strategies.empty()) options.strategy_file = bundled_file(strategies);
-  // auto asks the simulator, not an estimate
-  options.trial = [trial_seconds](const Workload& one, const HardwareConfig& hw, const SplitOptions& forced) {
-    return simulate_layer_trial(one, hw, forced, trial_seconds);
-  };
+  use_simulated_trials(options, trial_seconds);  // auto asks the simulator, not an estimate
   return options;
 }
 

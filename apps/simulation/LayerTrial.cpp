@@ -99,4 +99,13 @@ std::optional<LayerFigures> simulate_layer_figures(const Workload& one_layer, co
   return figures;
 }
 
+void use_simulated_trials(SplitOptions& options, double seconds) {
+  options.trial = [seconds](const Workload& one, const HardwareConfig& hw, const SplitOptions& forced) {
+    return simulate_layer_trial(one, hw, forced, seconds);
+  };
+  options.figures = [seconds](const Workload& one, const HardwareConfig& hw, const SplitOptions& forced) {
+    return simulate_layer_figures(one, hw, forced, seconds);
+  };
+}
+
 }  // namespace npusim

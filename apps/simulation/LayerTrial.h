@@ -19,5 +19,8 @@ std::optional<std::uint64_t> simulate_layer_trial(const Workload& one_layer, con
 // (SplitOptions::figures, for --load-order auto).
 std::optional<LayerFigures> simulate_layer_figures(const Workload& one_layer, const HardwareConfig& hw,
                                                    const SplitOptions& options, double seconds = kDefaultTrialSeconds);
+// Points `options.trial` and `options.figures` at the two above, each child given `seconds`:
+// what `--split auto`, `--load-order auto` and `explain` ask of the simulator.
+void use_simulated_trials(SplitOptions& options, double seconds = kDefaultTrialSeconds);
 
 }  // namespace npusim

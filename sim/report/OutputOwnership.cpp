@@ -5,6 +5,9 @@
 #include <fstream>
 #include <iterator>
 #include <system_error>
+#include <vector>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -131,6 +134,25 @@ fs::path output_path(const std::string& given) {
   return p.has_filename() ? p : p.parent_path();  // "runs/a/" and "runs/a" are one place
 }
 
+namespace {
+
+// The longest name the file system under `p` takes (NAME_MAX), asked of its nearest
+// existing ancestor; 255 (Linux's) when none answers.
+std::size_t longest_name(const fs::path& p) {
+  std::error_code ec;
+  fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  while (!fs::is_directory(dir, ec) && dir.has_parent_path() && dir != dir.parent_path()) dir = dir.parent_path();
+  const long limit = pathconf(dir.c_str(), _PC_NAME_MAX);
+  return limit > 0 ? static_cast<std::size_t>(limit) : 255;
+}
+
+// Beside a place called N, npusim writes ".N.<pid>-<n>.partial" (pid up to 10 digits, n up
+// to 20) and ".N.lock": a name that leaves no room for them fails midway, after parents
+// were made, so it is refused before anything is.
+constexpr std::size_t kLongestSuffix = 1 + 1 + 10 + 1 + 20 + 8;
+
+}  // namespace
+
 void check_place_name(const std::string& given, OutputKind kind, const std::string& option) {
   const fs::path p = output_path(given);
   const std::string last = p.filename().string();
@@ -138,6 +160,12 @@ void check_place_name(const std::string& given, OutputKind kind, const std::stri
     throw InputError(given, option,
                      fmt::format("not a place for a {}: give a path that names a new directory, e.g. runs/mine",
                                  noun(kind)));
+  const std::size_t limit = longest_name(p);
+  if (last.size() + kLongestSuffix > limit)
+    throw InputError(given, option,
+                     fmt::format("a last name of {} bytes leaves no room for the staging names npusim writes beside "
+                                 "it (the file system takes {}); give one of at most {}",
+                                 last.size(), limit, limit > kLongestSuffix ? limit - kLongestSuffix : 0));
 }
 
 void check_output_place(const std::string& given, OutputKind kind, const std::string& option) {
@@ -232,12 +260,34 @@ void check_leftover(const fs::path& path, OutputKind kind) {
                      fmt::format("npusim needs this name for its staging area, but {}; {}", why, kindly_refuse));
 }
 
+namespace {
+
+// `dir` and those of its ancestors that do not exist yet, deepest first. One whose name the
+// file system refuses (too long) counts as missing: creating it fails, not finding it.
+std::vector<fs::path> missing_ancestors(const fs::path& dir) {
+  std::vector<fs::path> missing;
+  std::error_code ec;
+  for (fs::path p = dir; !p.empty() && !fs::exists(fs::symlink_status(p, ec)); p = p.parent_path()) {
+    missing.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  return missing;
+}
+
+}  // namespace
+
 void create_parents(const fs::path& path, const std::string& given) {
   const fs::path parent = parent_directory(path);
+  const std::vector<fs::path> missing = missing_ancestors(parent);
   std::error_code ec;
   CreationGuard guard;
   fs::create_directories(parent, ec);
-  if (ec) throw InputError(given, "", fmt::format("cannot create its parent directory {}: {}", parent.string(), ec.message()));
+  if (!ec) return;
+  // Made part of the way (a deeper name too long, say): what this call made goes again.
+  // remove() takes only an empty directory, so nothing another run put there meanwhile.
+  std::error_code ignored;
+  for (const fs::path& p : missing) fs::remove(p, ignored);
+  throw InputError(given, "", fmt::format("cannot create its parent directory {}: {}", parent.string(), ec.message()));
 }
 
 }  // namespace npusim

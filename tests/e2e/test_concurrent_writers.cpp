@@ -228,7 +228,10 @@ TEST_CASE("paths the file system refuses are exit 2 naming them, not exit 3", "[
   const std::string dir = scratch_dir("refused-paths");
   const std::string long_name(300, 'x');
   const std::string spec = sweep_spec(dir, "8");
-  expect_one_line_refusal(run_npusim({"sweep", spec, "--out", dir + "/" + long_name}), "File name too long");
+  expect_one_line_refusal(run_npusim({"sweep", spec, "--out", dir + "/" + long_name}),
+                          "leaves no room for the staging names");
+  expect_one_line_refusal(run_npusim({"sweep", spec, "--out", dir + "/new/" + long_name + "/s"}), "File name too long");
+  CHECK_FALSE(fs::exists(dir + "/new"));  // the parent made before the long name failed goes again
   expect_one_line_refusal(run_npusim({"sweep", spec, "--out", "/sys/npusim-sweep"}), "Permission denied");
   write_text(dir + "/long.json", "{\"config\": \"" + long_name + "\", \"workload\": \"" + kTiny +
                                      "\", \"axes\": [{\"name\": \"s\", \"pointer\": \"/core/matrix/slaves\", "

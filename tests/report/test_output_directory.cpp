@@ -317,3 +317,22 @@ TEST_CASE("an existing folder is locked itself, so a parent without room for a l
   ::close(fd);
   CHECK(PlaceLock::try_claim(dir) != nullptr);
 }
+
+TEST_CASE("a place whose name leaves no room for the staging names beside it is refused before anything is made",
+          "[report][ownership]") {
+  ScratchDir scratch("long-last-name");
+  const fs::path place = scratch.path / "new" / std::string(230, 'y');
+  REQUIRE_THROWS_WITH(OutputDirectory(place.string()), Contains("leaves no room for the staging names"));
+  CHECK(fs::is_empty(scratch.path));
+  // One that leaves room is taken.
+  OutputDirectory fits((scratch.path / "new" / std::string(200, 'y')).string());
+  CHECK(fs::exists(scratch.path / "new"));
+}
+
+TEST_CASE("parents made part of the way go again when a deeper name is too long for the file system",
+          "[report][ownership]") {
+  ScratchDir scratch("long-parent-name");
+  const fs::path place = scratch.path / "new" / "deeper" / std::string(300, 'y') / "run";
+  REQUIRE_THROWS_WITH(OutputDirectory(place.string()), Contains("cannot create its parent directory"));
+  CHECK(fs::is_empty(scratch.path));
+}

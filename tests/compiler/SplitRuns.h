@@ -4,7 +4,6 @@
 // (plus a matmul) with their plain reference.
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "compiler/RandomLayers.h"
 #include "compiler/ReferenceLayers.h"
 #include "e2e/NpusimProcess.h"
 #include "sim/tensor/Npy.h"
@@ -60,20 +60,12 @@ inline std::size_t check_same(const std::string& a, const std::string& b, const 
   return split;
 }
 
-// One random conv or fc layer reading the network input.
-struct LayerSpec {
-  bool fc;
-  std::uint32_t co, kh, kw, sh, sw;
-  std::array<std::uint32_t, 4> pad;
-  bool relu;
-};
-
 // Ten random layers (odd channel counts, strides 1-3, kernels 1-5, asymmetric padding,
 // ReLU or not) over one random input, optionally followed by two fc layers and the
 // matmul of their outputs (Q·Kᵀ-like: transpose_b).
 struct RandomNet {
   std::string json;
-  std::vector<LayerSpec> specs;
+  std::vector<layer_reference::RandomLayer> specs;
 };
 
 inline RandomNet random_net(std::mt19937& rng, int net, bool matmul) {
@@ -82,18 +74,8 @@ inline RandomNet random_net(std::mt19937& rng, int net, bool matmul) {
   RandomNet out;
   std::string layers;
   for (int i = 0; i < 10; ++i) {
-    LayerSpec s{pick(0, 3) == 0, std::uint32_t(pick(1, 40)), 1, 1, 1, 1, {0, 0, 0, 0}, pick(0, 1) == 1};
-    if (!s.fc) {
-      s.kh = pick(1, 5), s.kw = pick(1, 5), s.sh = pick(1, 3), s.sw = pick(1, 3);
-      s.pad = {std::uint32_t(pick(0, s.kh - 1)), std::uint32_t(pick(0, s.kh - 1)), std::uint32_t(pick(0, s.kw - 1)),
-               std::uint32_t(pick(0, s.kw - 1))};
-    }
-    out.specs.push_back(s);
-    layers += s.fc ? fmt::format(R"({}{{"name":"l{}","type":"fc","input":"input","n":{},"relu":{}}})", i ? "," : "", i,
-                                 s.co, s.relu)
-                   : fmt::format(R"({}{{"name":"l{}","type":"conv","input":"input","co":{},"kh":{},"kw":{},"sh":{},"sw":{},"padding":[{},{},{},{}],"relu":{}}})",
-                                 i ? "," : "", i, s.co, s.kh, s.kw, s.sh, s.sw, s.pad[0], s.pad[1], s.pad[2], s.pad[3],
-                                 s.relu);
+    out.specs.push_back(layer_reference::random_layer(pick, 1, 40));
+    layers += layer_reference::random_layer_json(out.specs.back(), i);
   }
   if (matmul) {
     const int n = pick(2, 33);
@@ -111,7 +93,7 @@ inline void check_reference(const RandomNet& net, const std::string& run_dir) {
   using namespace npusim::layer_reference;
   const Tensor x = load(run_dir + "/tensors/input.npy");
   for (std::size_t i = 0; i < net.specs.size(); ++i) {
-    const LayerSpec& s = net.specs[i];
+    const RandomLayer& s = net.specs[i];
     INFO("layer l" << i);
     const Tensor k = load(fmt::format("{}/tensors/l{}.weights.npy", run_dir, i));
     CHECK(load(fmt::format("{}/tensors/l{}.npy", run_dir, i)).v == conv(x, k, s.co, s.kh, s.kw, s.sh, s.sw, s.pad, s.relu).v);

@@ -115,3 +115,11 @@ TEST_CASE("fuzz finding: a class-token shape constant of [0, -1, -1] is refused,
   CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "class-token-shape-zero.onnx")); }),
              Contains("class-token-shape-zero.onnx"));
 }
+
+TEST_CASE("fuzz finding: a constant an Add reads that holds NaN is refused at its node, not cast to int8",
+          "[fuzz][onnx]") {
+  // A positional embedding with two NaN elements: add_constant rounded them to int8
+  // (undefined behaviour, UBSan's report at stop 52). Weights had the check; constants not.
+  CHECK_THAT(rejection([] { npusim::read_workload(regression("onnx", "nan-positional-embedding.onnx")); }),
+             Contains("node '/Add' (Add)") && Contains("input 'pos' holds NaN"));
+}

@@ -127,6 +127,10 @@ const std::vector<std::int64_t>& OnnxGraphImporter::dims(const Node& n, const st
 std::vector<double> OnnxGraphImporter::constant_values(const Node& n, int input) const {
   std::vector<double> values;
   read_constant(n, input, values);
+  // NaN stands for no int8 value, shape, bound or mask (an infinity may: a mask's -inf, a
+  // bound), and rounding it to int8 is undefined: refused at the node that reads it.
+  if (std::any_of(values.begin(), values.end(), [](double v) { return std::isnan(v); }))
+    fail(n, fmt::format("input '{}' holds NaN, which no value npusim computes with can stand for", n.input(input)));
   return values;
 }
 

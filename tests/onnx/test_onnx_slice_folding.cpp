@@ -3,6 +3,7 @@
 // (docs/workload-format.md, "Structure: padding, pooling, reshapes, grouped convs").
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <string>
 
 #include "e2e/NpusimProcess.h"
@@ -45,6 +46,26 @@ TEST_CASE("onnx: Slices of a packed projection's channels become one projection 
   const auto rows = report_rows(g.save(dir + "/m.onnx"), dir);
   CHECK(rows.size() == 3 + 3 + 1);  // proj_0..2, the three projections, the concat
   CHECK(row_named(rows, "proj_1")["macs"] == 2 * 5 * 5 * 8 * 9 * 3);
+}
+
+TEST_CASE("onnx: a Slice end of INT64_MAX that went through constant folding still means to the end",
+          "[onnx][structure][e2e]") {
+  // Folding computes in doubles: INT64_MAX came back as 2^63, and converting that to int64
+  // is undefined (UBSan, fuzz_onnx at stop 52; on x86 it gave INT64_MIN, an empty slice).
+  OnnxTestGraph g({1, 3, 5, 5});
+  const std::string proj = g.conv("proj", "input", 3, 24, 1);
+  auto& end = g.node("Concat", "end", {int64_initializer(g, "big", {std::numeric_limits<std::int64_t>::max()})});
+  set_int(end, "axis", 0);
+  const std::string q = g.conv("pq", slice(g, "q", proj, 0, 8, 1), 8, 4, 1);
+  const std::string k = g.conv("pk", slice(g, "k", proj, 8, 16, 1), 8, 4, 1);
+  auto& v = g.node("Slice", "v", {proj, int64_initializer(g, "v.starts", {16}), end.output(0),
+                                  int64_initializer(g, "v.axes", {1})});
+  auto& join = g.node("Concat", "join", {q, k, g.conv("pv", v.output(0), 8, 4, 1)});
+  set_int(join, "axis", 1);
+  g.output(join.output(0));
+  const std::string dir = scratch_dir("onnx-slice-int64-max");
+  const auto rows = report_rows(g.save(dir + "/m.onnx"), dir);
+  CHECK(row_named(rows, "pv")["macs"] == 5 * 5 * 4 * 8);
 }
 
 TEST_CASE("onnx: a Slice that is not a block of a projection's channels exits 2 naming the node",

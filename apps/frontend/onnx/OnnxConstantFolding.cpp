@@ -204,13 +204,25 @@ class Folder {
   OnnxModel& m_;
 };
 
+bool is_floating(const Folded& f) { return f.type == onnx::TensorProto::FLOAT || f.type == onnx::TensorProto::DOUBLE; }
+
+// An integer result back from the doubles folding computes in. From 2^63 on it saturates:
+// INT64_MAX (a Slice's "to the end") comes back from a double as 2^63, just past it, and
+// converting that is undefined.
+std::int64_t folded_integer(double v) {
+  constexpr double kLimit = 9223372036854775808.0;  // 2^63
+  if (v >= kLimit) return std::numeric_limits<std::int64_t>::max();
+  if (v < -kLimit) return std::numeric_limits<std::int64_t>::min();
+  return std::int64_t(v);
+}
+
 onnx::TensorProto to_tensor(const std::string& name, const Folded& f) {
   onnx::TensorProto t;
   t.set_name(name);
   for (auto d : f.dims) t.add_dims(d);
-  const bool floating = f.type == onnx::TensorProto::FLOAT || f.type == onnx::TensorProto::DOUBLE;
+  const bool floating = is_floating(f);
   t.set_data_type(floating ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64);
-  for (double v : f.values) floating ? t.add_double_data(v) : t.add_int64_data(std::int64_t(v));
+  for (double v : f.values) floating ? t.add_double_data(v) : t.add_int64_data(folded_integer(v));
   return t;
 }
 
@@ -234,6 +246,8 @@ void fold_constants(OnnxModel& m) {
       continue;
     const auto f = folder.fold(n);
     if (!f || count(f->dims) != std::int64_t(f->values.size())) continue;
+    if (!is_floating(*f) && std::any_of(f->values.begin(), f->values.end(), [](double v) { return std::isnan(v); }))
+      m.fail(n, "its integer result is not a number (the square root of a negative integer, say)");
     m.constant_nodes.push_back(to_tensor(n.output(0), *f));
     m.constants[n.output(0)] = &m.constant_nodes.back();
     m.shapes[n.output(0)] = f->dims;

@@ -15,8 +15,7 @@ CoreController::CoreController(sc_core::sc_module_name name, const std::string& 
 }
 
 void CoreController::accept(Instruction inst) {
-  buffer_.push_back(std::move(inst));
-  arrivals_.push_back(now_cycles());
+  buffer_.push_back({std::move(inst), now_cycles()});
   arrived_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -30,12 +29,10 @@ void CoreController::run() {
     while (true) {
       while (buffer_.empty() && !closed_) sc_core::wait(arrived_);
       if (buffer_.empty()) break;
-      Instruction inst = std::move(buffer_.front());
+      Buffered next = std::move(buffer_.front());
       buffer_.pop_front();
-      const Cycles available = arrivals_.front();
-      arrivals_.pop_front();
       room_freed_.notify(sc_core::SC_ZERO_TIME);
-      dispatcher_.dispatch(std::move(inst), available);
+      dispatcher_.dispatch(std::move(next.inst), next.arrived);
     }
     dispatcher_.flush();
   } catch (...) {

@@ -34,8 +34,11 @@ class CoreController : public sc_core::sc_module {
 
   Dispatcher dispatcher_;
   std::size_t depth_;
-  std::deque<Instruction> buffer_;
-  std::deque<Cycles> arrivals_;  // when each buffered instruction came in
+  struct Buffered {
+    Instruction inst;
+    Cycles arrived;  // when it came in: fetch may read it from then on
+  };
+  std::deque<Buffered> buffer_;
   bool closed_ = false;
   sc_core::sc_event arrived_, room_freed_;
 };

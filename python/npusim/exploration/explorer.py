@@ -29,7 +29,12 @@ def resumes(out):
     try:
         return (out / MARKER).exists()
     except OSError as e:
-        raise input_error(out, "", f"{e.strerror}; choose another --out") from None
+        raise _refused_out(out, e) from None
+
+
+def _refused_out(out, error):
+    """The InputError for an --out the file system will not take (too long, no permission)."""
+    return input_error(out, "", f"{error.strerror}; choose another --out")
 
 
 def _claim_folder(out):
@@ -142,14 +147,13 @@ def _explore_study(spec, out, jobs, backend, quiet):
 def run(spec, out, jobs=1, backend=None, quiet=True):
     """Explores until the study holds spec.trials finished trials; returns (trials, pareto,
     trials told by this call)."""
-    out = pathlib.Path(out)
-    resumes(out)
+    out = pathlib.Path(out)  # its name was checked by resumes()
     created = [p for p in [out, *out.parents] if not p.exists()]  # deepest first
     try:
         lock = _claim_folder(out)
     except OSError as e:  # no permission to make the folder, say
         _remove_created(created)
-        raise input_error(out, "", f"{e.strerror}; choose another --out") from None
+        raise _refused_out(out, e) from None
     try:
         return _explore(spec, out, jobs, backend or spec.backend, quiet)
     except InputError:
